@@ -1,0 +1,44 @@
+// The dependency container handed to every command's `run(opts, deps)`. Everything in it that costs
+// start-up time (config, HTTP client) is built lazily, on first use, so `--help` and `--version` pay nothing.
+import type { ApiClient } from './api/types.js';
+import type { Settings } from './config/settings.js';
+import type { IO } from './io.js';
+
+export type Format = 'table' | 'json' | 'ndjson' | 'csv';
+
+/** The global options, after commander has parsed them (accepted before or after the command). */
+export interface GlobalOptions {
+  baseUrl?: string;
+  format?: Format;
+  json?: boolean;
+  /** false when `--no-color` was given. */
+  color?: boolean;
+  /** Seconds per attempt. */
+  timeout: number;
+  retries: number;
+  wait: boolean;
+  /** Milliseconds. */
+  maxWait: number;
+  debug: boolean;
+  quiet: boolean;
+  sandbox: boolean;
+}
+
+export interface Deps {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  globals: GlobalOptions;
+  now(): number;
+  /** Writes one `--debug` line to stderr (no-op without `--debug`). Callers never pass the key. */
+  debug(line: string): void;
+  /** Writes a warning line to stderr (`rep: warning: …`), at most once per distinct text; silent under --quiet. */
+  warn(text: string): void;
+  /** The output format: `--format`/`--json`, else table on a terminal and json when piped. */
+  format(): Format;
+  /** Base URL and key with where each came from (flag > env > config). Throws ConfigError for a broken file. */
+  settings(): Promise<Settings>;
+  /** The API client for the resolved settings; under `--sandbox` it talks to an in-process sandbox. */
+  client(): Promise<ApiClient>;
+  /** Registers cleanup to run before exit (closing servers, flushing state). */
+  onExit(cleanup: () => Promise<void> | void): void;
+}

@@ -1,0 +1,119 @@
+// The one place that knows about the process's streams: TTY-ness, width and colour are read once
+// here, and everything else writes through an IO. `testIO()` is the twin with string buffers.
+import type { Readable, Writable } from 'node:stream';
+
+export interface IO {
+  stdin: Readable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Terminal width for tables (80 when unknown). */
+  columns: number;
+  /** Whether colour escapes may be written to stdout / stderr. */
+  colorOut: boolean;
+  colorErr: boolean;
+  /** Writes data to stdout. Returns false once stdout has been closed by the reader. */
+  out(text: string): boolean;
+  /** Writes talk (warnings, hints, errors, progress) to stderr. */
+  err(text: string): void;
+  /** Resolves when stdout has drained (for streamed output under back-pressure). */
+  drain(): Promise<void>;
+  /** Aborted when the reader of stdout goes away (`rep … | head -1`). */
+  stdoutClosed: AbortSignal;
+}
+
+export interface ColorChoice {
+  /** `--no-color` given (commander's `color: false`). */
+  noColorFlag?: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Colour precedence, per the contract: `--no-color` > `NO_COLOR` > `FORCE_COLOR` > `TERM=dumb` > TTY.
+ */
+export function colorEnabled(isTTY: boolean, choice: ColorChoice): boolean {
+  if (choice.noColorFlag) return false;
+  const { env } = choice;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
+export function processIO(choice: ColorChoice): IO {
+  const stdout = process.stdout;
+  const stderr = process.stderr;
+  const closed = new AbortController();
+  const onStdoutError = (error: NodeJS.ErrnoException) => {
+    // The reader went away: stop quietly. Any other error on stdout is just as final.
+    if (!closed.signal.aborted) closed.abort(error);
+  };
+  stdout.on('error', onStdoutError);
+  const stdoutIsTTY = Boolean(stdout.isTTY);
+  const stderrIsTTY = Boolean(stderr.isTTY);
+  return {
+    stdin: process.stdin,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdoutIsTTY,
+    stderrIsTTY,
+    columns: (stdoutIsTTY && stdout.columns) || (stderrIsTTY && stderr.columns) || 80,
+    colorOut: colorEnabled(stdoutIsTTY, choice),
+    colorErr: colorEnabled(stderrIsTTY, choice),
+    out(text) {
+      if (closed.signal.aborted) return false;
+      stdout.write(text);
+      return !closed.signal.aborted;
+    },
+    err(text) {
+      stderr.write(text);
+    },
+    drain() {
+      if (!stdout.writableNeedDrain || closed.signal.aborted) return Promise.resolve();
+      return new Promise((resolve) => {
+        const done = () => {
+          stdout.off('drain', done);
+          closed.signal.removeEventListener('abort', done);
+          resolve();
+        };
+        stdout.once('drain', done);
+        closed.signal.addEventListener('abort', done, { once: true });
+      });
+    },
+    stdoutClosed: closed.signal,
+  };
+}
+
+export interface TestIO extends IO {
+  stdoutText(): string;
+  stderrText(): string;
+}
+
+/** An IO over string buffers, for unit tests of commands and renderers. */
+export function testIO(options: Partial<Pick<IO, 'stdoutIsTTY' | 'stderrIsTTY' | 'stdinIsTTY' | 'columns' | 'colorOut' | 'colorErr'>> & { stdin?: Readable } = {}): TestIO {
+  let out = '';
+  let err = '';
+  const closed = new AbortController();
+  return {
+    stdin: options.stdin ?? (undefined as unknown as Readable), // tests that read stdin pass one
+    stdinIsTTY: options.stdinIsTTY ?? false,
+    stdoutIsTTY: options.stdoutIsTTY ?? false,
+    stderrIsTTY: options.stderrIsTTY ?? false,
+    columns: options.columns ?? 80,
+    colorOut: options.colorOut ?? false,
+    colorErr: options.colorErr ?? false,
+    out(text) {
+      out += text;
+      return true;
+    },
+    err(text) {
+      err += text;
+    },
+    drain: () => Promise.resolve(),
+    stdoutClosed: closed.signal,
+    stdoutText: () => out,
+    stderrText: () => err,
+  };
+}
+
+// Writable is re-exported for modules that accept a raw stream (e.g. the spinner).
+export type { Writable };
