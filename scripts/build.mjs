@@ -1,12 +1,13 @@
 // Bundles src/ into dist/ with esbuild: one entry (cli.js) and lazy chunks, one per command module,
 // so `rep --version` loads only the CLI parser and each command loads only what it uses.
 import { build } from 'esbuild';
-import { rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-await rm(`${root}dist`, { recursive: true, force: true });
-await build({
+const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+const result = await build({
   absWorkingDir: root,
   entryPoints: ['src/cli.ts'],
   outdir: 'dist',
@@ -19,6 +20,17 @@ await build({
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
+  metafile: true,
+  define: { __REP_VERSION__: JSON.stringify(version) },
   // Several dependencies are CommonJS and call require(); give the ESM bundle a real one.
   banner: { js: "import { createRequire as __repCreateRequire } from 'node:module'; const require = __repCreateRequire(import.meta.url);" },
 });
+
+// Remove chunks of earlier builds only after the new ones are written, so a concurrent run of
+// the CLI never finds dist/ half-empty.
+const built = new Set(Object.keys(result.metafile.outputs).map((file) => join(root, file)));
+for (const entry of await readdir(join(root, 'dist'), { recursive: true, withFileTypes: true })) {
+  const file = join(entry.parentPath, entry.name);
+  if (entry.isFile() && !built.has(file)) await rm(file, { force: true });
+}
+console.error(`built ${built.size} files into ${relative(process.cwd(), join(root, 'dist')) || 'dist'}`);

@@ -1,6 +1,7 @@
 // The dependency container handed to every command's `run(opts, deps)`. Everything in it that costs
 // start-up time (config, HTTP client) is built lazily, on first use, so `--help` and `--version` pay nothing.
 import type { ApiClient } from './api/types.js';
+import type { RepPaths } from './config/paths.js';
 import type { Settings } from './config/settings.js';
 import type { IO } from './io.js';
 
@@ -29,6 +30,8 @@ export interface Deps {
   env: NodeJS.ProcessEnv;
   globals: GlobalOptions;
   now(): number;
+  /** Aborted on Ctrl-C / SIGTERM: stop sending, end with exit 130. */
+  signal: AbortSignal;
   /** Writes one `--debug` line to stderr (no-op without `--debug`). Callers never pass the key. */
   debug(line: string): void;
   /** Writes a warning line to stderr (`rep: warning: …`), at most once per distinct text; silent under --quiet. */
@@ -39,6 +42,8 @@ export interface Deps {
   settings(): Promise<Settings>;
   /** The API client for the resolved settings; under `--sandbox` it talks to an in-process sandbox. */
   client(): Promise<ApiClient>;
-  /** Registers cleanup to run before exit (closing servers, flushing state). */
+  /** Registers cleanup to run before exit, in reverse order (closing servers, flushing state). */
   onExit(cleanup: () => Promise<void> | void): void;
+  /** Where rep's files live (config, state, cache). */
+  paths(): RepPaths;
 }

@@ -1,0 +1,39 @@
+// `rep login`: read the key (hidden prompt on a terminal, first line of stdin otherwise), check it with
+// one pulse call unless --no-verify, then store key and base URL in the config file.
+import { updateConfigFile, readConfigFile } from '../config/file.js';
+import { maskKey, parseBaseUrl, resolveSettings } from '../config/settings.js';
+import { clientFor } from '../context.js';
+import type { Deps } from '../deps.js';
+import { UsageError } from '../errors.js';
+import { ask, readFirstLine } from '../prompt.js';
+
+export interface LoginOptions {
+  verify: boolean;
+}
+
+export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
+  const { io } = deps;
+  const { configFile } = deps.paths();
+  const stored = readConfigFile(configFile);
+  let { baseUrl } = resolveSettings({ flagBaseUrl: deps.globals.baseUrl, env: deps.env, stored, configPath: configFile });
+  if (!baseUrl) {
+    if (!io.stdinIsTTY || !io.stderrIsTTY) {
+      throw new UsageError('no base URL to log in to', { hint: 'pass --base-url URL (the service address, ending in /api)' });
+    }
+    baseUrl = parseBaseUrl(await ask(io, 'Base URL of the API (ends in /api): ', { hidden: false }));
+  }
+  const key = (io.stdinIsTTY ? await ask(io, 'API key (input hidden): ', { hidden: true }) : await readFirstLine(io)).trim();
+  if (!key) throw new UsageError('no API key given', { hint: 'paste the key at the prompt, or pipe it: printf %s "$KEY" | rep login' });
+
+  if (opts.verify) {
+    const client = await clientFor(deps, { baseUrl, key, keySource: 'config', baseUrlSource: 'flag', configPath: configFile });
+    await client.get('pulse', undefined, { signal: deps.signal });
+  }
+  await updateConfigFile(configFile, (config) => ({ ...config, apiKey: key, baseUrl: baseUrl.href.replace(/\/$/, '') }));
+  if (deps.env.REP_API_KEY?.trim()) {
+    deps.warn('REP_API_KEY is set and takes precedence over the stored key while it stays set');
+  }
+  if (!deps.globals.quiet) {
+    io.err(`Logged in to ${baseUrl.href.replace(/\/$/, '')} with key ${maskKey(key)}${opts.verify ? ' (verified)' : ' (not verified)'}; stored in ${configFile}\n`);
+  }
+}

@@ -1,0 +1,21 @@
+// Shared by the commands that send a query: validation before any request, then fetch, then render.
+import type { Endpoint } from '../api/types.js';
+import type { Deps } from '../deps.js';
+import { UsageError } from '../errors.js';
+import { withSpinner } from '../progress.js';
+
+/** Joins words with one space; an empty or whitespace-only query is a usage error, sent nowhere. */
+export function queryFrom(words: readonly string[], what: string): string {
+  const query = words.join(' ').trim();
+  if (!query) throw new UsageError(`the ${what} is empty`, { hint: `give a ${what}, e.g. rep ${what === 'company name' ? 'audit "Blue Bottle Coffee"' : 'search coffee'}` });
+  return query;
+}
+
+/** One request, one rendered answer on stdout. */
+export async function fetchAndShow(deps: Deps, endpoint: Endpoint, query?: string): Promise<void> {
+  const client = await deps.client();
+  const label = query === undefined ? `Fetching ${endpoint}…` : `Fetching ${endpoint} for ${query}…`;
+  const response = await withSpinner(deps, label, () => client.get(endpoint, query, { signal: deps.signal }));
+  const { writeResult } = await import('../output/render.js');
+  await writeResult(deps.io, endpoint, response.body, deps.format());
+}

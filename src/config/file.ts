@@ -1,0 +1,80 @@
+// The config file: read with plain fs (fast, and never rewrites a broken file), written with conf
+// (atomic, mode 0600) only by `login` and `logout`, in a directory kept at mode 0700.
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ConfigError } from '../errors.js';
+
+export interface StoredConfig {
+  apiKey?: string;
+  baseUrl?: string;
+}
+
+const FIX_HINT = 'fix the file by hand, or delete it and run `rep login` again';
+
+/** Reads the config file; a missing file is an empty config, a broken one a ConfigError naming the path. */
+export function readConfigFile(path: string): StoredConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new ConfigError(`cannot read the config file ${path}: ${(error as Error).message}`, { hint: 'check its permissions', cause: error });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`the config file ${path} is not valid JSON`, { hint: FIX_HINT, cause: error });
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new ConfigError(`the config file ${path} does not hold a JSON object`, { hint: FIX_HINT });
+  }
+  const record = data as Record<string, unknown>;
+  for (const field of ['apiKey', 'baseUrl'] as const) {
+    if (record[field] !== undefined && typeof record[field] !== 'string') {
+      throw new ConfigError(`the config file ${path} has a ${field} that is not a string`, { hint: FIX_HINT });
+    }
+  }
+  return record as StoredConfig;
+}
+
+/** Permission problems of the config file and its directory, as warnings (POSIX only). */
+export function looseConfigPermissions(path: string): string[] {
+  if (process.platform === 'win32') return [];
+  const problems: string[] = [];
+  for (const [target, kind] of [[dirname(path), 'directory'], [path, 'file']] as const) {
+    try {
+      const mode = statSync(target).mode & 0o777;
+      if (mode & 0o077) problems.push(`the config ${kind} ${target} is readable by others (mode ${mode.toString(8)}); run: chmod ${kind === 'file' ? '600' : '700'} ${target}`);
+    } catch {
+      // Missing: nothing to warn about.
+    }
+  }
+  return problems;
+}
+
+/** Creates the config dir with mode 0700, and tightens an existing one that others can read. */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform !== 'win32' && statSync(dir).mode & 0o077) chmodSync(dir, 0o700);
+}
+
+/**
+ * Applies `change` to the stored config and writes it atomically with mode 0600. A broken file is
+ * reported, not overwritten: the user may want what is in it.
+ */
+export async function updateConfigFile(path: string, change: (config: StoredConfig) => StoredConfig): Promise<void> {
+  const current = readConfigFile(path);
+  ensurePrivateDir(dirname(path));
+  const { default: Conf } = await import('conf');
+  const store = new Conf<StoredConfig>({
+    projectName: 'rep',
+    cwd: dirname(path),
+    configName: 'config',
+    configFileMode: 0o600,
+    clearInvalidConfig: false,
+    projectSuffix: '',
+  });
+  store.store = change({ ...current });
+  if (process.platform !== 'win32') chmodSync(path, 0o600);
+}

@@ -1,0 +1,93 @@
+// Builds the Deps container for one run. Config, the HTTP client and the in-process sandbox are
+// created on first use, so commands pay only for what they touch.
+import { readConfigFile } from './config/file.js';
+import { repPaths, type RepPaths } from './config/paths.js';
+import { resolveSettings, type Settings } from './config/settings.js';
+import type { ApiClient } from './api/types.js';
+import type { Deps, Format, GlobalOptions } from './deps.js';
+import { AuthError } from './errors.js';
+import type { IO } from './io.js';
+
+export interface DepsInput {
+  globals: GlobalOptions;
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  now?: () => number;
+}
+
+export function createDeps({ globals, io, env, signal, now = Date.now }: DepsInput): { deps: Deps; cleanup: () => Promise<void> } {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const warned = new Set<string>();
+  let paths: RepPaths | undefined;
+  let settings: Promise<Settings> | undefined;
+  let client: Promise<ApiClient> | undefined;
+
+  const deps: Deps = {
+    io,
+    env,
+    globals,
+    now,
+    signal,
+    debug: globals.debug ? (line) => io.err(`debug: ${line}\n`) : () => {},
+    warn(text) {
+      if (globals.quiet || warned.has(text)) return;
+      warned.add(text);
+      io.err(`rep: warning: ${text}\n`);
+    },
+    format: () => chooseFormat(globals, io),
+    onExit: (cleanup) => void cleanups.push(cleanup),
+    paths: () => (paths ??= repPaths(env)),
+    settings: () => (settings ??= globals.sandbox ? startSandbox(deps) : loadSettings(deps)),
+    client: () => (client ??= deps.settings().then((settings) => clientFor(deps, settings))),
+  };
+  const cleanup = async () => {
+    for (const step of cleanups.reverse()) await step();
+    cleanups.length = 0;
+  };
+  return { deps, cleanup };
+}
+
+export function chooseFormat(globals: Pick<GlobalOptions, 'format' | 'json'>, io: Pick<IO, 'stdoutIsTTY'>): Format {
+  if (globals.json) return 'json';
+  return globals.format ?? (io.stdoutIsTTY ? 'table' : 'json');
+}
+
+async function loadSettings(deps: Deps): Promise<Settings> {
+  const { configFile } = deps.paths();
+  return resolveSettings({ flagBaseUrl: deps.globals.baseUrl, env: deps.env, stored: readConfigFile(configFile), configPath: configFile });
+}
+
+/** `--sandbox`: an in-process sandbox on a free loopback port, for this one command; no files touched. */
+async function startSandbox(deps: Deps): Promise<Settings> {
+  const { startSandbox: start } = await import('./sandbox/server.js');
+  const sandbox = await start({ host: '127.0.0.1', port: 0 });
+  deps.onExit(() => sandbox.close());
+  deps.debug(`sandbox listening at ${sandbox.url}`);
+  return { baseUrl: new URL(sandbox.url), baseUrlSource: 'sandbox', key: sandbox.key, keySource: 'sandbox', configPath: deps.paths().configFile };
+}
+
+/** An API client for the given settings (the resolved ones, or those `login` is about to store). */
+export async function clientFor(deps: Deps, settings: Settings): Promise<ApiClient> {
+  if (!settings.baseUrl) {
+    throw new AuthError('no base URL is set', { hint: 'run `rep login --base-url URL`, set REP_BASE_URL, or try `--sandbox`' });
+  }
+  if (!settings.key) deps.warn('no API key is set; sending the request without one (run `rep login` or set REP_API_KEY)');
+  const [{ createClient }, { openRequestLog, keyId }] = await Promise.all([import('./api/client.js'), import('./state/requests.js')]);
+  const requestLog = settings.keySource === 'sandbox' ? undefined : openRequestLog(deps.paths().stateDir, keyId(settings.key ?? ''));
+  if (requestLog) deps.onExit(() => requestLog.flush());
+  return createClient({
+    baseUrl: settings.baseUrl,
+    key: settings.key,
+    timeoutMs: deps.globals.timeout * 1000,
+    retries: deps.globals.retries,
+    wait: deps.globals.wait,
+    maxWaitMs: deps.globals.maxWait,
+    now: deps.now,
+    debug: deps.debug,
+    warn: deps.warn,
+    io: deps.io,
+    requestLog,
+    signal: deps.signal,
+  });
+}

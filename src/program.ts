@@ -1,0 +1,82 @@
+// The commander program: every command, option and help text. Pure definitions; the actions
+// lazy-import their command modules through `runAction`, so defining the program loads nothing else.
+import { Argument, Command, Option } from 'commander';
+import type { Deps, Format } from './deps.js';
+import { parseDuration, portNumber, positiveInteger, positiveNumber, wholeNumber } from './options.js';
+
+declare const __REP_VERSION__: string;
+export const VERSION = typeof __REP_VERSION__ === 'string' ? __REP_VERSION__ : '0.0.0-dev';
+
+export const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv'];
+
+export function buildProgram(runAction: (load: () => Promise<CommandModule>, opts: object, command: Command) => Promise<void>): Command {
+  const program = new Command('rep')
+    .description('Reputation data from the command line: audit a company, search, and read the market pulse.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand(false)
+    .option('--base-url <url>', 'API base URL, ending in /api (env: REP_BASE_URL)')
+    .option('--json', 'same as --format json')
+    .addOption(new Option('--format <format>', 'output format (default: table on a terminal, json otherwise)').choices(FORMATS))
+    .option('--no-color', 'no colour (env: NO_COLOR)')
+    .option('--timeout <seconds>', 'seconds to wait for each attempt', positiveNumber, 30)
+    .option('--retries <n>', 'retries after network errors and 5xx answers', wholeNumber, 2)
+    .option('--wait', 'when rate limited, wait for the reset and go on')
+    .option('--max-wait <duration>', 'longest total wait under --wait (90, 90s, 15m, 1h)', parseDuration, 3_600_000)
+    .option('--debug', 'print requests, responses and stack traces on stderr (never the key)')
+    .option('-q, --quiet', 'print nothing but data and errors')
+    .option('--sandbox', 'run the command against a built-in local sandbox (offline, writes no files)')
+    .addHelpText('after', `
+Examples:
+  rep --sandbox audit "Кофейня Ромашка"
+  rep search coffee | jq '.companies[].name'
+  REP_API_KEY=… rep audit --file companies.txt --format ndjson
+
+Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 network, 130 interrupted.`);
+
+  const action = (load: () => Promise<CommandModule>) =>
+    async function (this: Command, ...args: unknown[]) {
+      // commander passes (…arguments, options, command); the options object is second to last.
+      const opts = { ...(args.at(-2) as object), args: args.slice(0, -2) };
+      await runAction(load, opts, this);
+    };
+
+  program
+    .command('login')
+    .description('store an API key (read from a hidden prompt, or the first line of stdin) and base URL')
+    .option('--no-verify', 'store the key without checking it with one pulse call')
+    .action(action(() => import('./commands/login.js')));
+  program.command('logout').description('remove the stored API key (other settings stay)').action(action(() => import('./commands/logout.js')));
+  program.command('status').description('show base URL, key source, masked key, config path and recent request count').action(action(() => import('./commands/status.js')));
+  program
+    .command('audit')
+    .description('audit companies: Reputation Score and a summary by source')
+    .argument('[name...]', 'company name; several names, --file or - (stdin) make a batch')
+    .option('-f, --file <path>', 'read names from a file, one a line (- for stdin)')
+    .option('-c, --concurrency <n>', 'requests in flight during a batch', positiveInteger, 4)
+    .action(action(() => import('./commands/audit.js')));
+  program
+    .command('search')
+    .description('search companies, cities and categories (at most 5 of each)')
+    .argument('<text...>', 'words to search for, joined with one space')
+    .action(action(() => import('./commands/search.js')));
+  program.command('pulse').description('the market index: mean Reputation Score over all tracked companies').action(action(() => import('./commands/pulse.js')));
+  program
+    .command('sandbox')
+    .description('run a local server that speaks the same API over a built-in data set')
+    .option('-p, --port <n>', 'port to listen on (0: any free port)', portNumber, 0)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--limit <n>', 'requests per key per window', positiveInteger, 100)
+    .option('--window <duration>', 'rate-limit window (90, 90s, 15m, 1h)', parseDuration, 3_600_000)
+    .action(action(() => import('./commands/sandbox.js')));
+  program
+    .command('completion')
+    .description('print a shell completion script')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+    .action(action(() => import('./commands/completion.js')));
+  return program;
+}
+
+export interface CommandModule {
+  run(opts: never, deps: Deps): Promise<void>;
+}

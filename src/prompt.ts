@@ -1,0 +1,55 @@
+// Reading secrets and answers from the user: a hidden prompt on a terminal (nothing echoed), the
+// first line of stdin otherwise, so `echo "$KEY" | rep login` works and the key never sits in argv.
+import type { IO } from './io.js';
+import { InterruptedError } from './errors.js';
+
+/** Reads one line from a non-terminal stdin (up to the first newline or EOF). */
+export async function readFirstLine(io: IO): Promise<string> {
+  let buffered = '';
+  for await (const chunk of io.stdin) {
+    buffered += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
+    const newline = buffered.search(/\r?\n/);
+    if (newline !== -1) {
+      io.stdin.destroy();
+      return buffered.slice(0, newline);
+    }
+  }
+  return buffered;
+}
+
+/** Asks on stderr and reads a line from the terminal; `hidden` echoes nothing (for keys). */
+export async function ask(io: IO, question: string, options: { hidden: boolean }): Promise<string> {
+  const stdin = io.stdin as NodeJS.ReadStream;
+  io.err(question);
+  if (!options.hidden) {
+    const { createInterface } = await import('node:readline/promises');
+    const rl = createInterface({ input: stdin, terminal: false });
+    try {
+      return await rl.question('');
+    } finally {
+      rl.close();
+    }
+  }
+  return new Promise<string>((resolve, reject) => {
+    let answer = '';
+    const finish = (error?: Error) => {
+      stdin.off('data', onData);
+      stdin.setRawMode?.(false);
+      stdin.pause();
+      io.err('\n');
+      if (error) reject(error);
+      else resolve(answer);
+    };
+    const onData = (data: Buffer) => {
+      for (const char of data.toString('utf8')) {
+        if (char === '\u0003') return finish(new InterruptedError()); // Ctrl-C in raw mode
+        if (char === '\r' || char === '\n' || char === '\u0004') return finish();
+        if (char === '\u007f' || char === '\b') answer = answer.slice(0, -1);
+        else if (char >= ' ') answer += char;
+      }
+    };
+    stdin.setRawMode?.(true);
+    stdin.resume();
+    stdin.on('data', onData);
+  });
+}

@@ -1,0 +1,87 @@
+// Spawns the built `rep` as a child process, the way a user or a CI job runs it, with HOME, XDG_* and
+// REP_CONFIG_DIR pointing into a fresh temp dir, so no test touches the real home directory.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REP_BIN = fileURLToPath(new URL('../../bin/rep.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface TempHome {
+  dir: string;
+  configDir: string;
+  /** HOME, XDG_* and REP_CONFIG_DIR, all inside dir. */
+  env: Record<string, string>;
+  cleanup(): void;
+}
+
+/** A throwaway home: every file rep reads or writes lands below it. */
+export function makeTempHome(): TempHome {
+  const dir = mkdtempSync(join(tmpdir(), 'rep-test-'));
+  const configDir = join(dir, 'config', 'rep');
+  return {
+    dir,
+    configDir,
+    env: {
+      HOME: dir,
+      XDG_CONFIG_HOME: join(dir, 'config'),
+      XDG_STATE_HOME: join(dir, 'state'),
+      XDG_CACHE_HOME: join(dir, 'cache'),
+      XDG_DATA_HOME: join(dir, 'data'),
+      REP_CONFIG_DIR: configDir,
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export interface RunOptions {
+  home: TempHome;
+  /** Extra environment (REP_API_KEY, REP_BASE_URL, NO_COLOR, …). Nothing else is inherited but PATH. */
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, then stdin is closed. Without it stdin is closed at once. */
+  input?: string;
+  /** Kill the child after this long (a safety net, not an assertion). */
+  killAfterMs?: number;
+  /** Called with the child's stdout as it arrives (for streaming tests). */
+  onStdout?: (chunk: string) => void;
+  /** Called with stderr as it arrives. */
+  onStderr?: (chunk: string) => void;
+  /** Abort to send SIGINT. */
+  signal?: AbortSignal;
+}
+
+/** Runs `node bin/rep.js …args` and collects its exit code and output. Never blocks the event loop. */
+export function runCli(args: string[], options: RunOptions): Promise<CliResult> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', ...options.home.env };
+  for (const [name, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[name] = value;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [REP_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      options.onStdout?.(chunk);
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      options.onStderr?.(chunk);
+    });
+    const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 30_000);
+    options.signal?.addEventListener('abort', () => child.kill('SIGINT'), { once: true });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(killer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.on('error', () => {}); // the child may exit before reading its input
+    child.stdin.end(options.input ?? '');
+  });
+}
