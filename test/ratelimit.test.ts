@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { RateLimitError } from '../src/errors.js';
+import { describeReset, formatCountdown, formatRelative, rateLimitError } from '../src/api/rate-limit-message.js';
+import { MAX_RESET_MS, parseRateLimitHeaders, parseReset, parseRetryAfter } from '../src/api/ratelimit.js';
+import { BACKOFF_CAP_MS, retryDelay } from '../src/api/retry.js';
+
+const NOW = Date.UTC(2025, 5, 1, 12, 0, 0); // 1748779200000
+
+describe('parseRetryAfter', () => {
+  it('reads delta seconds', () => {
+    expect(parseRetryAfter('30', NOW)).toBe(NOW + 30_000);
+    expect(parseRetryAfter(' 0 ', NOW)).toBe(NOW);
+    expect(parseRetryAfter('1.5', NOW)).toBe(NOW + 1500);
+  });
+  it('reads an HTTP date', () => {
+    expect(parseRetryAfter('Sun, 01 Jun 2025 12:05:00 GMT', NOW)).toBe(NOW + 5 * 60_000);
+  });
+  it('rejects past dates, negatives and garbage', () => {
+    expect(parseRetryAfter('Sun, 01 Jun 2025 11:59:00 GMT', NOW)).toBeUndefined();
+    expect(parseRetryAfter('-5', NOW)).toBeUndefined();
+    expect(parseRetryAfter('soon', NOW)).toBeUndefined();
+    expect(parseRetryAfter('12abc', NOW)).toBeUndefined();
+    expect(parseRetryAfter('1e3', NOW)).toBeUndefined();
+    expect(parseRetryAfter('', NOW)).toBeUndefined();
+    expect(parseRetryAfter(undefined, NOW)).toBeUndefined();
+  });
+  it('clamps huge values', () => {
+    expect(parseRetryAfter('99999999999999999999', NOW)).toBe(NOW + MAX_RESET_MS);
+    expect(parseRetryAfter('Fri, 01 Jan 2100 00:00:00 GMT', NOW)).toBe(NOW + MAX_RESET_MS);
+  });
+});
+
+describe('parseReset tells epoch ms, epoch seconds and deltas apart by magnitude', () => {
+  it('epoch seconds', () => expect(parseReset(String(NOW / 1000 + 840), NOW)).toBe(NOW + 840_000));
+  it('epoch milliseconds', () => expect(parseReset(String(NOW + 840_000), NOW)).toBe(NOW + 840_000));
+  it('delta seconds', () => expect(parseReset('840', NOW)).toBe(NOW + 840_000));
+  it('past epochs are unknown', () => {
+    expect(parseReset(String(NOW / 1000 - 10), NOW)).toBeUndefined();
+    expect(parseReset(String(NOW - 10), NOW)).toBeUndefined();
+  });
+  it('garbage is unknown', () => {
+    expect(parseReset('tomorrow', NOW)).toBeUndefined();
+    expect(parseReset('-3', NOW)).toBeUndefined();
+  });
+});
+
+describe('parseRateLimitHeaders', () => {
+  it('reads X-RateLimit-* with any casing', () => {
+    const info = parseRateLimitHeaders({ 'X-RateLimit-Limit': '100', 'x-ratelimit-REMAINING': '7', 'X-RATELIMIT-RESET': String(NOW / 1000 + 60) }, NOW);
+    expect(info).toEqual({ limit: 100, remaining: 7, resetAt: NOW + 60_000 });
+  });
+  it('reads RateLimit-* (delta seconds)', () => {
+    expect(parseRateLimitHeaders({ 'ratelimit-limit': '50', 'ratelimit-remaining': '0', 'ratelimit-reset': '30' }, NOW)).toEqual({ limit: 50, remaining: 0, resetAt: NOW + 30_000 });
+  });
+  it('reads the IETF structured form with its policy', () => {
+    const info = parseRateLimitHeaders({ RateLimit: '"default";r=0;t=30', 'RateLimit-Policy': '"default";q=100;w=3600' }, NOW);
+    expect(info).toEqual({ limit: 100, remaining: 0, resetAt: NOW + 30_000, windowSeconds: 3600 });
+  });
+  it('picks the binding policy among several', () => {
+    const info = parseRateLimitHeaders(
+      { ratelimit: '"burst";r=8;t=1, "hourly";r=2;t=900', 'ratelimit-policy': '"burst";q=10;w=1, "hourly";q=100;w=3600' },
+      NOW,
+    );
+    expect(info).toEqual({ limit: 100, remaining: 2, resetAt: NOW + 900_000, windowSeconds: 3600 });
+  });
+  it('reads the older dictionary form and a bare-number policy', () => {
+    expect(parseRateLimitHeaders({ ratelimit: 'limit=100, remaining=0, reset=30', 'ratelimit-policy': '100;w=3600' }, NOW)).toEqual({
+      limit: 100,
+      remaining: 0,
+      resetAt: NOW + 30_000,
+      windowSeconds: 3600,
+    });
+  });
+  it('prefers Retry-After for the reset', () => {
+    expect(parseRateLimitHeaders({ 'retry-after': '5', 'x-ratelimit-reset': '900' }, NOW).resetAt).toBe(NOW + 5000);
+  });
+  it('falls back when Retry-After is garbage', () => {
+    expect(parseRateLimitHeaders({ 'retry-after': 'later', 'x-ratelimit-reset': '900' }, NOW).resetAt).toBe(NOW + 900_000);
+  });
+  it('ignores garbage counts and reads Headers objects', () => {
+    expect(parseRateLimitHeaders({ 'x-ratelimit-limit': 'lots', 'x-ratelimit-remaining': '-1' }, NOW)).toEqual({});
+    expect(parseRateLimitHeaders(new Headers({ 'X-RateLimit-Remaining': '3' }), NOW)).toEqual({ remaining: 3 });
+  });
+  it('gives nothing for no headers', () => {
+    expect(parseRateLimitHeaders({}, NOW)).toEqual({});
+  });
+});
+
+describe('rate-limit wording', () => {
+  it('names the limit, the reset and the way on', () => {
+    const error = rateLimitError({ limit: 100, windowSeconds: 3600 }, { resetAt: NOW + 14 * 60_000, fromServer: true }, NOW);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.exitCode).toBe(5);
+    expect(error.message).toMatch(/^rate limit reached: 100 requests per hour; resets in 14 min \(at \d\d:\d\d\)$/);
+    expect(error.hint).toBe('wait and retry with --wait, or ask the service operator for a higher tier');
+    expect(error.resetAt).toBe(NOW + 14 * 60_000);
+    expect(error.limit).toBe(100);
+  });
+  it('falls back to the free tier and says "about" for an estimate', () => {
+    const error = rateLimitError({}, { resetAt: NOW + 90_000, fromServer: false }, NOW);
+    expect(error.message).toMatch(/^rate limit reached: the free tier's 100 requests per hour; resets in about 2 min \(at about \d\d:\d\d\)$/);
+    expect(error.resetFromServer).toBe(false);
+  });
+  it('says when the reset is unknown', () => {
+    expect(rateLimitError({ limit: 10, windowSeconds: 60 }, { fromServer: false }, NOW).message).toBe(
+      'rate limit reached: 10 requests per minute; the reset time is unknown',
+    );
+  });
+  it('formats durations', () => {
+    expect(formatRelative(42_000)).toBe('42 s');
+    expect(formatRelative(14 * 60_000)).toBe('14 min');
+    expect(formatRelative(125 * 60_000)).toBe('2 h 5 min');
+    expect(formatCountdown(252_000)).toBe('4m 12s');
+    expect(formatCountdown(9_000)).toBe('9s');
+    expect(describeReset(NOW - 1, NOW, false)).toBe('resets now');
+  });
+});
+
+describe('retryDelay', () => {
+  it('uses full jitter under an exponential ceiling', () => {
+    expect(retryDelay(1, undefined, () => 0.999)).toBeLessThan(300);
+    expect(retryDelay(3, undefined, () => 0.5)).toBe(600);
+    expect(retryDelay(20, undefined, () => 0.999)).toBeLessThan(BACKOFF_CAP_MS);
+  });
+  it('honours Retry-After, but not one too far away', () => {
+    expect(retryDelay(1, 2000)).toBe(2000);
+    expect(retryDelay(1, 3_600_000)).toBeUndefined();
+  });
+});
