@@ -30,10 +30,10 @@ export async function main(argv: string[]): Promise<number> {
     const module = await load();
     await module.run(opts as never, deps);
   });
-  program.exitOverride().configureOutput({
-    // Usage errors are reported by describeError like every other error: one line and a hint.
-    outputError: () => {},
-  });
+  for (const command of [program, ...program.commands]) {
+    // Usage errors are reported here like every other error: one line and a hint, exit 2.
+    command.exitOverride().configureOutput({ outputError: () => {} });
+  }
 
   try {
     if (args.length === 0) {
@@ -45,7 +45,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return ExitCode.ok;
-      const message = error.message.replace(/^error: /, '');
+      const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*\((.*)\)\s*$/, (_, hint: string) => ` (${hint.charAt(0).toLowerCase()}${hint.slice(1)})`);
       process.stderr.write(`rep: ${message}\nhint: see \`rep --help\`\n`);
       return ExitCode.usage;
     }

@@ -22,7 +22,7 @@ export function buildProgram(runAction: (load: () => Promise<CommandModule>, opt
     .option('--timeout <seconds>', 'seconds to wait for each attempt', positiveNumber, 30)
     .option('--retries <n>', 'retries after network errors and 5xx answers', wholeNumber, 2)
     .option('--wait', 'when rate limited, wait for the reset and go on')
-    .option('--max-wait <duration>', 'longest total wait under --wait (90, 90s, 15m, 1h)', parseDuration, 3_600_000)
+    .addOption(new Option('--max-wait <duration>', 'longest total wait under --wait (90, 90s, 15m, 1h)').argParser(parseDuration).default(3_600_000, '1h'))
     .option('--debug', 'print requests, responses and stack traces on stderr (never the key)')
     .option('-q, --quiet', 'print nothing but data and errors')
     .option('--sandbox', 'run the command against a built-in local sandbox (offline, writes no files)')
@@ -67,7 +67,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 netwo
     .option('-p, --port <n>', 'port to listen on (0: any free port)', portNumber, 0)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--limit <n>', 'requests per key per window', positiveInteger, 100)
-    .option('--window <duration>', 'rate-limit window (90, 90s, 15m, 1h)', parseDuration, 3_600_000)
+    .addOption(new Option('--window <duration>', 'rate-limit window (90, 90s, 15m, 1h)').argParser(parseDuration).default(3_600_000, '1h'))
     .action(action(() => import('./commands/sandbox.js')));
   program
     .command('completion')
