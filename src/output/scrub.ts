@@ -7,7 +7,7 @@ const ESCAPE_SEQUENCE = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b[\]PX^_]|
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 // eslint-disable-next-line no-control-regex
-const LINE_BREAKS = /[\t\n\r]+/g;
+const LINE_BREAKS = /[\t\n\r\u2028\u2029]+/g;
 
 /** Removes escape sequences and controls; keeps tabs and newlines. */
 export function scrubText(text: string): string {

@@ -1,0 +1,144 @@
+// Small, shape-agnostic helpers over parsed JSON: finding fields by any of their likely names,
+// reading numbers that may arrive as strings, and flattening whatever is left into key/value rows.
+
+export type JsonRecord = Record<string, unknown>;
+export type DetailRow = [string, string];
+
+export function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const NUMERIC_TEXT = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
+
+/** A finite number, or a string that is exactly one ("87.4"); anything else is not a number. */
+export function asNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && NUMERIC_TEXT.test(value)) return Number(value);
+  return undefined;
+}
+
+/** A non-empty string, or a number shown as text (an id or name may come as either). */
+export function asText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/** The first of `names` present in `record` (own keys only, so `constructor` is never "found"). */
+export function findKey(record: JsonRecord, names: readonly string[]): string | undefined {
+  return names.find((name) => Object.hasOwn(record, name) && record[name] !== undefined);
+}
+
+/** The first of `names` whose value `read` accepts, with that key, so the caller can mark it used. */
+export function findValue<T>(record: JsonRecord, names: readonly string[], read: (value: unknown, key: string) => T | undefined): { key: string; value: T } | undefined {
+  for (const name of names) {
+    if (!Object.hasOwn(record, name)) continue;
+    const value = read(record[name], name);
+    if (value !== undefined) return { key: name, value };
+  }
+  return undefined;
+}
+
+/** Beyond this depth a value is shown as compact JSON rather than split into more rows. */
+const MAX_FLATTEN_DEPTH = 8;
+
+/** Compact JSON that never throws (a structure too deep for the engine becomes a marker). */
+export function compactJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return '[too deeply nested to show]';
+  }
+}
+
+function scalarText(value: unknown): string | undefined {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return undefined;
+}
+
+function isScalar(value: unknown): boolean {
+  return value === null || (typeof value !== 'object' && typeof value !== 'function');
+}
+
+/**
+ * Flattens any JSON value into `[dotted.key, text]` rows: objects by key, arrays of records by
+ * `key[i]`, arrays of scalars joined with ", ". Iterative, so a deep or huge body cannot overflow the stack.
+ */
+export function flatten(value: unknown, prefix = ''): DetailRow[] {
+  const rows: DetailRow[] = [];
+  const pending: Array<{ key: string; value: unknown; depth: number }> = [{ key: prefix, value, depth: 0 }];
+  while (pending.length > 0) {
+    const item = pending.pop()!; // the loop condition guarantees one
+    const label = item.key === '' ? 'value' : item.key;
+    const scalar = scalarText(item.value);
+    if (scalar !== undefined) {
+      rows.push([label, scalar]);
+      continue;
+    }
+    if (item.depth >= MAX_FLATTEN_DEPTH) {
+      rows.push([label, compactJson(item.value)]);
+      continue;
+    }
+    const children = childrenOf(item.key, item.value);
+    if (children === undefined) {
+      rows.push([label, Array.isArray(item.value) ? item.value.map((entry) => scalarText(entry)).join(', ') : compactJson(item.value)]);
+      continue;
+    }
+    if (children.length === 0) {
+      rows.push([label, Array.isArray(item.value) ? '[]' : '{}']);
+      continue;
+    }
+    // Pushed in reverse so rows come out in the body's own order.
+    for (let index = children.length - 1; index >= 0; index -= 1) {
+      const [key, child] = children[index]!;
+      pending.push({ key, value: child, depth: item.depth + 1 });
+    }
+  }
+  return rows;
+}
+
+/** The keyed children of an object or array; undefined for a non-empty array of scalars (shown joined). */
+function childrenOf(key: string, value: unknown): Array<[string, unknown]> | undefined {
+  if (Array.isArray(value)) {
+    if (value.length > 0 && value.every(isScalar)) return undefined;
+    return value.map((entry, index) => [`${key}[${index}]`, entry]);
+  }
+  if (isRecord(value)) {
+    return Object.entries(value).map(([name, entry]) => [key === '' ? name : `${key}.${name}`, entry]);
+  }
+  return [];
+}
+
+/** Flattens every field of `record` whose key is not in `used`, each under `prefix`. */
+export function flattenRest(record: JsonRecord, used: ReadonlySet<string>, prefix = ''): DetailRow[] {
+  const rows: DetailRow[] = [];
+  for (const [key, value] of Object.entries(record)) {
+    if (used.has(key)) continue;
+    rows.push(...flatten(value, prefix === '' ? key : `${prefix}.${key}`));
+  }
+  return rows;
+}
+
+/** Envelope keys servers wrap a payload in (`{"data": …}`, JSON:API `attributes`, …). */
+const ENVELOPE_KEYS = ['data', 'result', 'response', 'payload', 'attributes', 'body', 'content'] as const;
+
+/**
+ * Descends through envelopes until `recognised` accepts the record (or no envelope is left). Fields
+ * beside an envelope (`meta`, `links`, JSON:API `id`/`type`) are returned as details, never dropped.
+ */
+export function unwrapEnvelopes(body: unknown, recognised: (record: JsonRecord) => boolean, accepts: (inner: unknown) => boolean = isRecord): { payload: unknown; details: DetailRow[]; path: string } {
+  const details: DetailRow[] = [];
+  let payload = body;
+  let path = '';
+  for (let depth = 0; depth < 6 && isRecord(payload) && !recognised(payload); depth += 1) {
+    const current: JsonRecord = payload;
+    const key = ENVELOPE_KEYS.find((name) => Object.hasOwn(current, name) && accepts(current[name]));
+    if (key === undefined) break;
+    details.push(...flattenRest(current, new Set([key]), path));
+    path = path === '' ? key : `${path}.${key}`;
+    payload = current[key];
+  }
+  return { payload, details, path };
+}
