@@ -1,0 +1,230 @@
+// End to end: the built CLI as a child process against the sandbox over real HTTP, for every command
+// and every exit code of the contract that the sandbox can produce.
+import { createServer } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { pulseIndex, sandboxData } from '../src/sandbox/data.js';
+import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
+import { makeTempHome, runCli, type TempHome } from './helpers/cli.js';
+
+let sandbox: RunningSandbox;
+let home: TempHome;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, limit: 10_000 });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+afterEach(() => home?.cleanup());
+
+function rep(args: string[], env: Record<string, string | undefined> = {}, input?: string) {
+  home = makeTempHome();
+  return runCli(['--retries', '0', ...args], { home, env: { REP_BASE_URL: sandbox.url, REP_API_KEY: sandbox.key, ...env }, input });
+}
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('audit', () => {
+  it('prints the server body as JSON when piped, exit 0', async () => {
+    const result = await rep(['audit', 'Кофейня Ромашка']);
+    expect(result.code).toBe(0);
+    const body = JSON.parse(result.stdout);
+    expect(body.company.name).toBe('Кофейня Ромашка');
+    expect(typeof body.score).toBe('number');
+    expect(result.stderr).toBe('');
+  });
+
+  it('shows a table with the score and one row per source', async () => {
+    const result = await rep(['--format', 'table', 'audit', 'Кофейня Ромашка']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Reputation Score\s+\d+(\.\d)?/);
+    const body = JSON.parse((await rep(['audit', 'Кофейня Ромашка'])).stdout);
+    for (const source of body.sources) expect(result.stdout).toContain(source.source);
+  });
+
+  it.each(['AT&T #5', '100% Natural', 'a/b?c=d Studio', 'Smile 😀 Dental', 'Ёлка', 'Кофейня Ромашка'])('round-trips %j through the query string', async (name) => {
+    const result = await rep(['audit', name]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).company.name).toBe(name);
+  });
+
+  it('an unknown company exits 3 with a hint', async () => {
+    const result = await rep(['audit', 'No Such Company Anywhere']);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('rep: no company named "No Such Company Anywhere"\nhint: try: rep search "No Such Company Anywhere"\n');
+  });
+
+  it('an empty or blank name is a usage error, exit 2', async () => {
+    for (const name of ['', '   ']) {
+      const result = await rep(['audit', name]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^rep: the company name is empty\nhint: /);
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('accepts global options after the command', async () => {
+    const result = await rep(['audit', 'Кофейня Ромашка', '--format', 'csv']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')[0]).toMatch(/^company,score,source,rating,reviews/);
+  });
+});
+
+describe('search', () => {
+  it('joins words with one space and returns at most 5 of each type', async () => {
+    const result = await rep(['search', 'Blue', 'Bottle', 'Coffee']);
+    expect(result.code).toBe(0);
+    const body = JSON.parse(result.stdout);
+    expect(body.query).toBe('Blue Bottle Coffee');
+    expect(body.companies[0].name).toBe('Blue Bottle Coffee');
+    for (const type of ['companies', 'cities', 'categories']) expect(body[type].length).toBeLessThanOrEqual(5);
+  });
+
+  it('no matches is a success', async () => {
+    const result = await rep(['search', 'zzzqqqxxx']);
+    expect(result.code).toBe(0);
+    const table = await rep(['--format', 'table', 'search', 'zzzqqqxxx']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/no matches/i);
+  });
+
+  it('ndjson gives one line per result with its type', async () => {
+    const result = await rep(['--format', 'ndjson', 'search', 'coffee']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(['company', 'city', 'category']).toContain(line.type);
+  });
+
+  it('a blank search is a usage error sent nowhere', async () => {
+    const result = await rep(['search', ' ', ' '], { REP_BASE_URL: `http://127.0.0.1:${await closedPort()}/api` });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^rep: the search text is empty\n/);
+  });
+});
+
+describe('pulse', () => {
+  it('is the exact mean over the data set', async () => {
+    const result = await rep(['pulse']);
+    expect(result.code).toBe(0);
+    const body = JSON.parse(result.stdout);
+    expect(body.index).toBe(pulseIndex(sandboxData()));
+  });
+
+  it('--json is the same as --format json', async () => {
+    const result = await rep(['pulse', '--json']);
+    expect(JSON.parse(result.stdout).companies).toBe(sandboxData().companies.length);
+  });
+});
+
+describe('--sandbox', () => {
+  it('runs one command against an in-process sandbox and writes no files', async () => {
+    const result = await rep(['--sandbox', 'audit', 'Кофейня Ромашка'], { REP_BASE_URL: undefined, REP_API_KEY: undefined });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).company.name).toBe('Кофейня Ромашка');
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(home.dir)).toEqual([]);
+  });
+});
+
+describe('rep sandbox', () => {
+  it('prints its base URL and key, serves requests, and stops cleanly on Ctrl-C', async () => {
+    home = makeTempHome();
+    const stop = new AbortController();
+    let announced: (url: string, key: string) => void = () => {};
+    const ready = new Promise<[string, string]>((resolve) => (announced = (url, key) => resolve([url, key])));
+    let seen = '';
+    const server = runCli(['sandbox', '--port', '0'], {
+      home,
+      signal: stop.signal,
+      onStdout(chunk) {
+        seen += chunk;
+        const url = /base_url=(\S+)/.exec(seen)?.[1];
+        const key = /api_key=(\S+)/.exec(seen)?.[1];
+        if (url && key) announced(url, key);
+      },
+    });
+    const [url, key] = await ready;
+    const client = await runCli(['pulse'], { home, env: { REP_BASE_URL: url, REP_API_KEY: key } });
+    expect(client.code).toBe(0);
+    expect(JSON.parse(client.stdout).index).toBe(pulseIndex(sandboxData()));
+    stop.abort();
+    const result = await server;
+    expect(result.code).toBe(0);
+  });
+});
+
+describe('exit codes', () => {
+  it('4: no base URL, with a hint', async () => {
+    const result = await rep(['pulse'], { REP_BASE_URL: undefined });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe('rep: no base URL is set\nhint: run `rep login --base-url URL`, set REP_BASE_URL, or try `--sandbox`\n');
+  });
+
+  it('4: the key is rejected (401), and the key is not echoed', async () => {
+    const result = await rep(['pulse'], { REP_API_KEY: 'wrong-key-1234567890' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^rep: .*401.*\nhint: .*rep login/);
+    expect(result.stderr).not.toContain('wrong-key-1234567890');
+    expect(result.stdout).toBe('');
+  });
+
+  it('5: rate limited, saying when it resets and how to go on', async () => {
+    const limited = await startSandbox({ port: 0, limit: 1 });
+    try {
+      const env = { REP_BASE_URL: limited.url, REP_API_KEY: limited.key };
+      expect((await rep(['pulse'], env)).code).toBe(0);
+      const result = await rep(['pulse'], env);
+      expect(result.code).toBe(5);
+      expect(result.stdout).toBe('');
+      const [message, hint, extra] = result.stderr.split('\n');
+      expect(message).toMatch(/^rep: rate limit/);
+      expect(message).toMatch(/1 request/);
+      expect(message).toMatch(/\d{2}:\d{2}/);
+      expect(hint).toMatch(/^hint: .*--wait.*higher tier/);
+      expect(extra).toBe('');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('6: connection refused', async () => {
+    const result = await rep(['pulse'], { REP_BASE_URL: `http://127.0.0.1:${await closedPort()}/api` });
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/^rep: cannot connect to 127\.0\.0\.1:\d+ \(connection refused\)\nhint: /);
+  });
+
+  it('2: unknown command and unknown option, one line each', async () => {
+    for (const args of [['bogus'], ['audit', '--bogus', 'x'], ['--format', 'xml', 'pulse']]) {
+      const result = await rep(args);
+      expect(result.code).toBe(2);
+      expect(result.stderr.split('\n')).toHaveLength(3);
+      expect(result.stderr).toMatch(/^rep: .*\nhint: /);
+    }
+  });
+
+  it('0: rep alone prints help on stdout; --version prints the version', async () => {
+    home = makeTempHome();
+    const help = await runCli([], { home });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: rep');
+    expect(help.stderr).toBe('');
+    const version = await runCli(['--version'], { home });
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('--debug shows the request and never the key', async () => {
+    const result = await rep(['--debug', 'pulse']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('GET ');
+    expect(result.stderr).not.toContain(sandbox.key);
+  });
+});
