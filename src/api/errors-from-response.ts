@@ -1,0 +1,121 @@
+// Turns a server's answer into the value a command gets or the typed error it throws: 2xx JSON is
+// parsed, every other status gets a one-line message, never an HTML page.
+import { STATUS_CODES } from 'node:http';
+import { ApiError, AuthError, NotFoundError, type RepError } from '../errors.js';
+import { scrubLine } from '../output/scrub.js';
+import type { Endpoint } from './types.js';
+import { describeUrl } from './url.js';
+
+/** What errorFromStatus needs to know about one answer. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  url: URL;
+  endpoint: Endpoint;
+  q?: string;
+  hasKey: boolean;
+  redact: (text: string) => string;
+}
+
+const EXCERPT_CHARS = 300;
+const MESSAGE_CHARS = 200;
+
+/** `502 Bad Gateway` */
+export function statusLine(status: number): string {
+  const reason = STATUS_CODES[status];
+  return reason ? `${status} ${reason}` : String(status);
+}
+
+/** The start of a body, one line, for --debug only. */
+export function bodyExcerpt(text: string, redact: (text: string) => string): string {
+  const excerpt = scrubLine(redact(text.slice(0, EXCERPT_CHARS * 2))).trim();
+  return excerpt.length > EXCERPT_CHARS ? `${excerpt.slice(0, EXCERPT_CHARS)}…` : excerpt;
+}
+
+/** Parses a body as JSON: empty → null; anything else that is not JSON → ApiError. */
+export function parseJsonBody(answer: Answer): unknown {
+  const text = answer.text.replace(/^\uFEFF/, '');
+  if (text.trim() === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ApiError("the server's answer is not valid JSON", {
+      status: answer.status,
+      headers: answer.headers,
+      bodyExcerpt: bodyExcerpt(answer.text, answer.redact),
+      hint: 'check --base-url (it should point at the API, usually ending in /api); --debug shows the start of the answer',
+      cause: error,
+    });
+  }
+}
+
+/** The server's own error message from a JSON error body, scrubbed and shortened, if there is one. */
+export function serverMessage(text: string, redact: (text: string) => string): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
+  } catch {
+    return undefined; // HTML or plain text: never shown, only under --debug as the body excerpt
+  }
+  const message = findMessage(body);
+  if (message === undefined) return undefined;
+  const line = scrubLine(redact(message)).trim();
+  if (!line) return undefined;
+  return line.length > MESSAGE_CHARS ? `${line.slice(0, MESSAGE_CHARS - 1)}…` : line;
+}
+
+function findMessage(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const record = body as Record<string, unknown>;
+  const error = record.error;
+  if (typeof error === 'object' && error !== null && typeof (error as Record<string, unknown>).message === 'string') {
+    return (error as Record<string, string>).message;
+  }
+  for (const value of [error, record.message, record.detail, record.title]) if (typeof value === 'string' && value.trim()) return value;
+  return undefined;
+}
+
+function isJsonOrEmpty(text: string): boolean {
+  if (text.trim() === '') return true;
+  try {
+    JSON.parse(text.replace(/^\uFEFF/, ''));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The typed error for a non-2xx answer (429 is handled by the rate-limit code, 3xx by redirects). */
+export function errorFromStatus(answer: Answer): RepError {
+  const { status, headers } = answer;
+  const details = { status, headers, bodyExcerpt: bodyExcerpt(answer.text, answer.redact) };
+  const said = serverMessage(answer.text, answer.redact);
+  const suffix = said ? `: ${said}` : '';
+
+  if (status === 401 || status === 403) {
+    const error = new AuthError(
+      answer.hasKey ? `the server rejected the API key (${statusLine(status)})` : `the server needs an API key (${statusLine(status)})`,
+      { hint: 'run `rep login`, or set REP_API_KEY' },
+    );
+    error.status = status;
+    return error;
+  }
+  if (status === 404) {
+    if (answer.endpoint === 'audit' && answer.q !== undefined && isJsonOrEmpty(answer.text)) {
+      const name = scrubLine(answer.q);
+      return new NotFoundError(`no company named "${name}"`, { hint: `try: rep search "${name.replace(/["\\]/g, '\\$&')}"` });
+    }
+    return new ApiError(`${describeUrl(answer.url)} was not found (404): is the base URL right?`, {
+      ...details,
+      hint: 'check --base-url, REP_BASE_URL or `rep status` (the base URL usually ends in /api)',
+    });
+  }
+  if (status >= 500) {
+    return new ApiError(`the server failed (${statusLine(status)})${suffix}`, { ...details, hint: 'try again later; --retries retries automatically' });
+  }
+  return new ApiError(`unexpected answer from the server (${statusLine(status)})${suffix}`, {
+    ...details,
+    hint: 'run again with --debug to see the request and the answer',
+  });
+}

@@ -1,0 +1,406 @@
+// createClient against real HTTP servers on 127.0.0.1 (no mocking of undici): URLs, auth, redirects,
+// retries, rate limits, --wait, interrupts, timeouts and network faults.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createClient, type ClientOptions } from '../src/api/client.js';
+import { sleep as realSleep } from '../src/api/wait.js';
+import { ApiError, AuthError, InterruptedError, NetworkError, NotFoundError, RateLimitError } from '../src/errors.js';
+import { testIO } from '../src/io.js';
+import { openRequestLog } from '../src/state/requests.js';
+import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
+
+const KEY = 'sk_test_0123456789abcdefWXYZ';
+const servers: FaultServer[] = [];
+const stateDir = mkdtempSync(join(tmpdir(), 'rep-api-client-'));
+
+async function server(apiPath?: string): Promise<FaultServer> {
+  const started = await startFaultServer(apiPath ? { apiPath } : {});
+  servers.push(started);
+  return started;
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
+
+function client(baseUrl: URL, overrides: Partial<ClientOptions> = {}) {
+  const debugLines: string[] = [];
+  const warnings: string[] = [];
+  const sleeps: number[] = [];
+  const api = createClient({
+    baseUrl,
+    key: KEY,
+    timeoutMs: 5000,
+    retries: 0,
+    wait: false,
+    maxWaitMs: 3_600_000,
+    now: Date.now,
+    debug: (line) => debugLines.push(line),
+    warn: (text) => warnings.push(text),
+    io: testIO(),
+    env: {},
+    // Waits are recorded, not slept: no test depends on timing.
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    ...overrides,
+  });
+  return { api, debugLines, warnings, sleeps };
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe('requests', () => {
+  it('keeps the base path and encodes q so every name round-trips', async () => {
+    const s = await server('/v2/api');
+    s.always('/v2/api/audit', { body: { ok: true } });
+    const { api } = client(s.baseUrl);
+    const names = ['AT&T #5', '100%', 'a/b?c=d', 'Газпром', 'café 🍰', 'plus+sign', ' spaced  out '];
+    for (const name of names) {
+      const response = await api.get('audit', name);
+      expect(response.body).toEqual({ ok: true });
+    }
+    expect(s.requests.map((r) => r.rawUrl)).toEqual(names.map((name) => `/v2/api/audit?q=${encodeURIComponent(name)}`));
+    expect(s.requests.map((r) => r.q)).toEqual(names);
+    expect(s.requests[0]?.rawUrl).toBe('/v2/api/audit?q=AT%26T%20%235');
+  });
+
+  it('sends the key as a bearer token, with accept and user-agent', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { body: { index: 71.2 } });
+    const { api } = client(s.baseUrl, { userAgent: 'rep/9.9.9' });
+    const response = await api.get('pulse');
+    expect(response).toMatchObject({ status: 200, body: { index: 71.2 } });
+    expect(response.headers['content-type']).toBe('application/json');
+    const [request] = s.requests;
+    expect(request?.rawUrl).toBe('/api/pulse');
+    expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(request?.headers.accept).toBe('application/json');
+    expect(request?.headers['user-agent']).toBe('rep/9.9.9');
+  });
+
+  it('sends no authorization header without a key', async () => {
+    const s = await server();
+    s.expect('/api/search', { body: { companies: [] } });
+    const { api } = client(s.baseUrl, { key: undefined });
+    await api.get('search', 'x');
+    expect(s.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('reads an empty 2xx body as null', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { status: 204 });
+    expect((await client(s.baseUrl).api.get('pulse')).body).toBeNull();
+  });
+});
+
+describe('redirects', () => {
+  it('follows a same-origin redirect, key and all', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { status: 301, headers: { location: '/v3/api/pulse' } });
+    s.expect('/v3/api/pulse', { body: { index: 1 } });
+    expect((await client(s.baseUrl).api.get('pulse')).body).toEqual({ index: 1 });
+    expect(s.requests[1]?.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
+  it('does not follow a redirect to another origin, which never sees a request', async () => {
+    const s = await server();
+    const elsewhere = await server();
+    s.expect('/api/audit', { status: 302, headers: { location: `${elsewhere.origin}/steal/audit?q=x` } });
+    const error = await failure(client(s.baseUrl).api.get('audit', 'x'));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).exitCode).toBe(1);
+    expect(error.message).toBe(`the server redirected to ${elsewhere.origin}/steal/audit (another origin); not followed`);
+    expect((error as ApiError).hint).toBeTruthy();
+    expect(elsewhere.count()).toBe(0);
+  });
+
+  it('gives up after 5 redirects', async () => {
+    const s = await server();
+    s.always('/api/pulse', { status: 307, headers: { location: '/api/pulse' } });
+    const error = await failure(client(s.baseUrl).api.get('pulse'));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toMatch(/more than 5 times/);
+    expect(s.count()).toBe(6);
+  });
+});
+
+describe('status mapping', () => {
+  it('401 with a key: the key was rejected (exit 4)', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { status: 401, body: { error: 'bad key' } });
+    const error = await failure(client(s.baseUrl).api.get('pulse'));
+    expect(error).toBeInstanceOf(AuthError);
+    expect((error as AuthError).exitCode).toBe(4);
+    expect(error.message).toBe('the server rejected the API key (401 Unauthorized)');
+    expect((error as AuthError).hint).toBe('run `rep login`, or set REP_API_KEY');
+  });
+
+  it('403 without a key: a key is needed', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { status: 403 });
+    const error = await failure(client(s.baseUrl, { key: undefined }).api.get('pulse'));
+    expect(error.message).toBe('the server needs an API key (403 Forbidden)');
+  });
+
+  it('404 with JSON on audit: no such company (exit 3)', async () => {
+    const s = await server();
+    s.expect('/api/audit', { status: 404, body: { error: { message: 'not found' } } });
+    const error = await failure(client(s.baseUrl).api.get('audit', 'Acme'));
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as NotFoundError).exitCode).toBe(3);
+    expect(error.message).toBe('no company named "Acme"');
+    expect((error as NotFoundError).hint).toBe('try: rep search "Acme"');
+  });
+
+  it('404 with HTML, or on another endpoint: the base URL is wrong', async () => {
+    const s = await server();
+    s.expect('/api/audit', { status: 404, headers: { 'content-type': 'text/html' }, body: '<html><body>Not Found</body></html>' });
+    s.expect('/api/search', { status: 404, body: {} });
+    const audit = await failure(client(s.baseUrl).api.get('audit', 'Acme'));
+    expect(audit).toBeInstanceOf(ApiError);
+    expect(audit.message).toBe(`${s.origin}/api/audit was not found (404): is the base URL right?`);
+    const search = await failure(client(s.baseUrl).api.get('search', 'Acme'));
+    expect(search).toBeInstanceOf(ApiError);
+  });
+
+  it('HTML 502: ApiError without HTML in the message, the body kept for --debug', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { status: 502, headers: { 'content-type': 'text/html' }, body: '<html><h1>502 Bad Gateway</h1><p>nginx</p></html>' });
+    const error = await failure(client(s.baseUrl).api.get('pulse'));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toBe('the server failed (502 Bad Gateway)');
+    expect((error as ApiError).bodyExcerpt).toContain('<h1>');
+  });
+
+  it("a JSON 500 adds the server's message, scrubbed and with the key masked", async () => {
+    const s = await server();
+    s.expect('/api/pulse', { status: 500, body: { error: { message: `db \u001b[31mdown\u001b[0m for ${KEY}` } } });
+    const error = await failure(client(s.baseUrl).api.get('pulse'));
+    expect(error.message).toBe('the server failed (500 Internal Server Error): db down for ****WXYZ');
+  });
+
+  it('other statuses: ApiError with status and message', async () => {
+    const s = await server();
+    s.expect('/api/search', { status: 418, body: { detail: 'short and stout' } });
+    const error = await failure(client(s.baseUrl).api.get('search', 'x'));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toBe("unexpected answer from the server (418 I'm a Teapot): short and stout");
+  });
+
+  it('200 with malformed JSON: ApiError', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { body: '{"index": 7', headers: { 'content-type': 'application/json' } });
+    s.expect('/api/pulse', { body: '<!doctype html><html>login page</html>', headers: { 'content-type': 'text/html' } });
+    for (let i = 0; i < 2; i++) {
+      const error = await failure(client(s.baseUrl).api.get('pulse'));
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error.message).toBe("the server's answer is not valid JSON");
+    }
+  });
+});
+
+describe('retries', () => {
+  it('retries 503 and network errors, then succeeds', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { status: 503 }, { fault: 'destroy' }, { body: { index: 2 } });
+    const { api, debugLines, sleeps } = client(s.baseUrl, { retries: 2 });
+    expect((await api.get('pulse')).body).toEqual({ index: 2 });
+    expect(s.count('/api/pulse')).toBe(3);
+    expect(sleeps).toHaveLength(2);
+    expect(debugLines.filter((line) => line.startsWith('retry '))).toHaveLength(2);
+  });
+
+  it('honours Retry-After on a 503', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { status: 503, headers: { 'retry-after': '2' } }, { body: {} });
+    const { api, sleeps } = client(s.baseUrl, { retries: 1 });
+    await api.get('pulse');
+    expect(sleeps[0]).toBeGreaterThan(1000);
+  });
+
+  it('stops after the retries with the last error', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { status: 504 }, { status: 504 }, { status: 504 });
+    const error = await failure(client(s.baseUrl, { retries: 2 }).api.get('pulse'));
+    expect(error.message).toBe('the server failed (504 Gateway Timeout)');
+    expect(s.count()).toBe(3);
+  });
+
+  it('never retries 400 or 404', async () => {
+    const s = await server();
+    s.expect('/api/search', { status: 400, body: { message: 'bad q' } });
+    s.expect('/api/audit', { status: 404, body: {} });
+    const { api } = client(s.baseUrl, { retries: 3 });
+    await failure(api.get('search', 'x'));
+    await failure(api.get('audit', 'x'));
+    expect(s.count()).toBe(2);
+  });
+});
+
+describe('rate limits', () => {
+  const now = Date.UTC(2030, 0, 1, 12, 0, 0);
+  const cases: Array<[string, Record<string, string>, number]> = [
+    ['Retry-After seconds', { 'retry-after': '120' }, now + 120_000],
+    ['Retry-After date', { 'retry-after': new Date(now + 300_000).toUTCString() }, now + 300_000],
+    ['X-RateLimit-Reset epoch seconds', { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 840) }, now + 840_000],
+    ['RateLimit-Reset delta', { 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '60' }, now + 60_000],
+    ['IETF RateLimit', { ratelimit: '"default";r=0;t=30', 'ratelimit-policy': '"default";q=100;w=3600' }, now + 30_000],
+  ];
+  it.each(cases)('429 with %s → RateLimitError with its reset', async (_name, headers, resetAt) => {
+    const s = await server();
+    s.expect('/api/audit', { status: 429, headers, body: { error: 'too many' } });
+    const error = await failure(client(s.baseUrl, { now: () => now }).api.get('audit', 'x'));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).exitCode).toBe(5);
+    expect((error as RateLimitError).resetAt).toBe(resetAt);
+    expect((error as RateLimitError).resetFromServer).toBe(true);
+    expect(error.message).toMatch(/^rate limit reached: (100 requests|the free tier's 100 requests) per hour; resets in \d+ (s|min) \(at \d\d:\d\d\)$/);
+    expect((error as RateLimitError).hint).toBe('wait and retry with --wait, or ask the service operator for a higher tier');
+  });
+
+  it('estimates the reset from the local request count when the server says nothing', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { body: {} }, { status: 429 });
+    let clock = now;
+    const requestLog = openRequestLog(stateDir, 'aaaa');
+    const { api } = client(s.baseUrl, { now: () => clock, requestLog });
+    await api.get('pulse');
+    clock += 20 * 60_000;
+    const error = (await failure(api.get('pulse'))) as RateLimitError;
+    expect(error.resetFromServer).toBe(false);
+    expect(error.resetAt).toBe(now + 60 * 60_000);
+    expect(error.message).toContain('resets in about 40 min (at about ');
+    expect(requestLog.countSince(now)).toBe(2);
+  });
+
+  it('says the reset is unknown with no headers and no log', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { status: 429 });
+    const error = (await failure(client(s.baseUrl).api.get('pulse'))) as RateLimitError;
+    expect(error.resetAt).toBeUndefined();
+    expect(error.message).toBe("rate limit reached: the free tier's 100 requests per hour; the reset time is unknown");
+  });
+
+  it('--wait: waits for Retry-After, then retries', async () => {
+    const s = await server();
+    s.expect('/api/audit', { status: 429, headers: { 'retry-after': '1' } }, { body: { score: 80 } });
+    const { api, sleeps } = client(s.baseUrl, { wait: true });
+    expect((await api.get('audit', 'x')).body).toEqual({ score: 80 });
+    expect(s.count()).toBe(2);
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('--wait: shows a countdown only on a terminal', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { status: 429, headers: { 'retry-after': '3' } }, { body: {} });
+    const io = testIO({ stderrIsTTY: true });
+    await client(s.baseUrl, { wait: true, io }).api.get('pulse');
+    expect(io.stderrText()).toContain('rate limited; retrying in ');
+    expect(io.stderrText().endsWith('\r\u001b[2K')).toBe(true);
+  });
+
+  it('--wait: gives up with exit 5 when the reset is beyond --max-wait', async () => {
+    const s = await server();
+    s.expect('/api/audit', { status: 429, headers: { 'retry-after': '3600' } });
+    const { api, sleeps } = client(s.baseUrl, { wait: true, maxWaitMs: 60_000 });
+    const error = await failure(api.get('audit', 'x'));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(sleeps).toHaveLength(0);
+    expect(s.count()).toBe(1);
+  });
+
+  it('warns once when few requests are left', async () => {
+    const s = await server();
+    s.always('/api/pulse', { headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '600' }, body: {} });
+    const { api, warnings, debugLines } = client(s.baseUrl);
+    await api.get('pulse');
+    await api.get('pulse');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^3 requests left in this rate-limit window \(resets in 10 min \(at \d\d:\d\d\)\)$/);
+    expect(debugLines).toContain('< x-ratelimit-remaining: 3');
+  });
+});
+
+describe('interrupts and network faults', () => {
+  it('an aborted signal stops a request at once: InterruptedError (130)', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { fault: 'hang' });
+    const controller = new AbortController();
+    const pending = client(s.baseUrl, { signal: controller.signal }).api.get('pulse');
+    setTimeout(() => controller.abort(), 50);
+    const error = await failure(pending);
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect((error as InterruptedError).exitCode).toBe(130);
+  });
+
+  it('Ctrl-C during a --wait: InterruptedError', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { status: 429, headers: { 'retry-after': '600' } });
+    const controller = new AbortController();
+    const pending = client(s.baseUrl, { signal: controller.signal, wait: true, sleep: realSleep }).api.get('pulse');
+    setTimeout(() => controller.abort(), 50);
+    expect(await failure(pending)).toBeInstanceOf(InterruptedError);
+  });
+
+  it('a server that never answers: NetworkError after the timeout', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { fault: 'hang' });
+    const error = await failure(client(s.baseUrl, { timeoutMs: 200 }).api.get('pulse'));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).exitCode).toBe(6);
+    expect(error.message).toBe('no answer from 127.0.0.1 within 0.2 s');
+    expect((error as NetworkError).hint).toMatch(/--timeout/);
+  });
+
+  it('a closed port: connection refused', async () => {
+    const port = await closedPort();
+    const error = await failure(client(new URL(`http://127.0.0.1:${port}/api`)).api.get('pulse'));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.message).toBe(`cannot connect to 127.0.0.1:${port} (connection refused)`);
+    expect((error as NetworkError).hint).toBe('is the server running? check --base-url');
+  });
+
+  it('a reset connection', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { fault: 'reset' });
+    const error = await failure(client(s.baseUrl).api.get('pulse'));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.message).toBe('the connection to 127.0.0.1 was reset');
+  });
+
+  it('a body cut off before its content-length', async () => {
+    const s = await server();
+    s.expect('/api/pulse', { fault: 'truncate', body: { index: 1, padding: 'x'.repeat(2000) } });
+    const error = await failure(client(s.baseUrl).api.get('pulse'));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.message).toBe('the answer from 127.0.0.1 was cut off');
+  });
+});
+
+describe('the key never leaks', () => {
+  it('debug lines mask it, and name request, status and timing', async () => {
+    const s = await server();
+    // A retry starts again from the original URL, so the redirect is met twice.
+    s.always('/api/audit', { status: 302, headers: { location: '/api/audit2' } });
+    s.expect('/api/audit2', { status: 500, body: { message: `echo ${KEY}` } }, { body: { echo: KEY } });
+    const { api, debugLines } = client(s.baseUrl, { retries: 1 });
+    await api.get('audit', 'Acme');
+    expect(debugLines).toContain(`> GET ${s.origin}/api/audit?q=Acme`);
+    expect(debugLines).toContain('> authorization: Bearer ****WXYZ');
+    expect(debugLines.some((line) => /^< 200 OK \(\d+ ms\)$/.test(line))).toBe(true);
+    expect(debugLines.some((line) => line.startsWith('retry 1 of 1'))).toBe(true);
+    expect(debugLines.join('\n')).not.toContain(KEY);
+  });
+});
