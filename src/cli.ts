@@ -1,79 +1,12 @@
-// The entry point. argv is parsed by the program in program.ts into plain option objects; each action
-// lazy-imports its command module and calls `run(opts, deps)`. `main` is where the exit code is chosen.
-import { CommanderError } from 'commander';
-import { createDeps } from './context.js';
-import type { Deps, Format, GlobalOptions } from './deps.js';
-import { describeError, ExitCode, formatReport, InterruptedError } from './errors.js';
-import { processIO } from './io.js';
-import { buildProgram } from './program.js';
+// The entry point (bin/rep.js imports the bundle of this file). `rep --version` is answered here
+// without loading the command-line parser; everything else goes through main(), which parses argv,
+// runs the command and chooses the exit code.
+import { VERSION } from './version.js';
 
-
-/** Parses argv, runs one command, and returns the exit code. Nothing else decides it. */
-export async function main(argv: string[]): Promise<number> {
-  const args = argv.slice(2);
-  let globals: GlobalOptions | undefined;
-  let deps: Deps | undefined;
-  let cleanup: () => Promise<void> = async () => {};
-  const interrupt = new AbortController();
-  const onSignal = () => {
-    if (interrupt.signal.aborted) process.exit(ExitCode.interrupted); // a second Ctrl-C: leave now
-    interrupt.abort(new InterruptedError());
-  };
-  process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
-
-  const program = buildProgram(async (load, opts, command) => {
-    globals = readGlobals(command.optsWithGlobals());
-    const io = processIO({ noColorFlag: globals.color === false, env: process.env });
-    const context = createDeps({ globals, io, env: process.env, signal: interrupt.signal });
-    deps = context.deps;
-    cleanup = context.cleanup;
-    const module = await load();
-    await module.run(opts as never, deps);
-  });
-  for (const command of [program, ...program.commands]) {
-    // Usage errors are reported here like every other error: one line and a hint, exit 2.
-    command.exitOverride().configureOutput({ outputError: () => {} });
-  }
-
-  try {
-    if (args.length === 0) {
-      process.stdout.write(program.helpInformation());
-      return ExitCode.ok;
-    }
-    await program.parseAsync(argv);
-    return ExitCode.ok;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return ExitCode.ok;
-      const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*\((.*)\)\s*$/, (_, hint: string) => ` (${hint.charAt(0).toLowerCase()}${hint.slice(1)})`);
-      process.stderr.write(`rep: ${message}\nhint: see \`rep --help\`\n`);
-      return ExitCode.usage;
-    }
-    const report = describeError(interrupt.signal.aborted ? new InterruptedError() : error);
-    if (report.exitCode === ExitCode.interrupted && !globals?.debug) return report.exitCode;
-    process.stderr.write(formatReport(report, { debug: globals?.debug ?? args.includes('--debug') }));
-    return report.exitCode;
-  } finally {
-    await cleanup();
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-  }
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  const { main } = await import('./main.js');
+  process.exitCode = await main(process.argv);
 }
-
-function readGlobals(raw: Record<string, unknown>): GlobalOptions {
-  const format = (raw.json ? 'json' : raw.format) as Format | undefined;
-  return {
-    baseUrl: raw.baseUrl as string | undefined,
-    format,
-    json: Boolean(raw.json),
-    color: raw.color as boolean | undefined,
-    timeout: raw.timeout as number,
-    retries: raw.retries as number,
-    wait: Boolean(raw.wait),
-    maxWait: raw.maxWait as number,
-    debug: Boolean(raw.debug),
-    quiet: Boolean(raw.quiet),
-    sandbox: Boolean(raw.sandbox),
-  };
-}
-
-process.exitCode = await main(process.argv);

@@ -2,10 +2,9 @@
 // lazy-import their command modules through `runAction`, so defining the program loads nothing else.
 import { Argument, Command, Option } from 'commander';
 import type { Deps, Format } from './deps.js';
+import { VERSION } from './version.js';
 import { parseDuration, portNumber, positiveInteger, positiveNumber, wholeNumber } from './options.js';
 
-declare const __REP_VERSION__: string;
-export const VERSION = typeof __REP_VERSION__ === 'string' ? __REP_VERSION__ : '0.0.0-dev';
 
 export const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv'];
 
