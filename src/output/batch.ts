@@ -1,0 +1,80 @@
+// Output for a batch of audits, one record per input name in input order. Machine formats stream
+// each record as it is written; the table is drawn once at the end, as a summary.
+import type { Format } from '../deps.js';
+import type { IO } from '../io.js';
+import { csvRow } from './csv.js';
+import { jsonText } from './json-text.js';
+import { auditView } from './shape.js';
+
+export type BatchRecord =
+  | { query: string; result: unknown }
+  | { query: string; error: { exit: number; message: string } };
+
+export interface BatchWriter {
+  /** Writes (or keeps) one record; false once stdout has been closed by its reader. */
+  write(record: BatchRecord): boolean;
+  /** Closes the output (the JSON array's `]`, the table) and waits for stdout to drain. */
+  end(): Promise<void>;
+}
+
+const BATCH_CSV_COLUMNS = ['query', 'company', 'score', 'source', 'rating', 'reviews', 'error'];
+
+function batchCsvRows(record: BatchRecord): string {
+  if ('error' in record) return csvRow([record.query, '', '', '', '', '', record.error.message]);
+  const view = auditView(record.result);
+  const company = [record.query, view.name, view.score];
+  if (view.sources.length === 0) return csvRow([...company, '', '', '', '']);
+  return view.sources.map((source) => csvRow([...company, source.source, source.rating, source.reviews, ''])).join('');
+}
+
+/** Streams records through `line`, with `open` before the first and `close` after the last. */
+function streamingWriter(io: IO, parts: { open: () => string; line: (record: BatchRecord, first: boolean) => string; close: (any: boolean) => string }): BatchWriter {
+  let written = 0;
+  let open = true;
+  return {
+    write(record) {
+      if (!open) return false;
+      const prefix = written === 0 ? parts.open() : '';
+      open = io.out(prefix + parts.line(record, written === 0));
+      written += 1;
+      return open;
+    },
+    async end() {
+      if (open) io.out((written === 0 ? parts.open() : '') + parts.close(written > 0));
+      await io.drain();
+    },
+  };
+}
+
+function tableWriter(io: IO): BatchWriter {
+  const records: BatchRecord[] = [];
+  return {
+    write(record) {
+      records.push(record);
+      return !io.stdoutClosed.aborted;
+    },
+    async end() {
+      if (io.stdoutClosed.aborted) return;
+      const { drawBatchSummary } = await import('./batch-table.js');
+      io.out(await drawBatchSummary(io, records));
+      await io.drain();
+    },
+  };
+}
+
+export function createBatchWriter(io: IO, format: Format): BatchWriter {
+  switch (format) {
+    case 'ndjson':
+      return streamingWriter(io, { open: () => '', line: (record) => `${jsonText(record)}\n`, close: () => '' });
+    case 'json':
+      return streamingWriter(io, {
+        open: () => '[',
+        line: (record, first) => `${first ? '\n' : ',\n'}${jsonText(record)}`,
+        close: (any) => (any ? '\n]\n' : ']\n'),
+      });
+    case 'csv':
+      return streamingWriter(io, { open: () => csvRow(BATCH_CSV_COLUMNS), line: batchCsvRows, close: () => '' });
+    case 'table':
+      return tableWriter(io);
+  }
+}

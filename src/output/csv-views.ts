@@ -1,0 +1,37 @@
+// Flat CSV rows for each endpoint's view: a row per source, per search result, or one for the pulse.
+import { columnsOf, csvRow } from './csv.js';
+import type { SearchView } from './search-shape.js';
+import type { AuditView, PulseView } from './shape.js';
+
+const AUDIT_COLUMNS = ['company', 'score', 'source', 'rating', 'reviews'];
+
+/** Header and a row per source (one row with empty source cells when there are none). */
+export function auditCsv(view: AuditView): string {
+  // A source's extra field named like a fixed column is prefixed so the header stays unambiguous.
+  const extraName = (key: string) => (AUDIT_COLUMNS.includes(key) ? `source.${key}` : key);
+  const extras = view.sources.map((row) => Object.fromEntries(row.extra.map(([key, value]) => [extraName(key), value])));
+  const columns = columnsOf(extras, AUDIT_COLUMNS);
+  const company = [view.name, view.score];
+  if (view.sources.length === 0) return csvRow(columns) + csvRow([...company, '', '', '']);
+  const rows = view.sources.map((row, index) => {
+    const extra = extras[index] ?? {};
+    return csvRow([...company, row.source, row.rating, row.reviews, ...columns.slice(AUDIT_COLUMNS.length).map((key) => extra[key])]);
+  });
+  return csvRow(columns) + rows.join('');
+}
+
+/** One record per result, with its type first. */
+export function searchRecords(view: SearchView): Array<Record<string, unknown>> {
+  return view.groups.flatMap((group) => group.rows.map((row) => ({ type: group.type, ...row })));
+}
+
+export function searchCsv(view: SearchView): string {
+  const records = searchRecords(view);
+  const columns = columnsOf(records, ['type', 'name']);
+  return csvRow(columns) + records.map((record) => csvRow(columns.map((key) => record[key]))).join('');
+}
+
+export function pulseCsv(view: PulseView): string {
+  const columns = ['index', ...view.details.map(([key]) => key)];
+  return csvRow(columns) + csvRow([view.index, ...view.details.map(([, value]) => value)]);
+}

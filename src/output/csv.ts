@@ -1,0 +1,34 @@
+// RFC 4180 CSV with LF line ends, made safe for spreadsheets: server text is scrubbed of escape
+// sequences and a cell that a spreadsheet would run as a formula is prefixed with `'`.
+import { compactJson } from './fields.js';
+import { scrubText } from './scrub.js';
+
+// Leading characters that make Excel, LibreOffice or Sheets treat a cell as a formula (OWASP).
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+// A plain number ("-5", "-1.5e3") evaluates to itself, so it is left as is even when it came as text.
+const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
+
+/** One cell: numbers as JSON wrote them (a negative number is no formula), other text scrubbed and guarded. */
+export function csvCell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  const text = scrubText(typeof value === 'string' ? value : compactJson(value));
+  const guarded = FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+  return NEEDS_QUOTES.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
+}
+
+/** One record: cells joined by commas, ended by LF. */
+export function csvRow(cells: readonly unknown[]): string {
+  return `${cells.map(csvCell).join(',')}\n`;
+}
+
+/** Column names in order of first appearance across rows, after the fixed ones. */
+export function columnsOf(rows: ReadonlyArray<Record<string, unknown>>, fixed: readonly string[]): string[] {
+  const columns = new Set(fixed);
+  for (const row of rows) {
+    for (const key of Object.keys(row)) columns.add(key);
+  }
+  return [...columns];
+}

@@ -1,0 +1,47 @@
+// Writes one endpoint's answer to stdout in the chosen format. JSON keeps the server's body as it
+// is; the other formats go through the shape-tolerant views.
+import type { Format } from '../deps.js';
+import type { IO } from '../io.js';
+import { auditCsv, pulseCsv, searchCsv, searchRecords } from './csv-views.js';
+import { jsonText } from './json-text.js';
+import { searchView } from './search-shape.js';
+import { auditView, pulseView } from './shape.js';
+
+export type ResultKind = 'audit' | 'search' | 'pulse';
+
+function csvFor(kind: ResultKind, body: unknown): string {
+  if (kind === 'audit') return auditCsv(auditView(body));
+  if (kind === 'search') return searchCsv(searchView(body));
+  return pulseCsv(pulseView(body));
+}
+
+async function tableFor(io: IO, kind: ResultKind, body: unknown): Promise<string> {
+  const [{ loadTableKit }, { auditTable, pulseTable, searchTable }] = await Promise.all([import('./table-kit.js'), import('./table.js')]);
+  const kit = await loadTableKit(io);
+  if (kind === 'audit') return auditTable(kit, auditView(body));
+  if (kind === 'search') return searchTable(kit, searchView(body));
+  return pulseTable(kit, pulseView(body));
+}
+
+export async function writeResult(io: IO, kind: ResultKind, body: unknown, format: Format): Promise<void> {
+  switch (format) {
+    case 'json':
+      io.out(`${jsonText(body, 2)}\n`);
+      return;
+    case 'ndjson':
+      if (kind !== 'search') {
+        io.out(`${jsonText(body)}\n`);
+        return;
+      }
+      for (const record of searchRecords(searchView(body))) {
+        if (!io.out(`${jsonText(record)}\n`)) return;
+      }
+      return;
+    case 'csv':
+      io.out(csvFor(kind, body));
+      return;
+    case 'table':
+      io.out(await tableFor(io, kind, body));
+      return;
+  }
+}

@@ -1,0 +1,123 @@
+// Building blocks for human tables: cli-table3 loaded only when a table is drawn, colour through
+// chalk at the IO's level, and column widths chosen so no line is wider than the terminal.
+import type CliTable3 from 'cli-table3';
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { IO } from '../io.js';
+import { compactJson, type DetailRow } from './fields.js';
+import { scrubLine } from './scrub.js';
+import { displayWidth, truncateToWidth } from './text-width.js';
+
+export interface TableKit {
+  Table: CliTable3;
+  chalk: ChalkInstance;
+  /** The widest a line may be. */
+  width: number;
+}
+
+export async function loadTableKit(io: IO): Promise<TableKit> {
+  const { default: Table } = await import('cli-table3');
+  return { Table, chalk: new Chalk({ level: io.colorOut ? 1 : 0 }), width: Math.max(io.columns, 20) };
+}
+
+/** Narrowest a column's content may get before the table gives up on columns and lists key/value pairs. */
+const MIN_CONTENT = 6;
+/** cli-table3's padding (one space each side) is inside the width it is given. */
+const PADDING = 2;
+/** Detail rows drawn at most; JSON output has them all. */
+const MAX_DETAIL_ROWS = 200;
+
+/**
+ * Widths (padding included) that fit `width` columns with borders: the widest columns shrink first,
+ * down to a common cap, so short columns keep their natural size.
+ */
+export function fitColumns(natural: readonly number[], width: number): number[] {
+  const budget = width - (natural.length + 1) - PADDING * natural.length;
+  const total = natural.reduce((sum, each) => sum + each, 0);
+  if (total <= budget) return natural.map((each) => each + PADDING);
+  let cap = Math.max(...natural);
+  while (cap > MIN_CONTENT && natural.reduce((sum, each) => sum + Math.min(each, cap), 0) > budget) cap -= 1;
+  return natural.map((each) => Math.max(1, Math.min(each, cap)) + PADDING);
+}
+
+export function fitsAsColumns(count: number, width: number): boolean {
+  return count * (MIN_CONTENT + PADDING + 1) + 1 <= width;
+}
+
+/** A number for people: at most two decimals, and thousands grouped when `grouped`. */
+export function formatNumber(value: number, grouped = false): string {
+  return value.toLocaleString('en-US', { maximumFractionDigits: 2, useGrouping: grouped });
+}
+
+/** Any JSON value as one line of inert text for a cell. */
+export function cellText(value: unknown): string {
+  if (value === undefined || value === null) return '—';
+  if (typeof value === 'string') return scrubLine(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return scrubLine(compactJson(value));
+}
+
+/** A line of text cut to the kit's width (for titles and headers outside tables). */
+export function fitLine(kit: TableKit, text: string): string {
+  return truncateToWidth(text, kit.width);
+}
+
+export type Align = 'left' | 'right';
+
+/** Draws a grid of already-scrubbed cells; cli-table3 cuts any cell longer than its column with `…`. */
+export function drawGrid(kit: TableKit, head: readonly string[] | undefined, rows: readonly string[][], align: readonly Align[] = []): string {
+  const count = Math.max(head?.length ?? 0, ...rows.map((row) => row.length));
+  const natural = Array.from({ length: count }, (_, column) =>
+    Math.max(1, displayWidth(head?.[column] ?? ''), ...rows.map((row) => displayWidth(row[column] ?? ''))),
+  );
+  const table = new kit.Table({
+    head: head ? head.map((title) => kit.chalk.bold(title)) : [],
+    colWidths: fitColumns(natural, kit.width),
+    colAligns: Array.from({ length: count }, (_, column) => align[column] ?? 'left'),
+    wordWrap: false,
+    style: { head: [], border: [], compact: true },
+  });
+  for (const row of rows) table.push(Array.from({ length: count }, (_, column) => row[column] ?? ''));
+  return `${table.toString()}\n`;
+}
+
+/** Key/value rows for everything the known fields did not cover, capped with a note on what was left out. */
+export function drawDetails(kit: TableKit, details: readonly DetailRow[], title = 'Details'): string {
+  if (details.length === 0) return '';
+  const shown = details.slice(0, MAX_DETAIL_ROWS).map(([key, value]) => [scrubLine(key), cellText(value)]);
+  const omitted = details.length - shown.length;
+  const note = omitted > 0 ? `${kit.chalk.dim(fitLine(kit, `… ${omitted} more fields; --format json shows them all`))}\n` : '';
+  return `${kit.chalk.bold(fitLine(kit, title))}\n${drawGrid(kit, undefined, shown)}${note}`;
+}
+
+export interface Column {
+  key: string;
+  title: string;
+  align?: Align;
+  format?: (value: unknown) => string;
+}
+
+/** Records as a table with a column each; as key/value blocks when the columns cannot fit the width. */
+export function drawRecords(kit: TableKit, columns: readonly Column[], records: ReadonlyArray<Record<string, unknown>>): string {
+  const show = (column: Column, record: Record<string, unknown>) => (column.format ?? cellText)(record[column.key]);
+  if (fitsAsColumns(columns.length, kit.width)) {
+    const rows = records.map((record) => columns.map((column) => show(column, record)));
+    return drawGrid(kit, columns.map((column) => scrubLine(column.title)), rows, columns.map((column) => column.align ?? 'left'));
+  }
+  return records
+    .map((record) => drawGrid(kit, undefined, columns.filter((column) => Object.hasOwn(record, column.key)).map((column) => [scrubLine(column.title), show(column, record)])))
+    .join('');
+}
+
+/** A column title from a field name: `review_count` → `Review count`. */
+export function titleOf(key: string): string {
+  const spaced = key.replace(/[_.]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim();
+  return spaced === '' ? key : spaced.charAt(0).toUpperCase() + spaced.slice(1).toLowerCase();
+}
+
+/** Score colours by band of the scale: good, middling, poor. */
+export function colourScore(kit: TableKit, text: string, score: number, max: number | undefined): string {
+  const scale = max ?? (score <= 5 ? 5 : score <= 10 ? 10 : 100); // the range is undocumented: guess from the value
+  const ratio = scale > 0 ? score / scale : 0;
+  const paint = ratio >= 0.8 ? kit.chalk.green : ratio >= 0.6 ? kit.chalk.yellow : kit.chalk.red;
+  return paint.bold(text);
+}

@@ -1,0 +1,89 @@
+// The human views of audit, search and pulse: the number that matters first and standing out,
+// then known rows as tables, then every remaining field as key/value rows.
+import type { PulseView, AuditView, SourceRow } from './shape.js';
+import type { SearchGroup, SearchView } from './search-shape.js';
+import { scrubLine } from './scrub.js';
+import { cellText, colourScore, drawDetails, drawRecords, fitLine, formatNumber, titleOf, type Column, type TableKit } from './table-kit.js';
+
+const LABEL_GAP = '  ';
+
+function numberCell(grouped: boolean): (value: unknown) => string {
+  return (value) => (typeof value === 'number' ? formatNumber(value, grouped) : cellText(value));
+}
+
+/** `Reputation Score  87.4 / 100`, the score bold and coloured by band. */
+export function scoreLine(kit: TableKit, label: string, score: number | undefined, max: number | undefined): string {
+  if (score === undefined) return `${kit.chalk.bold(label)}${LABEL_GAP}${kit.chalk.dim('not in the response')}\n`;
+  const text = max === undefined ? formatNumber(score) : `${formatNumber(score)} / ${formatNumber(max)}`;
+  return `${kit.chalk.bold(label)}${LABEL_GAP}${colourScore(kit, text, score, max)}\n`;
+}
+
+function sourceRecords(sources: readonly SourceRow[]): { columns: Column[]; records: Array<Record<string, unknown>> } {
+  const columns: Column[] = [
+    { key: 'source', title: 'Source' },
+    { key: 'rating', title: 'Rating', align: 'right', format: numberCell(false) },
+    { key: 'reviews', title: 'Reviews', align: 'right', format: numberCell(true) },
+  ];
+  // Extra fields are keyed apart from the three known columns so they can never overwrite them.
+  const records = sources.map((row) => {
+    const record: Record<string, unknown> = { source: row.source === '' ? undefined : row.source, rating: row.rating, reviews: row.reviews };
+    for (const [key, value] of row.extra) record[`extra:${key}`] = value;
+    return record;
+  });
+  for (const row of sources) {
+    for (const [key] of row.extra) {
+      if (!columns.some((column) => column.key === `extra:${key}`)) columns.push({ key: `extra:${key}`, title: titleOf(key) });
+    }
+  }
+  return { columns, records };
+}
+
+export function auditTable(kit: TableKit, view: AuditView): string {
+  const header = view.name === undefined ? '' : `${kit.chalk.bold(fitLine(kit, scrubLine(view.name)))}\n`;
+  const sections = [header + scoreLine(kit, 'Reputation Score', view.score, view.scoreMax)];
+  if (view.sources.length > 0) {
+    const { columns, records } = sourceRecords(view.sources);
+    sections.push(drawRecords(kit, columns, records));
+  }
+  sections.push(drawDetails(kit, view.details));
+  return joinSections(sections);
+}
+
+/** Sections separated by one blank line; empty ones leave no gap. */
+function joinSections(sections: readonly string[]): string {
+  return sections.filter((section) => section !== '').join('\n');
+}
+
+const GROUP_TITLES: Record<string, string> = { company: 'Companies', city: 'Cities', category: 'Categories', result: 'Results' };
+
+/** Columns for a group: name first, then every other field in order of first appearance. */
+function groupColumns(group: SearchGroup): Column[] {
+  const keys = new Set<string>(['name']);
+  for (const row of group.rows) for (const key of Object.keys(row)) keys.add(key);
+  if (!group.rows.some((row) => Object.hasOwn(row, 'name'))) keys.delete('name');
+  const numeric = (key: string) => group.rows.every((row) => row[key] === undefined || typeof row[key] === 'number');
+  return [...keys].map((key) => ({
+    key,
+    title: titleOf(key),
+    align: numeric(key) ? 'right' : 'left',
+    format: key === 'score' || key === 'rating' ? numberCell(false) : undefined,
+  }));
+}
+
+export function searchTable(kit: TableKit, view: SearchView): string {
+  const groups = view.groups.filter((group) => group.rows.length > 0);
+  const query = view.query === undefined ? '' : ` for “${scrubLine(view.query)}”`;
+  const sections: string[] = [];
+  if (groups.length === 0) sections.push(`${fitLine(kit, `No matches${query}.`)}\n`);
+  else if (query !== '') sections.push(`${kit.chalk.dim(fitLine(kit, `Results${query}`))}\n`);
+  for (const group of groups) {
+    const title = GROUP_TITLES[group.type] ?? titleOf(group.type);
+    sections.push(`${kit.chalk.bold(fitLine(kit, `${scrubLine(title)} (${group.rows.length})`))}\n${drawRecords(kit, groupColumns(group), group.rows)}`);
+  }
+  sections.push(drawDetails(kit, view.details));
+  return joinSections(sections);
+}
+
+export function pulseTable(kit: TableKit, view: PulseView): string {
+  return joinSections([scoreLine(kit, 'Market index', view.index, undefined), drawDetails(kit, view.details)]);
+}

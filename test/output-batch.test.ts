@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { Format } from '../src/deps.js';
+import { testIO } from '../src/io.js';
+import { createBatchWriter, type BatchRecord } from '../src/output/batch.js';
+
+const RECORDS: BatchRecord[] = [
+  { query: 'Ромашка', result: { company: { name: 'Кофейня Ромашка' }, score: 87.4, score_scale: 100, sources: [{ source: 'Google', rating: 4.6, reviews: 12 }, { source: 'Yandex', rating: 4.2, reviews: 3 }] } },
+  { query: 'Bare', result: { data: { name: 'Bare Co', rating: 3.5 } } },
+  { query: 'Nope', error: { exit: 3, message: 'company not found: Nope' } },
+  { query: '=evil', error: { exit: 1, message: 'server error\u001b[31m (500)' } },
+  { query: 'Ромашка', result: { name: 'Dup', score: 1 } },
+];
+
+async function writeAll(format: Format, records: readonly BatchRecord[]): Promise<{ text: string; afterEach: string[] }> {
+  const io = testIO();
+  const writer = createBatchWriter(io, format);
+  const afterEach: string[] = [];
+  for (const record of records) {
+    expect(writer.write(record)).toBe(true);
+    afterEach.push(io.stdoutText());
+  }
+  await writer.end();
+  return { text: io.stdoutText(), afterEach };
+}
+
+describe('createBatchWriter', () => {
+  it('ndjson: streams one compact record a line, in input order, duplicates included', async () => {
+    const { text, afterEach } = await writeAll('ndjson', RECORDS);
+    expect(text.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(RECORDS);
+    expect(afterEach[0]).toBe(`${JSON.stringify(RECORDS[0])}\n`);
+  });
+
+  it('json: streams a valid array, and writes [] for no records', async () => {
+    const { text, afterEach } = await writeAll('json', RECORDS);
+    expect(JSON.parse(text)).toEqual(RECORDS);
+    expect(afterEach[0]).toBe(`[\n${JSON.stringify(RECORDS[0])}`);
+    expect((await writeAll('json', [])).text).toBe('[]\n');
+  });
+
+  it('json and ndjson: escape C1 controls so a record cannot drive the terminal', async () => {
+    const record: BatchRecord = { query: 'x\u009b2J', result: { name: 'a\u202eb' } };
+    for (const format of ['json', 'ndjson'] as const) {
+      const { text } = await writeAll(format, [record]);
+      expect(text).toContain('\\u009b2J');
+      expect(text).toContain('\\u202e');
+    }
+  });
+
+  it('csv: a header, a row per source, one row for a company without sources and one per error', async () => {
+    const { text, afterEach } = await writeAll('csv', RECORDS);
+    expect(text).toBe(
+      'query,company,score,source,rating,reviews,error\n' +
+        'Ромашка,Кофейня Ромашка,87.4,Google,4.6,12,\n' +
+        'Ромашка,Кофейня Ромашка,87.4,Yandex,4.2,3,\n' +
+        'Bare,Bare Co,3.5,,,,\n' +
+        'Nope,,,,,,company not found: Nope\n' +
+        "'=evil,,,,,,server error (500)\n" +
+        'Ромашка,Dup,1,,,,\n',
+    );
+    expect(afterEach[0]?.split('\n')).toHaveLength(4);
+    expect((await writeAll('csv', [])).text).toBe('query,company,score,source,rating,reviews,error\n');
+  });
+
+  it('table: buffers, then draws one summary row per input name', async () => {
+    const { text, afterEach } = await writeAll('table', RECORDS);
+    expect(afterEach.every((written) => written === '')).toBe(true);
+    expect(text).toMatch(/│ Ромашка +│ Кофейня Ромашка +│ +87\.4 \/ 100 │ +2 │ ok +│/);
+    expect(text).toMatch(/│ Bare +│ Bare Co +│ +3\.5 │ +0 │ ok +│/);
+    expect(text).toMatch(/│ Nope +│ — +│ +— │ +— │ not found +│/);
+    expect(text).toMatch(/│ =evil +│ — +│ +— │ +— │ server error \(500\) +│/);
+    expect(text).not.toContain('\u001b');
+    expect(Math.max(...text.split('\n').map((line) => Array.from(line).length))).toBeLessThanOrEqual(80);
+  });
+
+  it('stops streaming and reports false once stdout is closed', async () => {
+    const io = testIO();
+    let writes = 0;
+    io.out = () => {
+      writes += 1;
+      return false;
+    };
+    const writer = createBatchWriter(io, 'ndjson');
+    expect(writer.write(RECORDS[0]!)).toBe(false);
+    expect(writer.write(RECORDS[1]!)).toBe(false);
+    await writer.end();
+    expect(writes).toBe(1);
+  });
+});
