@@ -13,6 +13,20 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
   if (names.length === 0 && opts.file === undefined) {
     throw new UsageError('missing company name', { hint: 'rep audit "Blue Bottle Coffee", or --file PATH for a batch' });
   }
-  // TODO(batch): several names, --file and - make a batch.
-  await fetchAndShow(deps, 'audit', queryFrom(names, 'company name'));
+  const { isBatch, openNames } = await import('../batch/input.js');
+  if (!isBatch(names, opts.file)) {
+    await fetchAndShow(deps, 'audit', queryFrom(names, 'company name'));
+    return;
+  }
+  const input = await openNames({
+    args: names,
+    ...(opts.file === undefined ? {} : { file: opts.file }),
+    stdin: deps.io.stdin,
+    stdinIsTTY: deps.io.stdinIsTTY,
+    onTerminalStdin: () => {
+      if (!deps.globals.quiet) deps.io.err('reading company names from stdin, one a line (Ctrl-D to end)\n');
+    },
+  });
+  const { runBatch } = await import('../batch/run.js');
+  await runBatch(deps, input, { concurrency: opts.concurrency });
 }

@@ -1,0 +1,104 @@
+// Where a batch's names come from: arguments, `--file PATH`, or `-` (stdin), one name a line. Lines are
+// read as a stream, so a file of 100,000 names is never held in memory at once.
+import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { createInterface } from 'node:readline';
+import { UsageError } from '../errors.js';
+
+export const STDIN = '-';
+
+export interface BatchInput {
+  /** Names from the command line, in order; `-` reads stdin at that place. */
+  args: readonly string[];
+  /** `--file PATH` (or `-`): read after the arguments. */
+  file?: string;
+  stdin: Readable;
+  /** Called before reading a terminal's stdin, so the user knows rep is waiting for them. */
+  onTerminalStdin?: () => void;
+  stdinIsTTY: boolean;
+}
+
+/** One source of names, opened up front so a missing file fails before any request is sent. */
+type Source = { kind: 'name'; name: string } | { kind: 'lines'; label: string; stream: Readable };
+
+/** Whether the command line asks for a batch rather than one audit. */
+export function isBatch(args: readonly string[], file: string | undefined): boolean {
+  return file !== undefined || args.length > 1 || args.includes(STDIN);
+}
+
+/**
+ * Opens every source (a missing file or a stdin named twice is a usage error, found before any
+ * request) and returns the names in input order: trimmed, blank lines and `#` comments skipped.
+ */
+export async function openNames(input: BatchInput): Promise<AsyncIterable<string>> {
+  const wanted = [...input.args, ...(input.file === undefined ? [] : [input.file === STDIN ? STDIN : { path: input.file }])];
+  if (wanted.filter((item) => item === STDIN).length > 1) {
+    throw new UsageError('stdin (-) is given more than once', { hint: 'read names from stdin once: rep audit - < names.txt' });
+  }
+  const sources: Source[] = [];
+  try {
+    for (const item of wanted) {
+      if (item === STDIN) sources.push({ kind: 'lines', label: 'stdin', stream: input.stdin });
+      else if (typeof item === 'string') sources.push({ kind: 'name', name: argumentName(item) });
+      else sources.push({ kind: 'lines', label: item.path, stream: await openFile(item.path) });
+    }
+  } catch (error) {
+    for (const source of sources) if (source.kind === 'lines' && source.stream !== input.stdin) source.stream.destroy();
+    throw error;
+  }
+  return namesOf(sources, input);
+}
+
+function argumentName(raw: string): string {
+  const name = raw.trim();
+  if (!name) throw new UsageError('a company name is empty', { hint: 'give non-empty names, e.g. rep audit "Blue Bottle Coffee" "Ritual Coffee"' });
+  return name;
+}
+
+async function openFile(path: string): Promise<Readable> {
+  try {
+    const handle = await open(path, 'r');
+    return handle.createReadStream({ encoding: 'utf8' });
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${reason(error)}`, { hint: 'give a readable file with one company name a line, or - for stdin' });
+  }
+}
+
+async function* namesOf(sources: Source[], input: BatchInput): AsyncGenerator<string> {
+  for (const [index, source] of sources.entries()) {
+    if (source.kind === 'name') {
+      yield source.name;
+      continue;
+    }
+    if (source.stream === input.stdin && input.stdinIsTTY) input.onTerminalStdin?.();
+    try {
+      yield* linesOf(source.stream, source.label);
+    } finally {
+      // A batch stopped early (closed stdout) leaves later files unopened-for-reading: close them.
+      for (const later of sources.slice(index)) if (later.kind === 'lines' && later.stream !== input.stdin) later.stream.destroy();
+    }
+  }
+}
+
+async function* linesOf(stream: Readable, label: string): AsyncGenerator<string> {
+  // readline's iterator pauses the stream when its buffer fills, so reading keeps pace with the batch.
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      const name = line.trim(); // trim() also drops a byte-order mark
+      if (name && !name.startsWith('#')) yield name;
+    }
+  } catch (error) {
+    throw new UsageError(`cannot read ${label}: ${reason(error)}`);
+  } finally {
+    lines.close();
+  }
+}
+
+function reason(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EISDIR') return 'it is a directory';
+  if (code === 'EACCES') return 'permission denied';
+  return code ?? message ?? String(error);
+}

@@ -1,0 +1,130 @@
+// Runs a batch of audits: up to `concurrency` requests in flight, each distinct name sent once, records
+// written in input order as soon as the input-order prefix is complete. Only a bounded window of names
+// is held at a time, so memory stays flat however long the input is.
+import type { ApiClient } from '../api/types.js';
+import type { Deps } from '../deps.js';
+import { describeError, InterruptedError, RateLimitError, UsageError } from '../errors.js';
+import type { BatchRecord, BatchWriter } from '../output/batch.js';
+import { AnswerCache } from './cache.js';
+import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from './outcome.js';
+
+export interface BatchOptions {
+  concurrency: number;
+  /** Names read ahead of the oldest unwritten one (default: 16 per request in flight, at least 64). */
+  window?: number;
+}
+
+interface Slot {
+  name: string;
+  outcome?: Outcome;
+  /** The first answer for a name is kept as the parsed body, so it is not parsed twice. */
+  body?: unknown;
+}
+
+export async function runBatch(deps: Deps, names: AsyncIterable<string>, options: BatchOptions): Promise<void> {
+  const { io } = deps;
+  const concurrency = Math.max(1, Math.floor(options.concurrency));
+  const window = Math.max(1, options.window ?? Math.max(64, concurrency * 16));
+  const client = await deps.client();
+  const { createBatchWriter } = await import('../output/batch.js');
+  const writer = createBatchWriter(io, deps.format());
+  const tally = new BatchTally();
+  const cache = new AnswerCache<Slot>();
+  const queue: Slot[] = [];
+  let inFlight = 0;
+  let rateLimit: RateLimitError | undefined;
+
+  // One waiter at a time (the loop below); every change that might unblock it calls `changed`.
+  let wake: (() => void) | undefined;
+  const changed = () => {
+    const resolve = wake;
+    wake = undefined;
+    resolve?.();
+  };
+  const until = async (ready: () => boolean) => {
+    while (!ready()) await new Promise<void>((resolve) => (wake = resolve));
+  };
+  const stopped = () => io.stdoutClosed.aborted || deps.signal.aborted;
+  io.stdoutClosed.addEventListener('abort', changed, { once: true });
+  deps.signal.addEventListener('abort', changed, { once: true });
+
+  const flush = () => {
+    while (queue[0]?.outcome && !io.stdoutClosed.aborted) {
+      const slot = queue.shift() as Slot & { outcome: Outcome };
+      tally.count(slot.outcome);
+      writer.write(recordOf(slot));
+    }
+    changed();
+  };
+
+  const send = (slot: Slot) => {
+    cache.start(slot.name);
+    inFlight += 1;
+    void fetchOutcome(client, slot.name, io.stdoutClosed).then((answer) => {
+      inFlight -= 1;
+      if (answer === 'stopped') return changed();
+      rateLimit ??= answer.rateLimit;
+      for (const other of cache.settle(slot.name, answer.outcome)) other.outcome = answer.outcome;
+      slot.body = answer.body;
+      slot.outcome = answer.outcome;
+      flush();
+    });
+  };
+
+  try {
+    for await (const name of names) {
+      await until(() => queue.length < window || stopped());
+      if (stopped()) break;
+      const slot: Slot = { name };
+      queue.push(slot);
+      const known = cache.get(name);
+      if (known === 'pending') cache.wait(name, slot);
+      else if (known) slot.outcome = known;
+      else if (rateLimit) slot.outcome = NOT_AUDITED;
+      else {
+        await until(() => inFlight < concurrency || stopped() || rateLimit !== undefined);
+        if (stopped()) break;
+        if (rateLimit) slot.outcome = NOT_AUDITED;
+        else send(slot);
+      }
+      flush();
+    }
+    await until(() => inFlight === 0);
+    flush();
+  } finally {
+    io.stdoutClosed.removeEventListener('abort', changed);
+    deps.signal.removeEventListener('abort', changed);
+  }
+
+  if (deps.signal.aborted) throw new InterruptedError();
+  if (io.stdoutClosed.aborted) return; // the reader went away: end quietly, as `cat | head` would
+  if (tally.total === 0) {
+    throw new UsageError('no company names in the input', { hint: 'give one name a line; blank lines and lines starting with # are skipped' });
+  }
+  await writer.end();
+  if (io.stdoutClosed.aborted) return;
+  if (!deps.globals.quiet) io.err(`${tally.summaryLine()}\n`);
+  const failure = BatchError.from(tally, rateLimit);
+  if (failure) throw failure;
+}
+
+type Answer = { outcome: Outcome; body?: unknown; rateLimit?: RateLimitError } | 'stopped';
+
+async function fetchOutcome(client: ApiClient, name: string, stdoutClosed: AbortSignal): Promise<Answer> {
+  try {
+    const response = await client.get('audit', name, { signal: stdoutClosed });
+    // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
+    return { outcome: { text: JSON.stringify(response.body) ?? 'null' }, body: response.body };
+  } catch (error) {
+    if (error instanceof InterruptedError) return 'stopped';
+    if (error instanceof RateLimitError) return { outcome: NOT_AUDITED, rateLimit: error };
+    const { exitCode, message } = describeError(error);
+    return { outcome: { error: { exit: exitCode, message } } };
+  }
+}
+
+function recordOf(slot: Slot & { outcome: Outcome }): BatchRecord {
+  const { name, outcome } = slot;
+  if ('error' in outcome) return { query: name, error: { exit: outcome.error.exit, message: outcome.error.message } };
+  return { query: name, result: slot.body !== undefined ? slot.body : JSON.parse(outcome.text) };
+}
