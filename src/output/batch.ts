@@ -46,17 +46,33 @@ function streamingWriter(io: IO, parts: { open: () => string; line: (record: Bat
   };
 }
 
+/** What the summary table shows of a record: kept instead of the body so a long batch stays small. */
+export interface BatchSummary {
+  query: string;
+  company?: string;
+  score?: number;
+  scoreMax?: number;
+  sources?: number;
+  error?: { exit: number; message: string };
+}
+
+function summaryOf(record: BatchRecord): BatchSummary {
+  if ('error' in record) return { query: record.query, error: record.error };
+  const view = auditView(record.result);
+  return { query: record.query, company: view.name, score: view.score, scoreMax: view.scoreMax, sources: view.sources.length };
+}
+
 function tableWriter(io: IO): BatchWriter {
-  const records: BatchRecord[] = [];
+  const summaries: BatchSummary[] = [];
   return {
     write(record) {
-      records.push(record);
+      summaries.push(summaryOf(record));
       return !io.stdoutClosed.aborted;
     },
     async end() {
       if (io.stdoutClosed.aborted) return;
       const { drawBatchSummary } = await import('./batch-table.js');
-      io.out(await drawBatchSummary(io, records));
+      io.out(await drawBatchSummary(io, summaries));
       await io.drain();
     },
   };
