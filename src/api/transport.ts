@@ -44,8 +44,7 @@ export function createTransport(options: TransportOptions): Transport {
   const load = () =>
     (loading ??= import('undici').then((module) => ({ ...module, ...(module as { default?: Undici }).default })).then((undici) => ({
       undici,
-      // undici's own agent reads HTTP(S)_PROXY and NO_PROXY (either case) and picks per request.
-      dispatcher: PROXY_VARIABLES.some((name) => options.env[name]) ? new undici.EnvHttpProxyAgent() : undefined,
+      dispatcher: PROXY_VARIABLES.some((name) => options.env[name]) ? proxyAgent(undici, options.env) : undefined,
     })));
 
   return async (start, signal) => {
@@ -87,6 +86,15 @@ export function createTransport(options: TransportOptions): Transport {
       clearTimeout(timer);
     }
   };
+}
+
+/** undici's own agent picks proxy or not per request; it is given the variables of options.env ('' = none). */
+function proxyAgent(undici: Undici, env: NodeJS.ProcessEnv): Dispatcher {
+  return new undici.EnvHttpProxyAgent({
+    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
+    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+  });
 }
 
 /** The next URL of a same-origin redirect; ApiError for another origin, a bad Location or too many hops. */
