@@ -7,6 +7,7 @@ import type { ApiClient } from './api/types.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
 import { AuthError } from './errors.js';
 import type { IO } from './io.js';
+import { VERSION } from './version.js';
 
 export interface DepsInput {
   globals: GlobalOptions;
@@ -55,7 +56,7 @@ export function chooseFormat(globals: Pick<GlobalOptions, 'format' | 'json'>, io
 
 async function loadSettings(deps: Deps): Promise<Settings> {
   const { configFile } = deps.paths();
-  return resolveSettings({ flagBaseUrl: deps.globals.baseUrl, env: deps.env, stored: readConfigFile(configFile), configPath: configFile });
+  return resolveSettings({ flagBaseUrl: deps.globals.baseUrl, env: deps.env, stored: readConfigFile(configFile, deps.warn), configPath: configFile });
 }
 
 /** `--sandbox`: an in-process sandbox on a free loopback port, for this one command; no files touched. */
@@ -89,5 +90,6 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<ApiClie
     io: deps.io,
     requestLog,
     signal: deps.signal,
+    userAgent: `rep/${VERSION} (node ${process.version})`,
   });
 }
