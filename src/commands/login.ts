@@ -1,7 +1,7 @@
 // `rep login`: read the key (hidden prompt on a terminal, first line of stdin otherwise), check it with
 // one pulse call unless --no-verify, then store key and base URL in the config file.
 import { updateConfigFile, readConfigFile } from '../config/file.js';
-import { maskKey, parseBaseUrl, resolveSettings } from '../config/settings.js';
+import { checkKey, maskKey, parseBaseUrl, resolveSettings } from '../config/settings.js';
 import { clientFor } from '../context.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
@@ -22,8 +22,9 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
     }
     baseUrl = parseBaseUrl(await ask(io, 'Base URL of the API (ends in /api): ', { hidden: false }));
   }
-  const key = (io.stdinIsTTY ? await ask(io, 'API key (input hidden): ', { hidden: true }) : await readFirstLine(io)).trim();
-  if (!key) throw new UsageError('no API key given', { hint: 'paste the key at the prompt, or pipe it: printf %s "$KEY" | rep login' });
+  const entered = (io.stdinIsTTY ? await ask(io, 'API key (input hidden): ', { hidden: true }) : await readFirstLine(io)).trim();
+  if (!entered) throw new UsageError('no API key given', { hint: 'paste the key at the prompt, or pipe it: printf %s "$KEY" | rep login' });
+  const key = checkKey(entered, io.stdinIsTTY ? 'the prompt' : 'stdin');
 
   if (opts.verify) {
     const client = await clientFor(deps, { baseUrl, key, keySource: 'config', baseUrlSource: 'flag', configPath: configFile });

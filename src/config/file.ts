@@ -1,18 +1,23 @@
 // The config file: read with plain fs (fast, and never rewrites a broken file), written with conf
 // (atomic, mode 0600) only by `login` and `logout`, in a directory kept at mode 0700.
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { ConfigError } from '../errors.js';
 
 export interface StoredConfig {
   apiKey?: string;
   baseUrl?: string;
+  /** Fields rep does not know are kept as they are. */
+  [field: string]: unknown;
 }
 
 const FIX_HINT = 'fix the file by hand, or delete it and run `rep login` again';
 
-/** Reads the config file; a missing file is an empty config, a broken one a ConfigError naming the path. */
-export function readConfigFile(path: string): StoredConfig {
+/**
+ * Reads the config file; a missing file is an empty config, a broken one a ConfigError naming the
+ * path. With `warn`, a file or directory other users can reach is reported (rep's secrets live there).
+ */
+export function readConfigFile(path: string, warn?: (text: string) => void): StoredConfig {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -20,9 +25,14 @@ export function readConfigFile(path: string): StoredConfig {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new ConfigError(`cannot read the config file ${path}: ${(error as Error).message}`, { hint: 'check its permissions', cause: error });
   }
+  if (warn) for (const problem of looseConfigPermissions(path)) warn(problem);
+  return parseConfig(text, path);
+}
+
+function parseConfig(text: string, path: string): StoredConfig {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new ConfigError(`the config file ${path} is not valid JSON`, { hint: FIX_HINT, cause: error });
   }
@@ -32,7 +42,7 @@ export function readConfigFile(path: string): StoredConfig {
   const record = data as Record<string, unknown>;
   for (const field of ['apiKey', 'baseUrl'] as const) {
     if (record[field] !== undefined && typeof record[field] !== 'string') {
-      throw new ConfigError(`the config file ${path} has a ${field} that is not a string`, { hint: FIX_HINT });
+      throw new ConfigError(`the config file ${path} has a "${field}" that is not a string`, { hint: FIX_HINT });
     }
   }
   return record as StoredConfig;
@@ -45,7 +55,9 @@ export function looseConfigPermissions(path: string): string[] {
   for (const [target, kind] of [[dirname(path), 'directory'], [path, 'file']] as const) {
     try {
       const mode = statSync(target).mode & 0o777;
-      if (mode & 0o077) problems.push(`the config ${kind} ${target} is readable by others (mode ${mode.toString(8)}); run: chmod ${kind === 'file' ? '600' : '700'} ${target}`);
+      if (mode & 0o077) {
+        problems.push(`the config ${kind} ${target} is open to other users (mode ${mode.toString(8)}); run: chmod ${kind === 'file' ? '600' : '700'} ${target}`);
+      }
     } catch {
       // Missing: nothing to warn about.
     }
@@ -53,10 +65,16 @@ export function looseConfigPermissions(path: string): string[] {
   return problems;
 }
 
-/** Creates the config dir with mode 0700, and tightens an existing one that others can read. */
+/**
+ * Creates the config dir with mode 0700, and tightens an existing one that others can reach, unless
+ * it is a shared directory (sticky bit, like /tmp) or someone else's: that is not rep's to change.
+ */
 export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform !== 'win32' && statSync(dir).mode & 0o077) chmodSync(dir, 0o700);
+  if (process.platform === 'win32') return;
+  const stat = statSync(dir);
+  const owned = process.getuid === undefined || stat.uid === process.getuid();
+  if (stat.mode & 0o077 && owned && !(stat.mode & 0o1000)) chmodSync(dir, 0o700);
 }
 
 /**
@@ -67,14 +85,23 @@ export async function updateConfigFile(path: string, change: (config: StoredConf
   const current = readConfigFile(path);
   ensurePrivateDir(dirname(path));
   const { default: Conf } = await import('conf');
-  const store = new Conf<StoredConfig>({
-    projectName: 'rep',
-    cwd: dirname(path),
-    configName: 'config',
-    configFileMode: 0o600,
-    clearInvalidConfig: false,
-    projectSuffix: '',
-  });
-  store.store = change({ ...current });
+  try {
+    // clearInvalidConfig: false makes conf throw on a file broken since readConfigFile, not empty it.
+    const store = new Conf<StoredConfig>({
+      projectName: 'rep',
+      cwd: dirname(path),
+      configName: basename(path).replace(/\.json$/, ''),
+      fileExtension: 'json',
+      configFileMode: 0o600,
+      clearInvalidConfig: false,
+      accessPropertiesByDotNotation: false,
+      projectSuffix: '',
+    });
+    store.store = change({ ...current });
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new ConfigError(`the config file ${path} is not valid JSON`, { hint: FIX_HINT, cause: error });
+    throw new ConfigError(`cannot write the config file ${path}: ${(error as Error).message}`, { hint: 'check the permissions of its directory', cause: error });
+  }
+  // An existing file keeps its mode through some write paths (conf under Snap): set it explicitly.
   if (process.platform !== 'win32') chmodSync(path, 0o600);
 }

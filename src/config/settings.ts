@@ -1,8 +1,11 @@
 // Resolves the base URL and the key with the contract's precedence: flag > environment > config file.
 // Pure except for reading the config file, so precedence is unit-tested without a process.
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { UsageError } from '../errors.js';
 import type { StoredConfig } from './file.js';
+
+// One masking rule for the whole CLI: the client redacts with it, status and login show it.
+export { maskKey } from '../api/redact.js';
 
 export type BaseUrlSource = 'flag' | 'env' | 'config' | 'sandbox' | 'none';
 export type KeySource = 'env' | 'config' | 'sandbox' | 'none';
@@ -38,13 +41,26 @@ export function resolveSettings({ flagBaseUrl, env, stored, configPath }: Settin
   const envKey = env.REP_API_KEY?.trim();
   const storedKey = stored.apiKey?.trim();
   if (envKey) {
-    settings.key = envKey;
+    settings.key = checkKey(envKey, 'REP_API_KEY');
     settings.keySource = 'env';
   } else if (storedKey) {
-    settings.key = storedKey;
+    settings.key = checkKey(storedKey, `the config file ${configPath}`);
     settings.keySource = 'config';
   }
   return settings;
+}
+
+/**
+ * A key must be sendable as a header value: printable ASCII without spaces. Checked here so a
+ * pasted stray character is a clear usage error, not a failure deep in the HTTP library.
+ */
+export function checkKey(key: string, from: string): string {
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    throw new UsageError(`the API key from ${from} has characters an API key cannot have (spaces, controls or non-ASCII)`, {
+      hint: 'copy the key again from your account on the service',
+    });
+  }
+  return key;
 }
 
 const SOURCE_NAMES: Record<BaseUrlSource, string> = {
@@ -71,7 +87,9 @@ export function parseBaseUrl(value: string, source: BaseUrlSource = 'flag'): URL
     throw new UsageError(`invalid base URL from ${from}: ${url.protocol} is not http or https`, { hint: 'give a full URL such as https://example.com/api' });
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new UsageError(`refusing plain http:// for ${url.hostname}: the API key would travel unencrypted`, { hint: 'use https://, or http:// only for localhost / 127.0.0.1 / ::1' });
+    throw new UsageError(`refusing the plain http:// base URL from ${from} for ${url.hostname}: the API key would travel unencrypted`, {
+      hint: 'use https://, or http:// only for localhost, 127.0.0.0/8 or [::1]',
+    });
   }
   if (url.username || url.password) {
     throw new UsageError(`invalid base URL from ${from}: it must not carry a user name or password`);
@@ -83,15 +101,23 @@ export function parseBaseUrl(value: string, source: BaseUrlSource = 'flag'): URL
   return url;
 }
 
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(host);
-  return false;
-}
+let loopback: BlockList | undefined;
 
-/** The key as it may be shown: its last 4 characters at most. */
-export function maskKey(key: string): string {
-  return key.length <= 8 ? '****' : `****${key.slice(-4)}`;
+/**
+ * Whether a URL hostname is the local machine: `localhost`, 127.0.0.0/8, ::1 and their IPv4-mapped
+ * forms (`[::ffff:127.0.0.1]`, which URL rewrites to `[::ffff:7f00:1]`). `localhost.` and
+ * `*.localhost` are refused: a resolver may send them to DNS, which could answer with any address.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (host === 'localhost') return true;
+  const family = isIP(host);
+  if (family === 0) return false;
+  if (!loopback) {
+    loopback = new BlockList();
+    loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+    loopback.addAddress('::1', 'ipv6');
+  }
+  // BlockList matches IPv4-mapped IPv6 addresses against the IPv4 rules.
+  return loopback.check(host, family === 6 ? 'ipv6' : 'ipv4');
 }
