@@ -65,18 +65,18 @@ async function openFile(path: string): Promise<Readable> {
 }
 
 async function* namesOf(sources: Source[], input: BatchInput): AsyncGenerator<string> {
-  for (const [index, source] of sources.entries()) {
-    if (source.kind === 'name') {
-      yield source.name;
-      continue;
-    }
-    if (source.stream === input.stdin && input.stdinIsTTY) input.onTerminalStdin?.();
-    try {
+  try {
+    for (const source of sources) {
+      if (source.kind === 'name') {
+        yield source.name;
+        continue;
+      }
+      if (source.stream === input.stdin && input.stdinIsTTY) input.onTerminalStdin?.();
       yield* linesOf(source.stream, source.label);
-    } finally {
-      // A batch stopped early (closed stdout) leaves later files unopened-for-reading: close them.
-      for (const later of sources.slice(index)) if (later.kind === 'lines' && later.stream !== input.stdin) later.stream.destroy();
     }
+  } finally {
+    // A batch stopped early (closed stdout) may leave files open that were never read: close them.
+    for (const source of sources) if (source.kind === 'lines' && source.stream !== input.stdin) source.stream.destroy();
   }
 }
 

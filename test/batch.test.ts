@@ -1,0 +1,177 @@
+// Batch audits through the built CLI over real HTTP: input order under random latency, one request per
+// distinct name, records streamed as the input-order prefix completes, and exit codes.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { auditBody, startBatchServer, useBatchFixture } from './helpers/batch-server.js';
+import { runCli, type RunOptions } from './helpers/cli.js';
+
+const fixture = useBatchFixture();
+const serve = fixture.serve;
+
+function rep(args: string[], options: Omit<RunOptions, 'home'> = {}) {
+  const env = { REP_API_KEY: 'test-key', REP_BASE_URL: fixture.server()?.baseUrl, ...options.env };
+  return runCli(['--retries', '0', ...args], { ...options, home: fixture.home(), env });
+}
+
+const lines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+const names = (count: number, prefix = 'Company') => Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`);
+
+describe('rep audit: a batch', () => {
+  it('writes one record per name in input order, whatever order the answers come in', async () => {
+    const input = names(24);
+    await serve({ companies: input, maxDelayMs: 40 });
+    const result = await rep(['--format', 'ndjson', 'audit', '--concurrency', '6', ...input]);
+    expect(result.stderr).toBe('audited 24, not found 0, failed 0, not audited 0\n');
+    expect(result.code).toBe(0);
+    expect(lines(result.stdout)).toEqual(input.map((name) => ({ query: name, result: auditBody(name) })));
+  });
+
+  it('sends each distinct name once and still writes a record for every duplicate', async () => {
+    const input = ['Alpha', 'Beta', 'Alpha', 'Missing', 'Beta', 'Alpha', 'Missing'];
+    const srv = await serve({ companies: ['Alpha', 'Beta'], maxDelayMs: 20 });
+    const result = await rep(['--format', 'ndjson', 'audit', ...input]);
+    expect(lines(result.stdout).map((record) => record.query)).toEqual(input);
+    expect([srv.count('Alpha'), srv.count('Beta'), srv.count('Missing')]).toEqual([1, 1, 1]);
+    expect(lines(result.stdout)[5]).toEqual({ query: 'Alpha', result: auditBody('Alpha') });
+    expect(lines(result.stdout)[6]).toEqual({ query: 'Missing', error: { exit: 3, message: 'no company named "Missing"' } });
+    expect(result.code).toBe(3);
+  });
+
+  it('streams: the first record is out before the last request is answered', async () => {
+    const input = names(6);
+    const last = input.at(-1) as string;
+    const srv = await serve({ companies: input, hold: [last] });
+    let seenFirst = false;
+    const result = await rep(['--format', 'ndjson', 'audit', ...input], {
+      onStdout: (chunk) => {
+        // The last answer is held until a record has arrived; a buffering batch would never finish.
+        if (!seenFirst && chunk.includes('\n')) {
+          seenFirst = true;
+          srv.release(last);
+        }
+      },
+      killAfterMs: 10_000,
+    });
+    expect(seenFirst).toBe(true);
+    expect(result.code).toBe(0);
+    expect(lines(result.stdout).map((record) => record.query)).toEqual(input);
+  });
+
+  it('reads --file: names trimmed, blank lines and # comments skipped, CRLF accepted', async () => {
+    const srv = await serve({ companies: ['Alpha', 'Beta Coffee'] });
+    const file = join(fixture.home().dir, 'names.txt');
+    writeFileSync(file, '# companies to check\r\n\r\n  Alpha  \r\n\t\r\nBeta Coffee\r\n   # indented comment\r\n');
+    const result = await rep(['--format', 'ndjson', 'audit', '--file', file]);
+    expect(result.code).toBe(0);
+    expect(lines(result.stdout).map((record) => record.query)).toEqual(['Alpha', 'Beta Coffee']);
+    expect(srv.received.sort()).toEqual(['Alpha', 'Beta Coffee']);
+  });
+
+  it.each([[['audit', '-']], [['audit', '--file', '-']], [['audit', '-f', '-']]])('reads names from stdin with %j', async (args) => {
+    await serve({ companies: ['Alpha', 'Beta'] });
+    const result = await rep(['--format', 'ndjson', ...args], { input: 'Alpha\n\n# skip\nBeta\n' });
+    expect(result.code).toBe(0);
+    expect(lines(result.stdout).map((record) => record.query)).toEqual(['Alpha', 'Beta']);
+  });
+
+  it('reads arguments before the file, and a single name with - still makes a batch', async () => {
+    await serve({ companies: ['Alpha', 'Beta', 'Gamma'] });
+    const file = join(fixture.home().dir, 'names.txt');
+    writeFileSync(file, 'Gamma\n');
+    const result = await rep(['--format', 'ndjson', 'audit', 'Alpha', '-', '--file', file], { input: 'Beta\n' });
+    expect(lines(result.stdout).map((record) => record.query)).toEqual(['Alpha', 'Beta', 'Gamma']);
+  });
+
+  it('json: an array of records in input order', async () => {
+    await serve({ companies: ['Alpha'] });
+    const result = await rep(['--json', 'audit', 'Alpha', 'Nobody']);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { query: 'Alpha', result: auditBody('Alpha') },
+      { query: 'Nobody', error: { exit: 3, message: 'no company named "Nobody"' } },
+    ]);
+  });
+
+  it('csv: a header, a row per source with the company, a row per failure', async () => {
+    await serve({ companies: ['Alpha'] });
+    const result = await rep(['--format', 'csv', 'audit', 'Alpha', 'Nobody']);
+    expect(result.stdout.trimEnd().split(/\r?\n/)).toEqual([
+      'query,company,score,source,rating,reviews,error',
+      'Alpha,Alpha,55,Yelp,4.5,120,',
+      'Alpha,Alpha,55,Zoon,4,30,',
+      'Nobody,,,,,,"no company named ""Nobody"""',
+    ]);
+  });
+
+  it('table: a summary table with one row per name', async () => {
+    await serve({ companies: ['Alpha'] });
+    const result = await rep(['--format', 'table', '--no-color', 'audit', 'Alpha', 'Nobody']);
+    expect(result.stdout).toMatch(/Alpha[\s\S]*Nobody/);
+    expect(result.stdout).toContain('not found');
+  });
+
+  it('a single name without --file stays one request rendered as the plain body', async () => {
+    await serve({ companies: ['Alpha'] });
+    const result = await rep(['--json', 'audit', 'Alpha']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(auditBody('Alpha'));
+    expect(result.stderr).toBe('');
+  });
+});
+
+describe('rep audit: batch exit codes and messages', () => {
+  it('exits with the code of the first failure in input order and says how many failed', async () => {
+    await serve({ companies: ['Alpha'], maxDelayMs: 20 });
+    const result = await rep(['--format', 'ndjson', 'audit', 'Alpha', 'Nobody', 'Alpha', 'Nemo']);
+    expect(result.code).toBe(3);
+    expect(lines(result.stdout)).toHaveLength(4);
+    expect(result.stderr).toBe(
+      'audited 2, not found 2, failed 0, not audited 0\nrep: 2 of 4 names failed\nhint: each failure is a record with an "error" on stdout\n',
+    );
+  });
+
+  it('a failure of another kind counts as failed and its code wins when it comes first', async () => {
+    await serve({ companies: ['Alpha'] });
+    // A base URL whose server is gone: every name fails with a network error (exit 6).
+    const gone = await startBatchServer({ companies: [] });
+    const url = gone.baseUrl;
+    await gone.close();
+    const result = await rep(['--format', 'ndjson', 'audit', 'Alpha', 'Beta'], { env: { REP_BASE_URL: url } });
+    expect(result.code).toBe(6);
+    expect(lines(result.stdout).map((record) => (record.error as { exit: number }).exit)).toEqual([6, 6]);
+    expect(result.stderr).toContain('audited 0, not found 0, failed 2, not audited 0\nrep: 2 of 2 names failed\n');
+  });
+
+  it('--quiet drops the summary line but keeps the error', async () => {
+    await serve({ companies: ['Alpha'] });
+    const ok = await rep(['--quiet', '--format', 'ndjson', 'audit', 'Alpha', 'Alpha']);
+    expect([ok.code, ok.stderr]).toEqual([0, '']);
+    const failed = await rep(['--quiet', '--format', 'ndjson', 'audit', 'Alpha', 'Nobody']);
+    expect(failed.code).toBe(3);
+    expect(failed.stderr).toMatch(/^rep: 1 of 2 names failed\n/);
+  });
+
+  it('an input with no names is a usage error, and nothing is sent', async () => {
+    const srv = await serve({ companies: [] });
+    const file = join(fixture.home().dir, 'empty.txt');
+    writeFileSync(file, '# nothing here\n\n   \n');
+    const result = await rep(['--format', 'ndjson', 'audit', '--file', file]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^rep: no company names in the input\nhint: /);
+    expect(srv.received).toEqual([]);
+  });
+
+  it.each([
+    [['audit', 'Alpha', '  '], /^rep: a company name is empty\n/],
+    [['audit', '--file', 'no-such-file.txt'], /^rep: cannot read no-such-file.txt: no such file\n/],
+    [['audit', '-', '--file', '-'], /^rep: stdin \(-\) is given more than once\n/],
+  ])('%j is a usage error sent nowhere', async (args, message) => {
+    const srv = await serve({ companies: ['Alpha'] });
+    const result = await rep(['--format', 'ndjson', ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+    expect(srv.received).toEqual([]);
+  });
+});

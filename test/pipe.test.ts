@@ -1,0 +1,88 @@
+// A reader that goes away (`rep … | head -1`): rep ends quietly with exit 0, no EPIPE stack and no
+// `rep:` line, and sends no further requests.
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useBatchFixture } from './helpers/batch-server.js';
+import { REP_BIN } from './helpers/cli.js';
+
+const fixture = useBatchFixture();
+const children = new Set<ReturnType<typeof spawn>>();
+
+afterEach(() => {
+  for (const child of children) child.kill('SIGKILL');
+  children.clear();
+});
+
+interface HeadResult {
+  code: number | null;
+  stderr: string;
+  firstLine: string;
+  /** Requests the server had received when the reader went away, and when rep had exited. */
+  receivedAtClose: number;
+  receivedAtExit: number;
+}
+
+/** Runs rep with its stdout read like `head -1`: after the first line the read side is destroyed. */
+function runHeadOne(args: string[], env: Record<string, string>): Promise<HeadResult> {
+  const child = spawn(process.execPath, [REP_BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...fixture.home().env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  let receivedAtClose = -1;
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    if (receivedAtClose < 0 && stdout.includes('\n')) {
+      receivedAtClose = fixture.server()?.received.length ?? 0;
+      child.stdout.destroy();
+    }
+  });
+  return new Promise((resolve, reject) => {
+    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      children.delete(child);
+      resolve({ code, stderr, firstLine: stdout.split('\n')[0] ?? '', receivedAtClose, receivedAtExit: fixture.server()?.received.length ?? 0 });
+    });
+  });
+}
+
+describe('a closed stdout', () => {
+  it('ends a batch quietly with exit 0 and stops sending requests', async () => {
+    const names = Array.from({ length: 2000 }, (_, i) => `Company ${i + 1}`);
+    const server = await fixture.serve({ companies: names, maxDelayMs: 5 });
+    const file = join(fixture.home().dir, 'big.txt');
+    writeFileSync(file, `${names.join('\n')}\n`);
+    const result = await runHeadOne(['--retries', '0', '--format', 'ndjson', 'audit', '--file', file], { REP_API_KEY: 'k', REP_BASE_URL: server.baseUrl });
+    expect(JSON.parse(result.firstLine)).toMatchObject({ query: 'Company 1' });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    // Only requests already in flight (or started before the next write found the pipe closed) follow.
+    expect(result.receivedAtExit - result.receivedAtClose).toBeLessThanOrEqual(16);
+    expect(result.receivedAtExit).toBeLessThan(names.length);
+  });
+
+  it.each([
+    [['--format', 'ndjson', 'search', 'co']],
+    [['--format', 'json', 'search', 'co']],
+    [['--format', 'csv', 'audit', 'Compass & Acorn Studio']],
+    [['--format', 'ndjson', 'pulse']],
+  ])('ends %j quietly with exit 0', async (args) => {
+    const result = await runHeadOne(['--sandbox', ...args], {});
+    expect(result.firstLine).not.toBe('');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('a shell pipeline into a reader that never reads: exit 0 and nothing on stderr', () => {
+    // `true` exits at once, so every write rep makes meets a closed pipe (EPIPE).
+    for (const command of ['--format ndjson search co', 'pulse', '--format ndjson audit "Compass & Acorn Studio" "Cozy Pebble Drugstore"']) {
+      const script = `"${process.execPath}" "${REP_BIN}" --sandbox ${command} | (exec 0<&-; sleep 0.2); echo "exit=\${PIPESTATUS[0]}"`;
+      const run = spawnSync('bash', ['-c', script], { env: { PATH: process.env.PATH ?? '', ...fixture.home().env }, encoding: 'utf8', timeout: 20_000 });
+      expect({ command, stdout: run.stdout, stderr: run.stderr }).toEqual({ command, stdout: 'exit=0\n', stderr: '' });
+    }
+  });
+});
