@@ -2,56 +2,88 @@
 // command or option completes without anyone remembering to update a list.
 import type { Command, Option } from 'commander';
 import type { Deps } from '../deps.js';
-import { buildProgram, FORMATS } from '../program.js';
+import { buildProgram } from '../program.js';
 
 export interface CompletionOptions {
   args: ['bash' | 'zsh' | 'fish'];
 }
 
+interface OptionSpec {
+  flags: string[];
+  description: string;
+  /** The option is followed by a value (`--format json`), so that word is no command. */
+  takesValue: boolean;
+  /** Values to offer: the option's choices, or files. */
+  values?: string[] | 'files';
+}
+
 interface CommandSpec {
   name: string;
   description: string;
-  options: string[];
+  options: OptionSpec[];
+  /** Values for the first argument, when commander knows them (`completion <shell>`). */
+  argChoices?: string[];
 }
 
 export async function run(opts: CompletionOptions, deps: Deps): Promise<void> {
   const program = buildProgram(async () => {});
-  const globals = flags(program.options);
-  const commands: CommandSpec[] = program.commands.map((command: Command) => ({
-    name: command.name(),
-    description: command.description(),
-    options: flags(command.options),
-  }));
+  const globals = [...program.options.filter((option) => option.long !== '--version').map(optionSpec), help()];
+  const commands: CommandSpec[] = program.commands.map((command: Command) => {
+    const choices = command.registeredArguments[0]?.argChoices;
+    return { name: command.name(), description: command.description(), options: command.options.map(optionSpec), ...(choices ? { argChoices: choices } : {}) };
+  });
   const script = { bash: bashScript, zsh: zshScript, fish: fishScript }[opts.args[0]](commands, globals);
   deps.io.out(script);
 }
 
-function flags(options: readonly Option[]): string[] {
-  return options.flatMap((option) => [option.short, option.long].filter((flag): flag is string => Boolean(flag)));
+function optionSpec(option: Option): OptionSpec {
+  const flags = [option.short, option.long].filter((flag): flag is string => Boolean(flag));
+  const takesValue = option.required || option.optional;
+  const values = option.argChoices ?? (option.long === '--file' ? 'files' : undefined);
+  return { flags, description: option.description, takesValue, ...(values ? { values } : {}) };
 }
 
-function bashScript(commands: CommandSpec[], globals: string[]): string {
-  const cases = commands.map((c) => `    ${c.name}) opts="${[...c.options, ...globals, '--help'].join(' ')}" ;;`).join('\n');
+function help(): OptionSpec {
+  return { flags: ['-h', '--help'], description: 'show help', takesValue: false };
+}
+
+function bashScript(commands: CommandSpec[], globals: OptionSpec[]): string {
+  const all = [...globals, ...commands.flatMap((c) => c.options)];
+  const valueFlags = [...new Set(all.filter((o) => o.takesValue).flatMap((o) => o.flags))].join('|');
+  const valueCases = unique(all.filter((o) => o.values), (o) => o.flags.join('|')).map((o) =>
+    o.values === 'files'
+      ? `    ${o.flags.join('|')}) COMPREPLY=($(compgen -f -- "$cur")); return ;;`
+      : `    ${o.flags.join('|')}) COMPREPLY=($(compgen -W "${(o.values ?? []).join(' ')}" -- "$cur")); return ;;`,
+  );
+  const globalFlags = globals.flatMap((o) => o.flags);
+  const cases = commands.map((c) => {
+    const flags = [...c.options.flatMap((o) => o.flags), ...globalFlags].join(' ');
+    const args = c.argChoices ? `[[ "$cur" != -* ]] && opts="${c.argChoices.join(' ')}" || ` : '';
+    return `    ${c.name}) ${args}opts="${flags}" ;;`;
+  });
   return `# bash completion for rep; add to ~/.bashrc:  source <(rep completion bash)
 _rep() {
-  local cur prev cmd opts i
+  local cur prev cmd opts i word
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  # bash splits --format=json at '=': complete the value as if it followed a space.
+  if [[ "$cur" == "=" ]]; then cur=""; elif [[ "$prev" == "=" ]]; then prev="\${COMP_WORDS[COMP_CWORD-2]}"; fi
   case "$prev" in
-    --format) COMPREPLY=($(compgen -W "${FORMATS.join(' ')}" -- "$cur")); return ;;
-    --file|-f) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    completion) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return ;;
+${valueCases.join('\n')}
+    ${valueFlags}) COMPREPLY=(); return ;;
   esac
   cmd=""
   for ((i = 1; i < COMP_CWORD; i++)); do
-    case "\${COMP_WORDS[i]}" in
-      -*) ;;
-      *) cmd="\${COMP_WORDS[i]}"; break ;;
+    word="\${COMP_WORDS[i]}"
+    case "$word" in
+      ${valueFlags}) [[ "\${COMP_WORDS[i+1]}" == "=" ]] && i=$((i + 1)); i=$((i + 1)) ;;
+      -*|=) ;;
+      *) cmd="$word"; break ;;
     esac
   done
   case "$cmd" in
-${cases}
-    *) opts="${commands.map((c) => c.name).join(' ')} ${globals.join(' ')} --help --version" ;;
+${cases.join('\n')}
+    *) opts="${commands.map((c) => c.name).join(' ')} ${globalFlags.join(' ')} -V --version" ;;
   esac
   COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 }
@@ -59,44 +91,68 @@ complete -o default -F _rep rep
 `;
 }
 
-function zshScript(commands: CommandSpec[], globals: string[]): string {
-  const list = commands.map((c) => `    '${c.name}:${c.description.replace(/'/g, "'\\''").replace(/:/g, '\\:')}'`).join('\n');
-  const cases = commands.map((c) => `    ${c.name}) _arguments '*:: :->args' ${c.options.map((o) => `'${o}[]'`).join(' ')} ;;`).join('\n');
+function zshScript(commands: CommandSpec[], globals: OptionSpec[]): string {
+  const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+  const describe = (text: string) => text.replace(/[[\]\\]/g, '\\$&').replace(/:/g, '\\:');
+  const specs = (options: OptionSpec[]) =>
+    options.flatMap((o) => {
+      const action = o.values === 'files' ? ':file:_files' : o.values ? `:value:(${o.values.join(' ')})` : o.takesValue ? ':value: ' : '';
+      return o.flags.map((flag) => quote(`${flag}[${describe(o.description)}]${action}`));
+    });
+  const list = commands.map((c) => `    ${quote(`${c.name}:${describe(c.description)}`)}`).join('\n');
+  const cases = commands.map((c) => {
+    const args = c.argChoices ? ` '1:value:(${c.argChoices.join(' ')})'` : " '*::argument: '";
+    return `        ${c.name}) _arguments -s $globals ${specs(c.options).join(' ')}${args} ;;`;
+  });
   return `#compdef rep
 # zsh completion for rep; add to ~/.zshrc:  source <(rep completion zsh)
+# (or save as _rep in a directory on $fpath)
 _rep() {
-  local -a commands
+  local curcontext="$curcontext" state line
+  typeset -A opt_args
+  local -a commands globals
   commands=(
 ${list}
   )
-  _arguments -C \\
-${globals.map((g) => `    '${g}[]' \\`).join('\n')}
-    '--format[output format]:format:(${FORMATS.join(' ')})' \\
-    '1: :->command' '*:: :->args'
+  globals=(
+${specs(globals).map((spec) => `    ${spec}`).join('\n')}
+  )
+  _arguments -C -s $globals '(-V --version)'{-V,--version}'[print the version]' '1: :->command' '*:: :->args'
   case $state in
-    command) _describe 'command' commands ;;
+    command) _describe -t commands 'rep command' commands ;;
     args)
+      curcontext="\${curcontext%:*:*}:rep-$words[1]:"
       case $words[1] in
-${cases}
+${cases.join('\n')}
+        *) _arguments -s $globals ;;
       esac ;;
   esac
 }
-compdef _rep rep
+if [[ "$funcstack[1]" == "_rep" ]]; then _rep "$@"; else compdef _rep rep; fi
 `;
 }
 
-function fishScript(commands: CommandSpec[], globals: string[]): string {
+function fishScript(commands: CommandSpec[], globals: OptionSpec[]): string {
+  const quote = (text: string) => `'${text.replace(/[\\']/g, '\\$&')}'`;
+  const option = (o: OptionSpec) => {
+    const flags = o.flags.map((flag) => (flag.startsWith('--') ? `-l ${flag.slice(2)}` : `-s ${flag.slice(1)}`));
+    const values = o.values === 'files' ? ' -r -F' : o.values ? ` -x -a ${quote(o.values.join(' '))}` : o.takesValue ? ' -x' : '';
+    return `${flags.join(' ')}${values} -d ${quote(o.description)}`;
+  };
   const lines = ['# fish completion for rep; save as ~/.config/fish/completions/rep.fish', 'complete -c rep -f'];
-  for (const command of commands) {
-    lines.push(`complete -c rep -n __fish_use_subcommand -a ${command.name} -d '${command.description.replace(/'/g, "\\'")}'`);
-    for (const option of command.options) lines.push(`complete -c rep -n '__fish_seen_subcommand_from ${command.name}' ${fishFlag(option)}`);
+  lines.push("complete -c rep -n __fish_use_subcommand -s V -l version -d 'print the version'");
+  for (const o of globals) lines.push(`complete -c rep ${option(o)}`);
+  for (const c of commands) {
+    lines.push(`complete -c rep -n __fish_use_subcommand -a ${c.name} -d ${quote(c.description)}`);
+    const seen = `-n ${quote(`__fish_seen_subcommand_from ${c.name}`)}`;
+    for (const o of c.options) lines.push(`complete -c rep ${seen} ${option(o)}`);
+    if (c.argChoices) lines.push(`complete -c rep ${seen} -x -a ${quote(c.argChoices.join(' '))}`);
   }
-  for (const option of globals) lines.push(`complete -c rep ${fishFlag(option)}${option === '--format' ? ` -x -a '${FORMATS.join(' ')}'` : ''}`);
-  lines.push("complete -c rep -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'");
-  lines.push("complete -c rep -n '__fish_seen_subcommand_from audit' -s f -l file -r -F");
   return `${lines.join('\n')}\n`;
 }
 
-function fishFlag(flag: string): string {
-  return flag.startsWith('--') ? `-l ${flag.slice(2)}` : `-s ${flag.slice(1)}`;
+function unique<T>(items: T[], key: (item: T) => string): T[] {
+  const seen = new Map<string, T>();
+  for (const item of items) if (!seen.has(key(item))) seen.set(key(item), item);
+  return [...seen.values()];
 }

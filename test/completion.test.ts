@@ -1,0 +1,100 @@
+// The completion scripts work in the shells they are for: bash is run for real (COMP_WORDS/_rep),
+// zsh and fish are syntax-checked when those shells are installed.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempHome, runCli, type TempHome } from './helpers/cli.js';
+
+let home: TempHome;
+const scripts: Record<string, string> = {};
+
+beforeAll(async () => {
+  home = makeTempHome();
+  for (const shell of ['bash', 'zsh', 'fish']) {
+    const result = await runCli(['completion', shell], { home });
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    scripts[shell] = join(home.dir, `rep.${shell}`);
+    writeFileSync(scripts[shell], result.stdout);
+  }
+});
+afterAll(() => home.cleanup());
+
+const installed = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
+
+/** What bash offers for a command line; words as bash would split them, the last one being completed. */
+function complete(...words: string[]): string[] {
+  const array = words.map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(' ');
+  const script = `source "$1"; COMP_WORDS=(${array}); COMP_CWORD=${words.length - 1}; _rep; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const run = spawnSync('bash', ['-c', script, 'bash', scripts.bash as string], { encoding: 'utf8', cwd: home.dir });
+  expect(run.stderr).toBe('');
+  return run.stdout.split('\n').filter(Boolean);
+}
+
+describe('rep completion bash', () => {
+  it('is valid bash that registers _rep for rep', () => {
+    const run = spawnSync('bash', ['-c', 'source "$1" && complete -p rep', 'bash', scripts.bash as string], { encoding: 'utf8' });
+    expect(run.stdout.trim()).toBe('complete -o default -F _rep rep');
+  });
+
+  it('completes commands', () => {
+    expect(complete('rep', 'au')).toEqual(['audit']);
+    expect(complete('rep', 's')).toEqual(['status', 'search', 'sandbox']);
+    expect(complete('rep', '')).toEqual(expect.arrayContaining(['login', 'logout', 'status', 'audit', 'search', 'pulse', 'sandbox', 'completion']));
+  });
+
+  it('completes the options of the command being typed, with the global ones', () => {
+    expect(complete('rep', 'audit', '--f')).toEqual(['--file', '--format']);
+    expect(complete('rep', 'audit', '--c')).toEqual(['--concurrency']);
+    expect(complete('rep', 'sandbox', '--')).toEqual(expect.arrayContaining(['--port', '--host', '--limit', '--window', '--sandbox', '--help']));
+    expect(complete('rep', 'search', '--f')).toEqual(['--format']);
+    expect(complete('rep', 'login', '--no-')).toEqual(['--no-verify', '--no-color']);
+  });
+
+  it('skips option values when finding the command', () => {
+    expect(complete('rep', '--base-url', 'https://x.example/api', 'audit', '--con')).toEqual(['--concurrency']);
+    expect(complete('rep', '--format', 'json', 'audit', '--fi')).toEqual(['--file']);
+    expect(complete('rep', '--timeout', '5', 'pu')).toEqual(['pulse']);
+  });
+
+  it('completes --format values, also after --format=', () => {
+    expect(complete('rep', '--format', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete('rep', 'audit', '--format', 'nd')).toEqual(['ndjson']);
+    expect(complete('rep', '--format', '=', 'c')).toEqual(['csv']);
+    expect(complete('rep', '--format', '=')).toEqual(['table', 'json', 'ndjson', 'csv']);
+  });
+
+  it('offers nothing to pick after an option that takes a free value', () => {
+    expect(complete('rep', '--timeout', '')).toEqual([]);
+    expect(complete('rep', 'audit', '--concurrency', '')).toEqual([]);
+  });
+
+  it('completes files after --file and shells after completion', () => {
+    writeFileSync(join(home.dir, 'names.txt'), 'Alpha\n');
+    expect(complete('rep', 'audit', '--file', 'nam')).toEqual(['names.txt']);
+    expect(complete('rep', 'audit', '-f', 'nam')).toEqual(['names.txt']);
+    expect(complete('rep', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    expect(complete('rep', 'completion', '--h')).toEqual(['--help']);
+  });
+});
+
+describe('rep completion zsh and fish', () => {
+  it('name every command and the --format values', () => {
+    for (const shell of ['zsh', 'fish']) {
+      const text = spawnSync('cat', [scripts[shell] as string], { encoding: 'utf8' }).stdout;
+      for (const command of ['login', 'logout', 'status', 'audit', 'search', 'pulse', 'sandbox', 'completion']) expect(text).toContain(command);
+      expect(text).toContain('table json ndjson csv');
+      expect(text).toContain('bash zsh fish');
+    }
+  });
+
+  it.skipIf(!installed('zsh'))('zsh: the script parses (zsh -n)', () => {
+    const run = spawnSync('zsh', ['-n', scripts.zsh as string], { encoding: 'utf8' });
+    expect([run.status, run.stderr]).toEqual([0, '']);
+  });
+
+  it.skipIf(!installed('fish'))('fish: the script parses (fish -n)', () => {
+    const run = spawnSync('fish', ['-n', scripts.fish as string], { encoding: 'utf8' });
+    expect([run.status, run.stderr]).toEqual([0, '']);
+  });
+});
