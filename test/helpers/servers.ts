@@ -1,6 +1,7 @@
 // Purpose-built servers for the security tests, on top of the strict fault server: one whose bodies
 // try to drive the terminal, and one that answers every API path with a fixed body and records
-// the requests (and their Authorization headers) it got.
+// the requests (and their Authorization headers) it got, and a bare TCP listener that counts connections.
+import { createServer, type Socket } from 'node:net';
 import { startFaultServer, type FaultResponse, type FaultServer } from './fault-server.js';
 
 /** Terminal-driving text a hostile or broken server might send, each in its own field. */
@@ -56,4 +57,32 @@ export async function startRecordingServer(answer: FaultResponse = { body: { ind
   const server = await startFaultServer();
   for (const endpoint of ['audit', 'search', 'pulse']) server.always(`/api/${endpoint}`, answer);
   return server;
+}
+
+export interface ConnectionCounter {
+  /** `http://127.0.0.1:PORT`, e.g. for HTTP_PROXY: any attempt to use it is counted. */
+  origin: string;
+  connections(): number;
+  close(): Promise<void>;
+}
+
+/** Counts TCP connections and drops each at once: proves that nothing was sent, whatever the protocol. */
+export async function startConnectionCounter(): Promise<ConnectionCounter> {
+  let count = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    count++;
+    socket.destroy();
+  });
+  server.on('connection', (socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    connections: () => count,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

@@ -1,0 +1,140 @@
+// The key never shows: not on stdout, stderr, in error messages or `--debug` output, and it never has
+// to go on a command line. Plain http:// is refused for any host but loopback, before any request.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FaultServer } from './helpers/fault-server.js';
+import { makeTempHome, runCli, type RunOptions, type TempHome } from './helpers/cli.js';
+import { startConnectionCounter, startRecordingServer, type ConnectionCounter } from './helpers/servers.js';
+
+const KEY = 'rk_live_S3cr3tKeyValue0042';
+let home: TempHome | undefined;
+let server: FaultServer | undefined;
+let proxy: ConnectionCounter | undefined;
+
+afterEach(async () => {
+  home?.cleanup();
+  home = undefined;
+  await server?.close();
+  server = undefined;
+  await proxy?.close();
+  proxy = undefined;
+});
+
+function rep(args: string[], options: Omit<RunOptions, 'home'> = {}) {
+  home ??= makeTempHome();
+  return runCli(['--retries', '0', ...args], { home, ...options });
+}
+
+/** Everything the user could see of a run. */
+const shown = (result: { stdout: string; stderr: string }) => result.stdout + result.stderr;
+
+describe('the key is never shown', () => {
+  it('--debug shows the request and a masked Authorization, never the key', async () => {
+    server = await startRecordingServer();
+    const result = await rep(['--debug', 'pulse'], { env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY } });
+    expect(result.code).toBe(0);
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(result.stderr).toContain('authorization: Bearer ****0042');
+    expect(shown(result)).not.toContain(KEY);
+  });
+
+  it.each([401, 403, 500, 418])('a %i body that echoes the key is redacted in the message and under --debug', async (status) => {
+    server = await startRecordingServer({ status, body: { error: { message: `key ${KEY} is not welcome` } } });
+    for (const extra of [[], ['--debug']]) {
+      const result = await rep([...extra, 'pulse'], { env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY } });
+      expect(result.code).toBe(status === 401 || status === 403 ? 4 : 1);
+      expect(shown(result)).not.toContain(KEY);
+    }
+  });
+
+  it('login --debug neither echoes the key nor prints it when it stores it', async () => {
+    server = await startRecordingServer();
+    const result = await rep(['--debug', 'login', '--base-url', server.baseUrl.href], { input: `${KEY}\n` });
+    expect(result.code).toBe(0);
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(shown(result)).not.toContain(KEY);
+    expect(result.stderr).toContain('****0042');
+  });
+
+  it('status shows at most the last 4 characters, as table and as JSON', async () => {
+    for (const format of ['table', 'json']) {
+      const result = await rep(['--format', format, 'status'], { env: { REP_API_KEY: KEY } });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('****0042');
+      expect(shown(result)).not.toContain(KEY.slice(0, -4));
+    }
+  });
+
+  it('status shows nothing of a short key', async () => {
+    const result = await rep(['--json', 'status'], { env: { REP_API_KEY: 'xyz789' } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).key).toBe('****');
+    expect(shown(result)).not.toMatch(/xyz|789/);
+  });
+});
+
+describe('no flag takes the key (it would show in `ps`)', () => {
+  it.each([['--api-key', 'x', 'pulse'], ['--key', 'x', 'pulse'], ['pulse', '--token', 'x']])('`rep %s %s %s` is an unknown option, exit 2', async (...args) => {
+    const result = await rep(args, { env: { REP_BASE_URL: 'https://api.example.com/api' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^rep: unknown option '--(api-key|key|token)'/m);
+  });
+
+  it('`rep login KEY` is refused (exit 2) without storing or echoing it', async () => {
+    server = await startRecordingServer();
+    const result = await rep(['login', '--base-url', server.baseUrl.href, KEY], { input: 'other-key-1234567\n' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).not.toContain(KEY);
+    expect(server.requests).toEqual([]);
+    expect((await rep(['--json', 'status'])).code).toBe(4);
+  });
+});
+
+describe('plain http:// only for loopback', () => {
+  // Were a request sent to the http:// URL, it would go through this proxy, which counts connections.
+  async function proxyEnv(): Promise<Record<string, string>> {
+    proxy = await startConnectionCounter();
+    return { HTTP_PROXY: proxy.origin, http_proxy: proxy.origin, REP_API_KEY: KEY };
+  }
+
+  it('(the trap works: an accepted loopback http:// URL does reach the proxy)', async () => {
+    const env = await proxyEnv();
+    const result = await rep(['pulse'], { env: { ...env, REP_BASE_URL: 'http://127.0.0.1:9/api' } });
+    expect(result.code).toBe(6);
+    expect(proxy?.connections()).toBeGreaterThan(0);
+  });
+
+  it.each(['http://api.example.com/api', 'http://10.0.0.8:8080/api', 'http://localhost./api', 'http://rep.localhost/api', 'http://[::ffff:a00:1]/api'])(
+    '%s from --base-url, REP_BASE_URL or the config file: usage error, exit 2, nothing sent',
+    async (url) => {
+      const env = await proxyEnv();
+      const { configDir } = (home = makeTempHome());
+      const fromFlag = await rep(['--base-url', url, 'pulse'], { env });
+      const fromEnv = await rep(['pulse'], { env: { ...env, REP_BASE_URL: url } });
+      mkdirSync(configDir, { recursive: true, mode: 0o700 });
+      writeFileSync(join(configDir, 'config.json'), JSON.stringify({ baseUrl: url }), { mode: 0o600 });
+      const fromConfig = await rep(['pulse'], { env });
+      for (const [result, source] of [[fromFlag, '--base-url'], [fromEnv, 'REP_BASE_URL'], [fromConfig, 'the config file']] as const) {
+        expect(result.code).toBe(2);
+        expect(result.stderr).toMatch(/^rep: refusing the plain http:\/\/ base URL/m);
+        expect(result.stderr).toContain(source);
+        expect(result.stderr).toMatch(/^hint: use https:\/\//m);
+      }
+      expect(proxy?.connections()).toBe(0);
+    },
+  );
+
+  it('login refuses it too, before reading the key or sending anything', async () => {
+    const env = await proxyEnv();
+    const result = await rep(['login', '--base-url', 'http://api.example.com/api'], { env, input: `${KEY}\n` });
+    expect(result.code).toBe(2);
+    expect(proxy?.connections()).toBe(0);
+  });
+
+  it('https:// is accepted for any host (no request is needed to see it)', async () => {
+    const result = await rep(['--json', 'status'], { env: { REP_BASE_URL: 'https://api.example.com/v1/api/', REP_API_KEY: KEY } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ base_url: 'https://api.example.com/v1/api', base_url_source: 'env' });
+  });
+});
