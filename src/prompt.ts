@@ -20,8 +20,8 @@ export async function readFirstLine(io: IO): Promise<string> {
 /** Asks on stderr and reads a line from the terminal; `hidden` echoes nothing (for keys). */
 export async function ask(io: IO, question: string, options: { hidden: boolean }): Promise<string> {
   const stdin = io.stdin as NodeJS.ReadStream;
-  io.err(question);
   if (!options.hidden) {
+    io.err(question);
     const { createInterface } = await import('node:readline/promises');
     const rl = createInterface({ input: stdin, terminal: false });
     try {
@@ -48,8 +48,10 @@ export async function ask(io: IO, question: string, options: { hidden: boolean }
         else if (char >= ' ') answer += char;
       }
     };
+    // Echo goes off before the prompt shows, so a key typed the moment it appears is not echoed.
     stdin.setRawMode?.(true);
-    stdin.resume();
     stdin.on('data', onData);
+    stdin.resume();
+    io.err(question);
   });
 }

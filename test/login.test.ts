@@ -1,0 +1,194 @@
+// `rep login` end to end: the key from stdin (non-terminal path) or a hidden prompt (a pseudo-terminal
+// from util-linux `script`, when installed), one verifying pulse call, and what ends up in the file.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
+import type { FaultServer } from './helpers/fault-server.js';
+import { makeTempHome, REP_BIN, runCli, type RunOptions, type TempHome } from './helpers/cli.js';
+import { startRecordingServer } from './helpers/servers.js';
+
+const posix = process.platform !== 'win32';
+let sandbox: RunningSandbox;
+let home: TempHome | undefined;
+let server: FaultServer | undefined;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, limit: 10_000 });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+afterEach(async () => {
+  home?.cleanup();
+  home = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+function rep(args: string[], options: Omit<RunOptions, 'home'> = {}) {
+  home ??= makeTempHome();
+  return runCli(['--retries', '0', ...args], { home, ...options });
+}
+
+function configFile(): string {
+  home ??= makeTempHome();
+  return join(home.configDir, 'config.json');
+}
+
+const stored = () => JSON.parse(readFileSync(configFile(), 'utf8')) as Record<string, unknown>;
+
+describe('rep login with the key on stdin', () => {
+  it('verifies against the sandbox and stores key and base URL in a private file', async () => {
+    const result = await rep(['login', '--base-url', sandbox.url], { input: `${sandbox.key}\n` });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^Logged in to .* \(verified\); stored in /m);
+    expect(stored()).toEqual({ apiKey: sandbox.key, baseUrl: sandbox.url });
+    if (posix) {
+      expect(statSync(configFile()).mode & 0o777).toBe(0o600);
+      expect(statSync(join(configFile(), '..')).mode & 0o777).toBe(0o700);
+    }
+    const status = await rep(['--json', 'status']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ base_url: sandbox.url, key_source: 'config', base_url_source: 'config' });
+  });
+
+  it('sends exactly one pulse request, with the key', async () => {
+    server = await startRecordingServer();
+    const result = await rep(['login', '--base-url', `${server.baseUrl.href}/`], { input: 'rk_verify_0123456789\r\n' });
+    expect(result.code).toBe(0);
+    expect(server.requests.map((request) => [request.path, request.headers.authorization])).toEqual([['/api/pulse', 'Bearer rk_verify_0123456789']]);
+    expect(stored()).toEqual({ apiKey: 'rk_verify_0123456789', baseUrl: server.baseUrl.href });
+  });
+
+  it('--no-verify sends nothing and stores', async () => {
+    server = await startRecordingServer();
+    const result = await rep(['login', '--no-verify', '--base-url', server.baseUrl.href], { input: 'rk_unverified_0123456789' });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('(not verified)');
+    expect(server.requests).toEqual([]);
+    expect(stored()).toMatchObject({ apiKey: 'rk_unverified_0123456789' });
+  });
+
+  it('a wrong key: exit 4, nothing stored', async () => {
+    const result = await rep(['login', '--base-url', sandbox.url], { input: 'not-the-sandbox-key\n' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^rep: the server rejected the API key/m);
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it('a wrong key keeps what was stored before', async () => {
+    mkdirSync(join(configFile(), '..'), { recursive: true, mode: 0o700 });
+    writeFileSync(configFile(), JSON.stringify({ apiKey: 'old-key-0123456789', baseUrl: sandbox.url }), { mode: 0o600 });
+    const result = await rep(['login'], { input: 'not-the-sandbox-key\n' });
+    expect(result.code).toBe(4);
+    expect(stored()).toEqual({ apiKey: 'old-key-0123456789', baseUrl: sandbox.url });
+  });
+
+  it('replaces the key, keeps unknown fields, and uses the stored base URL when none is given', async () => {
+    mkdirSync(join(configFile(), '..'), { recursive: true, mode: 0o700 });
+    writeFileSync(configFile(), JSON.stringify({ apiKey: 'old-key-0123456789', baseUrl: sandbox.url, theme: 'dark' }), { mode: 0o644 });
+    const result = await rep(['login'], { input: `${sandbox.key}\n` });
+    expect(result.code).toBe(0);
+    expect(stored()).toEqual({ apiKey: sandbox.key, baseUrl: sandbox.url, theme: 'dark' });
+    if (posix) expect(statSync(configFile()).mode & 0o777).toBe(0o600);
+  });
+
+  it('takes the base URL from REP_BASE_URL and stores it', async () => {
+    const result = await rep(['login'], { input: `${sandbox.key}\n`, env: { REP_BASE_URL: sandbox.url } });
+    expect(result.code).toBe(0);
+    expect(stored()).toEqual({ apiKey: sandbox.key, baseUrl: sandbox.url });
+  });
+
+  it('with REP_API_KEY set it still stores, and warns that the variable wins', async () => {
+    const result = await rep(['login', '--base-url', sandbox.url], { input: `${sandbox.key}\n`, env: { REP_API_KEY: 'env-key-0123456789' } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^rep: warning: REP_API_KEY is set and takes precedence/m);
+    expect(result.stderr).not.toContain('env-key-0123456789');
+    expect(stored()).toMatchObject({ apiKey: sandbox.key });
+  });
+
+  it('without a base URL and without a terminal: exit 2, nothing stored', async () => {
+    const result = await rep(['login'], { input: `${sandbox.key}\n` });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^rep: no base URL to log in to\nhint: .*--base-url/m);
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it.each([
+    ['empty stdin', ''],
+    ['an empty first line', '\nrk_second_line_0123\n'],
+    ['only spaces', '   \n'],
+  ])('%s: exit 2, nothing sent or stored', async (_name, input) => {
+    server = await startRecordingServer();
+    const result = await rep(['login', '--base-url', server.baseUrl.href], { input });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^rep: no API key given/m);
+    expect(server.requests).toEqual([]);
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it('a key with a space or control character: exit 2, not echoed', async () => {
+    const result = await rep(['login', '--no-verify', '--base-url', sandbox.url], { input: 'rk_with space_123456\n' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).not.toContain('rk_with');
+    expect(existsSync(configFile())).toBe(false);
+  });
+});
+
+const hasScript = posix && spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+
+/** Runs `rep` under a pseudo-terminal; each answer is typed once the output so far contains its prompt. */
+function repOnTerminal(args: string[], answers: Array<[prompt: string, typed: string]>): Promise<{ code: number | null; output: string }> {
+  home ??= makeTempHome();
+  const command = [process.execPath, REP_BIN, '--retries', '0', ...args].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
+  const env = { PATH: process.env.PATH ?? '', TERM: 'dumb', ...home.env };
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    let searchFrom = 0;
+    const pending = [...answers];
+    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      for (let next = pending[0]; next && output.includes(next[0], searchFrom); next = pending[0]) {
+        searchFrom = output.indexOf(next[0], searchFrom) + next[0].length;
+        pending.shift();
+        child.stdin.write(next[1]);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe.runIf(hasScript)('rep login on a terminal', () => {
+  it('reads the key from a hidden prompt: nothing of it is echoed', async () => {
+    const key = 'rk_typed_secret_98765';
+    const result = await repOnTerminal(['login', '--no-verify', '--base-url', sandbox.url], [['API key (input hidden): ', `${key}\r`]]);
+    expect(result.code).toBe(0);
+    expect(result.output).not.toContain('rk_typed');
+    expect(result.output).toContain('****8765');
+    expect(stored()).toEqual({ apiKey: key, baseUrl: sandbox.url });
+  });
+
+  it('asks for the base URL when none is set, then verifies the key', async () => {
+    const result = await repOnTerminal(['login'], [
+      ['Base URL of the API', `${sandbox.url}\r`],
+      ['API key (input hidden): ', `${sandbox.key}\r`],
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.output).toContain('(verified)');
+    expect(stored()).toEqual({ apiKey: sandbox.key, baseUrl: sandbox.url });
+  });
+
+  it('Ctrl-C at the key prompt exits 130 and stores nothing', async () => {
+    const result = await repOnTerminal(['login', '--base-url', sandbox.url], [['API key (input hidden): ', 'abc\u0003']]);
+    expect(result.code).toBe(130);
+    expect(existsSync(configFile())).toBe(false);
+  });
+});
