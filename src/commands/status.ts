@@ -1,6 +1,5 @@
 // `rep status`: where rep would send requests, with which key (masked), and how many it sent lately.
 // Exits 4 when no key is set, after showing the rest.
-import { looseConfigPermissions } from '../config/file.js';
 import { maskKey } from '../config/settings.js';
 import type { Deps } from '../deps.js';
 import { AuthError } from '../errors.js';
@@ -18,7 +17,6 @@ export async function run(_opts: object, deps: Deps): Promise<void> {
     requests_last_hour: usage?.lastHour ?? 0,
     rate_limit: usage?.rateLimit ?? null,
   };
-  for (const problem of looseConfigPermissions(settings.configPath)) deps.warn(problem);
   if (deps.format() === 'table') {
     const limit = status.rate_limit;
     const lines: Array<[string, string]> = [

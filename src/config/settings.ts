@@ -1,5 +1,5 @@
 // Resolves the base URL and the key with the contract's precedence: flag > environment > config file.
-// Pure except for reading the config file, so precedence is unit-tested without a process.
+// Pure (the caller reads the config file), so precedence and validation are unit-tested without a process.
 import { BlockList, isIP } from 'node:net';
 import { UsageError } from '../errors.js';
 import type { StoredConfig } from './file.js';
