@@ -1,10 +1,10 @@
 // One attempt of a GET over undici: follows same-origin redirects (at most 5), refuses to follow a
 // redirect to another origin (the key would go with it), applies the per-attempt timeout, and turns
 // every failure into a typed error. undici is imported on first use, so loading this file is free.
-import type { Dispatcher } from 'undici';
 import { ApiError, InterruptedError, RepError } from '../errors.js';
 import { statusLine } from './errors-from-response.js';
 import { networkError, timeoutError, type Phase } from './network-errors.js';
+import { loadRequest, type RequestFn } from './undici.js';
 import { describeUrl } from './url.js';
 
 export interface RawAnswer {
@@ -34,21 +34,13 @@ export const MAX_REDIRECTS = 5;
 /** A bigger answer is not a reputation record: stop reading rather than fill memory. */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
 const RATE_LIMIT_HEADER = /ratelimit|retry-after/i;
 
-type Undici = typeof import('undici');
-
 export function createTransport(options: TransportOptions): Transport {
-  let loading: Promise<{ undici: Undici; dispatcher: Dispatcher | undefined }> | undefined;
-  const load = () =>
-    (loading ??= import('undici').then((module) => ({ ...module, ...(module as { default?: Undici }).default })).then((undici) => ({
-      undici,
-      dispatcher: PROXY_VARIABLES.some((name) => options.env[name]) ? proxyAgent(undici, options.env) : undefined,
-    })));
+  let loading: Promise<RequestFn> | undefined;
 
   return async (start, signal) => {
-    const { undici, dispatcher } = await load();
+    const request = await (loading ??= loadRequest(options.env));
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
@@ -62,7 +54,7 @@ export function createTransport(options: TransportOptions): Transport {
         const started = performance.now();
         phase = 'connect';
         options.onSend();
-        const response = await undici.request(url, { method: 'GET', headers: options.headers, signal: combined, ...(dispatcher ? { dispatcher } : {}) });
+        const response = await request(url, { method: 'GET', headers: options.headers, signal: combined });
         const headers = flattenHeaders(response.headers);
         const location = headers.location;
         if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
@@ -86,15 +78,6 @@ export function createTransport(options: TransportOptions): Transport {
       clearTimeout(timer);
     }
   };
-}
-
-/** undici's own agent picks proxy or not per request; it is given the variables of options.env ('' = none). */
-function proxyAgent(undici: Undici, env: NodeJS.ProcessEnv): Dispatcher {
-  return new undici.EnvHttpProxyAgent({
-    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
-    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
-  });
 }
 
 /** The next URL of a same-origin redirect; ApiError for another origin, a bad Location or too many hops. */
