@@ -96,7 +96,8 @@ function count(value: string | undefined): number | undefined {
 }
 
 function headerReader(headers: HeaderBag): (name: string) => string | undefined {
-  if (typeof Headers !== 'undefined' && headers instanceof Headers) return (name) => headers.get(name) ?? undefined;
+  // Duck-typed: reading the global `Headers` makes Node load its own copy of undici (~20-50 ms).
+  if (typeof headers.get === 'function') return (name) => (headers as Headers).get(name) ?? undefined;
   const lower = new Map<string, string>();
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
