@@ -16,6 +16,8 @@ export interface BatchInput {
   /** Called before reading a terminal's stdin, so the user knows rep is waiting for them. */
   onTerminalStdin?: () => void;
   stdinIsTTY: boolean;
+  /** Aborted when the batch stops early (closed stdout, Ctrl-C): reading ends, even mid-wait on stdin. */
+  stop?: AbortSignal;
 }
 
 /** One source of names, opened up front so a missing file fails before any request is sent. */
@@ -72,7 +74,7 @@ async function* namesOf(sources: Source[], input: BatchInput): AsyncGenerator<st
         continue;
       }
       if (source.stream === input.stdin && input.stdinIsTTY) input.onTerminalStdin?.();
-      yield* linesOf(source.stream, source.label);
+      yield* linesOf(source.stream, source.label, input.stop);
     }
   } finally {
     // A batch stopped early (closed stdout) may leave files open that were never read: close them.
@@ -80,9 +82,12 @@ async function* namesOf(sources: Source[], input: BatchInput): AsyncGenerator<st
   }
 }
 
-async function* linesOf(stream: Readable, label: string): AsyncGenerator<string> {
+async function* linesOf(stream: Readable, label: string, stop: AbortSignal | undefined): AsyncGenerator<string> {
   // readline's iterator pauses the stream when its buffer fills, so reading keeps pace with the batch.
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const close = () => lines.close(); // ends the iteration below, and lets go of stdin so rep can exit
+  stop?.addEventListener('abort', close, { once: true });
+  if (stop?.aborted) close();
   try {
     for await (const line of lines) {
       const name = line.trim(); // trim() also drops a byte-order mark
@@ -91,6 +96,7 @@ async function* linesOf(stream: Readable, label: string): AsyncGenerator<string>
   } catch (error) {
     throw new UsageError(`cannot read ${label}: ${reason(error)}`);
   } finally {
+    stop?.removeEventListener('abort', close);
     lines.close();
   }
 }

@@ -45,7 +45,14 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
     while (!ready()) await new Promise<void>((resolve) => (wake = resolve));
   };
   const stopped = () => io.stdoutClosed.aborted || deps.signal.aborted;
-  io.stdoutClosed.addEventListener('abort', changed, { once: true });
+  // One controller per request rather than io.stdoutClosed itself: on Node 20, AbortSignal.any keeps a
+  // WeakRef per call in every long-lived signal it is given, so that would grow with the batch.
+  const requests = new Set<AbortController>();
+  const onClosed = () => {
+    for (const request of requests) request.abort();
+    changed();
+  };
+  io.stdoutClosed.addEventListener('abort', onClosed, { once: true });
   deps.signal.addEventListener('abort', changed, { once: true });
 
   const flush = () => {
@@ -60,7 +67,10 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
   const send = (slot: Slot) => {
     cache.start(slot.name);
     inFlight += 1;
-    void fetchOutcome(client, slot.name, io.stdoutClosed).then((answer) => {
+    const request = new AbortController();
+    requests.add(request);
+    void fetchOutcome(client, slot.name, request.signal).then((answer) => {
+      requests.delete(request);
       inFlight -= 1;
       if (answer === 'stopped') return changed();
       rateLimit ??= answer.rateLimit;
@@ -92,7 +102,7 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
     await until(() => inFlight === 0);
     flush();
   } finally {
-    io.stdoutClosed.removeEventListener('abort', changed);
+    io.stdoutClosed.removeEventListener('abort', onClosed);
     deps.signal.removeEventListener('abort', changed);
   }
 
@@ -110,9 +120,9 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
 
 type Answer = { outcome: Outcome; body?: unknown; rateLimit?: RateLimitError } | 'stopped';
 
-async function fetchOutcome(client: ApiClient, name: string, stdoutClosed: AbortSignal): Promise<Answer> {
+async function fetchOutcome(client: ApiClient, name: string, signal: AbortSignal): Promise<Answer> {
   try {
-    const response = await client.get('audit', name, { signal: stdoutClosed });
+    const response = await client.get('audit', name, { signal });
     // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
     return { outcome: { text: JSON.stringify(response.body) ?? 'null' }, body: response.body };
   } catch (error) {
