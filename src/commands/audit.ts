@@ -23,6 +23,7 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
     ...(opts.file === undefined ? {} : { file: opts.file }),
     stdin: deps.io.stdin,
     stdinIsTTY: deps.io.stdinIsTTY,
+    stop: AbortSignal.any([deps.signal, deps.io.stdoutClosed]),
     onTerminalStdin: () => {
       if (!deps.globals.quiet) deps.io.err('reading company names from stdin, one a line (Ctrl-D to end)\n');
     },
