@@ -125,6 +125,29 @@ describe('pulse', () => {
   });
 });
 
+describe('status', () => {
+  it('counts requests sent in the last hour and shows the last rate-limit headers', async () => {
+    home = makeTempHome();
+    const env = { REP_BASE_URL: sandbox.url, REP_API_KEY: 'status-test-key-0001' };
+    const limited = await startSandbox({ port: 0, limit: 7, key: env.REP_API_KEY });
+    try {
+      env.REP_BASE_URL = limited.url;
+      for (let i = 0; i < 2; i++) expect((await runCli(['pulse'], { home, env })).code).toBe(0);
+      const result = await runCli(['status'], { home, env });
+      expect(result.code).toBe(0);
+      const status = JSON.parse(result.stdout);
+      expect(status).toMatchObject({ base_url: limited.url, base_url_source: 'env', key: '****0001', key_source: 'env', requests_last_hour: 2 });
+      expect(status.rate_limit).toMatchObject({ limit: 7, remaining: 5 });
+      expect(Date.parse(status.rate_limit.reset_at)).toBeGreaterThan(Date.parse(status.rate_limit.seen_at));
+      const table = await runCli(['status', '--format', 'table'], { home, env });
+      expect(table.stdout).toMatch(/Requests, last hour\s+2\n/);
+      expect(table.stdout).toMatch(/Last rate limit seen\s+5 of 7 left, resets /);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('--sandbox', () => {
   it('runs one command against an in-process sandbox and writes no files', async () => {
     const result = await rep(['--sandbox', 'audit', 'Кофейня Ромашка'], { REP_BASE_URL: undefined, REP_API_KEY: undefined });

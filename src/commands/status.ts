@@ -15,7 +15,7 @@ export async function run(_opts: object, deps: Deps): Promise<void> {
     key_source: settings.keySource,
     config_path: settings.configPath,
     requests_last_hour: usage?.lastHour ?? 0,
-    rate_limit: usage?.rateLimit ?? null,
+    rate_limit: usage?.rateLimit ? rateLimitRecord(usage.rateLimit) : null,
   };
   if (deps.format() === 'table') {
     const limit = status.rate_limit;
@@ -29,7 +29,7 @@ export async function run(_opts: object, deps: Deps): Promise<void> {
     const width = Math.max(...lines.map(([label]) => label.length));
     deps.io.out(lines.map(([label, value]) => `${label.padEnd(width)}  ${value}\n`).join(''));
   } else {
-    deps.io.out(`${JSON.stringify(status, null, 2)}\n`);
+    deps.io.out(`${JSON.stringify(status, null, deps.format() === 'json' ? 2 : undefined)}\n`);
   }
   if (!settings.key) throw new AuthError('no API key is set', { hint: 'run `rep login`, or set REP_API_KEY' });
 }
@@ -38,9 +38,26 @@ function sourceName(source: string): string {
   return { flag: '--base-url', env: 'environment', config: 'config file', sandbox: 'sandbox' }[source] ?? source;
 }
 
-function describeLimit(limit: { limit?: number; remaining?: number; resetAt?: number }): string {
+interface RateLimitRecord {
+  limit: number | null;
+  remaining: number | null;
+  reset_at: string | null;
+  seen_at: string;
+}
+
+/** The last rate-limit headers seen, with times as ISO 8601 like the rest of the JSON. */
+function rateLimitRecord(snapshot: { limit?: number; remaining?: number; resetAt?: number; seenAt: number }): RateLimitRecord {
+  return {
+    limit: snapshot.limit ?? null,
+    remaining: snapshot.remaining ?? null,
+    reset_at: snapshot.resetAt === undefined ? null : new Date(snapshot.resetAt).toISOString(),
+    seen_at: new Date(snapshot.seenAt).toISOString(),
+  };
+}
+
+function describeLimit(limit: RateLimitRecord): string {
   const parts = [];
-  if (limit.remaining !== undefined) parts.push(`${limit.remaining}${limit.limit !== undefined ? ` of ${limit.limit}` : ''} left`);
-  if (limit.resetAt !== undefined) parts.push(`resets ${new Date(limit.resetAt).toLocaleTimeString()}`);
-  return parts.join(', ') || 'unknown';
+  if (limit.remaining !== null) parts.push(`${limit.remaining}${limit.limit !== null ? ` of ${limit.limit}` : ''} left`);
+  if (limit.reset_at !== null) parts.push(`resets ${new Date(limit.reset_at).toLocaleTimeString()}`);
+  return `${parts.join(', ') || 'no details'} (seen ${new Date(limit.seen_at).toLocaleTimeString()})`;
 }
