@@ -9,5 +9,6 @@ declare module 'undici/lib/api/api-request.js' {
 declare module 'undici/lib/global.js' {
   import type { Dispatcher } from 'undici';
 
-  export function getGlobalDispatcher(): Dispatcher;
+  const undiciGlobal: { getGlobalDispatcher(): Dispatcher };
+  export = undiciGlobal;
 }

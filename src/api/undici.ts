@@ -1,16 +1,16 @@
-// Loads undici for the transport, paying only for what one GET needs. The package's index also loads
-// fetch, WebSocket, cookies, caches and mocks (about 70 ms of start-up, and it wakes Node's own copy of
-// undici), so without a proxy only its request API and global dispatcher are imported, by path.
+// undici for the transport, paying only for what one GET needs. The package's index also loads fetch,
+// WebSocket, cookies, caches and mocks (about 70 ms of start-up, and it wakes Node's own copy of
+// undici), so without a proxy only its request API and global dispatcher are used, imported by path.
+// This module is loaded with the client, i.e. only when a request is about to be sent.
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
+import requestApi from 'undici/lib/api/api-request.js';
+import undiciGlobal from 'undici/lib/global.js';
 
 export type RequestOptions = Pick<Dispatcher.RequestOptions, 'method' | 'headers' | 'signal'>;
 export type RequestFn = (url: URL, options: RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
-
-/** A CommonJS module seen through import(): its exports sit on `default` (bundled or not). */
-const commonJs = <T>(module: { default?: T }): T => (module.default ?? module) as T;
 
 /**
  * undici's request function bound to the dispatcher it should use: the global one, or, when a proxy
@@ -20,19 +20,17 @@ export async function loadRequest(env: NodeJS.ProcessEnv): Promise<RequestFn> {
   // llhttp is WebAssembly: V8's optimising tier would compile it on a background thread that the
   // process waits for at exit (~100 ms); the baseline tier parses one answer just as well.
   setFlagsFromString('--liftoff-only');
-  if (PROXY_VARIABLES.some((name) => env[name])) {
-    // The whole package: ProxyAgent tunnels with Dispatcher#connect, which only its index installs.
-    const undici = commonJs<typeof import('undici')>(await import('undici'));
-    const dispatcher = new undici.EnvHttpProxyAgent({
-      httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
-      httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
-      noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
-    });
-    return (url, options) => undici.request(url, { ...options, dispatcher });
+  if (!PROXY_VARIABLES.some((name) => env[name])) {
+    // What undici.request(url, options) does without a dispatcher option.
+    return (url, options) => requestApi.call(undiciGlobal.getGlobalDispatcher(), { ...options, origin: url.origin, path: `${url.pathname}${url.search}` });
   }
-  const [requestModule, globalModule] = await Promise.all([import('undici/lib/api/api-request.js'), import('undici/lib/global.js')]);
-  const request = commonJs(requestModule);
-  const { getGlobalDispatcher } = commonJs(globalModule);
-  // What undici.request(url, options) does without a dispatcher option.
-  return (url, options) => request.call(getGlobalDispatcher(), { ...options, origin: url.origin, path: `${url.pathname}${url.search}` });
+  // The whole package: ProxyAgent tunnels with Dispatcher#connect, which only its index installs.
+  const imported = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
+  const undici = imported.default ?? imported;
+  const dispatcher = new undici.EnvHttpProxyAgent({
+    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
+    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+  });
+  return (url, options) => undici.request(url, { ...options, dispatcher });
 }
