@@ -5,6 +5,22 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * undici's Client requires its HTTP/2 half (and with it node:http2, tls and crypto, ~8 ms) at load,
+ * but uses it only when a server negotiates h2, which rep never allows: require it on that call.
+ */
+const deferHttp2 = {
+  name: 'defer-undici-http2',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, async (args) => {
+      const eager = "const connectH2 = require('./client-h2.js')";
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes(eager)) throw new Error(`${args.path} no longer has "${eager}": update defer-undici-http2 in scripts/build.mjs`);
+      return { contents: source.replace(eager, "const connectH2 = (...args) => require('./client-h2.js')(...args)"), loader: 'js' };
+    });
+  },
+};
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const result = await build({
@@ -19,8 +35,11 @@ const result = await build({
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
   legalComments: 'none',
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
   metafile: true,
+  plugins: [deferHttp2],
   define: { __REP_VERSION__: JSON.stringify(version) },
   // Several dependencies are CommonJS and call require(); give the ESM bundle a real one.
   banner: { js: "import { createRequire as __repCreateRequire } from 'node:module'; const require = __repCreateRequire(import.meta.url);" },

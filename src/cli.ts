@@ -7,6 +7,8 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${VERSION}\n`);
 } else {
+  // The bundle is minified: under --debug, stack traces point into src/ through the source maps.
+  if (args.includes('--debug')) process.setSourceMapsEnabled(true);
   const { main } = await import('./main.js');
   process.exitCode = await main(process.argv);
 }
