@@ -1,0 +1,204 @@
+// End to end: every fault of the contract through the built CLI against a strict fault server on a
+// loopback port. Each ends in one `rep:` line, at most one `hint:` line, the contract's exit code, an
+// empty stdout, no stack trace and no HTML.
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempHome, runCli, type CliResult, type TempHome } from './helpers/cli.js';
+import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
+
+const KEY = 'fault-test-key-abcdef123456';
+let server: FaultServer | undefined;
+let home: TempHome | undefined;
+
+afterEach(async () => {
+  home?.cleanup();
+  home = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+async function rep(args: string[], baseUrl: string, extraEnv: Record<string, string> = {}, signal?: AbortSignal): Promise<CliResult> {
+  home = makeTempHome();
+  return runCli(['--retries', '0', ...args], { home, env: { REP_BASE_URL: baseUrl, REP_API_KEY: KEY, ...extraEnv }, signal });
+}
+
+/** The shape every failure shares: one rep: line, at most one hint, nothing on stdout. */
+function expectCleanFailure(result: CliResult, code: number, message: RegExp): void {
+  expect(result.code).toBe(code);
+  expect(result.stdout).toBe('');
+  const lines = result.stderr.split('\n').filter(Boolean);
+  expect(lines[0]).toMatch(/^rep: /);
+  expect(lines[0]).toMatch(message);
+  expect(lines.length).toBeLessThanOrEqual(2);
+  if (lines[1]) expect(lines[1]).toMatch(/^hint: /);
+  expect(result.stderr).not.toMatch(/<html|<body|<!doctype|\n\s+at /i);
+  expect(result.stderr).not.toContain(KEY);
+}
+
+const HTML = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>';
+
+describe('server faults exit 1', () => {
+  it.each([
+    [500, 'Internal Server Error'],
+    [502, 'Bad Gateway'],
+  ])('%i with an HTML body', async (status, text) => {
+    server = await startFaultServer();
+    server.expect('/api/pulse', { status, headers: { 'content-type': 'text/html' }, body: HTML });
+    expectCleanFailure(await rep(['pulse'], server.baseUrl.href), 1, new RegExp(`${status} ${text}`));
+  });
+
+  it('500 with a JSON error body quotes the server message', async () => {
+    server = await startFaultServer();
+    server.expect('/api/pulse', { status: 500, body: { error: { message: 'database is down' } } });
+    expectCleanFailure(await rep(['pulse'], server.baseUrl.href), 1, /database is down/);
+  });
+
+  it('malformed JSON in a 200', async () => {
+    server = await startFaultServer();
+    server.expect('/api/pulse', { status: 200, headers: { 'content-type': 'application/json' }, body: '{"index": 71.2,' });
+    expectCleanFailure(await rep(['pulse'], server.baseUrl.href), 1, /not valid JSON/);
+  });
+
+  it('a 200 that is not JSON at all', async () => {
+    server = await startFaultServer();
+    server.expect('/api/pulse', { status: 200, headers: { 'content-type': 'text/html' }, body: HTML });
+    expectCleanFailure(await rep(['pulse'], server.baseUrl.href), 1, /not valid JSON/);
+  });
+
+  it('--debug adds the stack and the start of the body, never the key', async () => {
+    server = await startFaultServer();
+    server.expect('/api/pulse', { status: 200, body: 'not json at all' });
+    const result = await rep(['--debug', 'pulse'], server.baseUrl.href);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/\n\s+at /);
+    expect(result.stderr).toContain('not json at all');
+    expect(result.stderr).not.toContain(KEY);
+  });
+});
+
+describe('network faults exit 6', () => {
+  it('a truncated body', async () => {
+    server = await startFaultServer();
+    server.expect('/api/pulse', { status: 200, body: { index: 71.2, companies: 2400, padding: 'x'.repeat(2000) }, fault: 'truncate' });
+    expectCleanFailure(await rep(['pulse'], server.baseUrl.href), 6, /cut off/);
+  });
+
+  it('a connection reset', async () => {
+    server = await startFaultServer();
+    server.expect('/api/pulse', { fault: 'reset' });
+    expectCleanFailure(await rep(['pulse'], server.baseUrl.href), 6, /reset/);
+  });
+
+  it('connection refused', async () => {
+    expectCleanFailure(await rep(['pulse'], `http://127.0.0.1:${await closedPort()}/api`), 6, /connection refused/);
+  });
+
+  it('a DNS failure', async () => {
+    expectCleanFailure(await rep(['pulse'], 'https://rep-test.invalid/api'), 6, /cannot resolve rep-test\.invalid/);
+  });
+
+  it('a TLS failure (https to a plain-HTTP port)', async () => {
+    server = await startFaultServer();
+    const result = await rep(['pulse'], `https://127.0.0.1:${server.port}/api`);
+    expectCleanFailure(result, 6, /TLS/);
+    await server.close({ allowUnexpected: true });
+    server = undefined;
+  });
+
+  it('a timeout, saying so', async () => {
+    server = await startFaultServer();
+    server.expect('/api/pulse', { fault: 'hang' });
+    expectCleanFailure(await rep(['--timeout', '0.3', 'pulse'], server.baseUrl.href), 6, /no answer from 127\.0\.0\.1 within 0\.3 s/);
+  });
+
+  it('retries network errors and 5xx, then succeeds', async () => {
+    server = await startFaultServer();
+    server.expect('/api/pulse', { status: 503, body: 'busy' }, { fault: 'reset' }, { status: 200, body: { index: 70 } });
+    home = makeTempHome();
+    const result = await runCli(['--retries', '2', '--debug', 'pulse'], { home, env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ index: 70 });
+    expect(server.count('/api/pulse')).toBe(3);
+    expect(result.stderr.match(/retry/gi)?.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('never retries a 4xx', async () => {
+    server = await startFaultServer();
+    server.expect('/api/audit', { status: 400, body: { error: { message: 'bad q' } } });
+    home = makeTempHome();
+    const result = await runCli(['--retries', '3', 'audit', 'x'], { home, env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY } });
+    expect(result.code).toBe(1);
+    expect(server.count('/api/audit')).toBe(1);
+  });
+});
+
+describe('rate limits exit 5', () => {
+  const clock = /in \d+ (s|sec|min|h)\b.*\(at \d{2}:\d{2}/;
+  it.each([
+    ['Retry-After seconds', { 'retry-after': '120' }],
+    ['Retry-After HTTP date', { 'retry-after': new Date(Date.now() + 300_000).toUTCString() }],
+    ['X-RateLimit-Reset epoch seconds', { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 600) }],
+    ['RateLimit-Reset delta', { 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '900' }],
+    ['IETF RateLimit', { ratelimit: '"default";r=0;t=1200', 'ratelimit-policy': '"default";q=100;w=3600' }],
+  ])('%s: says it is a rate limit, the limit, when it resets and how to go on', async (_name, headers) => {
+    server = await startFaultServer();
+    server.expect('/api/pulse', { status: 429, headers, body: { error: { message: 'slow down' } } });
+    const result = await rep(['pulse'], server.baseUrl.href);
+    expectCleanFailure(result, 5, /^rep: rate limit reached: .*100 requests per hour/);
+    expect(result.stderr.split('\n')[0]).toMatch(clock);
+    expect(result.stderr.split('\n')[1]).toMatch(/^hint: .*--wait.*higher tier/);
+  });
+
+  it('without any reset header, estimates from the local request count', async () => {
+    server = await startFaultServer();
+    server.expect('/api/pulse', { status: 200, body: { index: 1 } }, { status: 429, body: {} });
+    home = makeTempHome();
+    const env = { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY };
+    expect((await runCli(['--retries', '0', 'pulse'], { home, env })).code).toBe(0);
+    const result = await runCli(['--retries', '0', 'pulse'], { home, env });
+    expectCleanFailure(result, 5, /rate limit reached: the free tier's 100 requests per hour.*about/);
+  });
+
+  it('--wait sleeps through Retry-After and then succeeds', async () => {
+    server = await startFaultServer();
+    server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '2' }, body: {} }, { status: 200, body: { index: 72.5 } });
+    const result = await rep(['--wait', 'pulse'], server.baseUrl.href);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ index: 72.5 });
+    expect(server.count('/api/pulse')).toBe(2);
+    expect(result.stderr).toBe(''); // silent when stderr is not a terminal
+  });
+
+  it('--wait gives up after --max-wait with exit 5', async () => {
+    server = await startFaultServer();
+    server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '3600' }, body: {} });
+    const result = await rep(['--wait', '--max-wait', '5s', 'pulse'], server.baseUrl.href);
+    expectCleanFailure(result, 5, /rate limit/);
+    expect(server.count('/api/pulse')).toBe(1);
+  });
+
+  it('Ctrl-C during --wait exits 130 without a stack', async () => {
+    server = await startFaultServer();
+    const interrupt = new AbortController();
+    server.expect('/api/pulse', () => {
+      setTimeout(() => interrupt.abort(), 300); // the CLI is now waiting for the reset
+      return { status: 429, headers: { 'retry-after': '600' }, body: {} };
+    });
+    const result = await rep(['--wait', 'pulse'], server.baseUrl.href, {}, interrupt.signal);
+    expect(result.code).toBe(130);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(server.count('/api/pulse')).toBe(1);
+  });
+
+  it('warns when 10 or fewer requests remain', async () => {
+    server = await startFaultServer();
+    const low = { status: 200, headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '60' }, body: { index: 1 } };
+    server.expect('/api/pulse', low, low);
+    const result = await rep(['pulse'], server.baseUrl.href);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^rep: warning: 3 requests left/);
+    const quiet = await rep(['--quiet', 'pulse'], server.baseUrl.href);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+  });
+});
