@@ -1,7 +1,6 @@
 // Runs one command: argv is parsed by the program in program.ts into plain option objects; each action
 // lazy-imports its command module and calls `run(opts, deps)`. `main` is where the exit code is chosen.
 import { CommanderError } from 'commander';
-import { createDeps } from './context.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
 import { describeError, ExitCode, formatReport, InterruptedError } from './errors.js';
 import { processIO } from './io.js';
@@ -24,6 +23,8 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram(async (load, opts, command) => {
     globals = readGlobals(command.optsWithGlobals());
     const io = processIO({ noColorFlag: globals.color === false, env: process.env });
+    // Loaded here, not at the top: `--help` and usage errors need no config, paths or client.
+    const { createDeps } = await import('./context.js');
     const context = createDeps({ globals, io, env: process.env, signal: interrupt.signal });
     deps = context.deps;
     cleanup = context.cleanup;
