@@ -10,6 +10,7 @@ import { keyRedactor, maskKey } from './redact.js';
 import { isRetryableStatus, retryDelay } from './retry.js';
 import { createTransport, type RawAnswer } from './transport.js';
 import type { ApiClient, ApiResponse, Endpoint } from './types.js';
+import { linkSignals } from './signals.js';
 import { buildUrl } from './url.js';
 import { sleep as realSleep, waitWithCountdown, type Sleep } from './wait.js';
 
@@ -105,51 +106,59 @@ export function createClient(options: ClientOptions): ApiClient {
 
   return {
     async get(endpoint: Endpoint, q?: string, callOptions?: { signal?: AbortSignal }): Promise<ApiResponse> {
-      const signals = [options.signal, callOptions?.signal].filter((s): s is AbortSignal => s !== undefined);
-      const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-      const url = buildUrl(options.baseUrl, endpoint, q);
-      const retries = Math.max(0, Math.floor(options.retries));
-      let retry = 0;
-
-      const retryAfter = async (error: RepError, retryAfterAt: number | undefined): Promise<boolean> => {
-        if (retry >= retries) return false;
-        const delay = retryDelay(retry + 1, retryAfterAt === undefined ? undefined : retryAfterAt - options.now(), options.random);
-        if (delay === undefined) {
-          debug(`not retrying: the server asks to wait longer than a retry should (${error.message})`);
-          return false;
-        }
-        retry++;
-        debug(`retry ${retry} of ${retries} in ${delay} ms: ${error.message}`);
-        await sleep(delay, signal);
-        return true;
-      };
-
-      for (;;) {
-        if (signal?.aborted) throw new InterruptedError();
-        let raw: RawAnswer;
-        try {
-          raw = await transport(url, signal);
-        } catch (error) {
-          if (error instanceof NetworkError && (await retryAfter(error, undefined))) continue;
-          throw error;
-        }
-        const info = parseRateLimitHeaders(raw.headers, options.now());
-        noteRateLimit(info, raw.status);
-        const answer: Answer = { ...raw, endpoint, hasKey: Boolean(options.key), redact, ...(q !== undefined ? { q } : {}) };
-
-        if (raw.status === 429) {
-          const error = rateLimitError(info, resetOf(info), options.now());
-          if (!options.wait) throw error;
-          await waitForReset(error, signal);
-          continue;
-        }
-        if (raw.status >= 200 && raw.status < 300) {
-          return { status: raw.status, headers: raw.headers, body: parseJsonBody(answer) };
-        }
-        const error = errorFromStatus(answer);
-        if (isRetryableStatus(raw.status) && (await retryAfter(error, parseRetryAfter(raw.headers['retry-after'], options.now())))) continue;
-        throw error;
+      const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
+      try {
+        return await attempt(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal);
+      } finally {
+        linked?.dispose();
       }
     },
   };
+
+  /** One call: attempts, retries and rate-limit waits until an answer or a final error. */
+  async function attempt(endpoint: Endpoint, q: string | undefined, signal: AbortSignal | undefined): Promise<ApiResponse> {
+    const url = buildUrl(options.baseUrl, endpoint, q);
+    const retries = Math.max(0, Math.floor(options.retries));
+    let retry = 0;
+
+    const retryAfter = async (error: RepError, retryAfterAt: number | undefined): Promise<boolean> => {
+      if (retry >= retries) return false;
+      const delay = retryDelay(retry + 1, retryAfterAt === undefined ? undefined : retryAfterAt - options.now(), options.random);
+      if (delay === undefined) {
+        debug(`not retrying: the server asks to wait longer than a retry should (${error.message})`);
+        return false;
+      }
+      retry++;
+      debug(`retry ${retry} of ${retries} in ${delay} ms: ${error.message}`);
+      await sleep(delay, signal);
+      return true;
+    };
+
+    for (;;) {
+      if (signal?.aborted) throw new InterruptedError();
+      let raw: RawAnswer;
+      try {
+        raw = await transport(url, signal);
+      } catch (error) {
+        if (error instanceof NetworkError && (await retryAfter(error, undefined))) continue;
+        throw error;
+      }
+      const info = parseRateLimitHeaders(raw.headers, options.now());
+      noteRateLimit(info, raw.status);
+      const answer: Answer = { ...raw, endpoint, hasKey: Boolean(options.key), redact, ...(q !== undefined ? { q } : {}) };
+
+      if (raw.status === 429) {
+        const error = rateLimitError(info, resetOf(info), options.now());
+        if (!options.wait) throw error;
+        await waitForReset(error, signal);
+        continue;
+      }
+      if (raw.status >= 200 && raw.status < 300) {
+        return { status: raw.status, headers: raw.headers, body: parseJsonBody(answer) };
+      }
+      const error = errorFromStatus(answer);
+      if (isRetryableStatus(raw.status) && (await retryAfter(error, parseRetryAfter(raw.headers['retry-after'], options.now())))) continue;
+      throw error;
+    }
+  }
 }

@@ -4,6 +4,7 @@
 import { ApiError, InterruptedError, RepError } from '../errors.js';
 import { statusLine } from './errors-from-response.js';
 import { networkError, timeoutError, type Phase } from './network-errors.js';
+import { linkSignals } from './signals.js';
 import { loadRequest, type RequestFn } from './undici.js';
 import { describeUrl } from './url.js';
 
@@ -43,7 +44,8 @@ export function createTransport(options: TransportOptions): Transport {
     const request = await (loading ??= loadRequest(options.env));
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
+    const linked = linkSignals([signal, timeout.signal]);
+    const combined = linked.signal;
     let url = start;
     let phase: Phase = 'connect';
     try {
@@ -76,6 +78,7 @@ export function createTransport(options: TransportOptions): Transport {
       throw networkError(error, url, phase);
     } finally {
       clearTimeout(timer);
+      linked.dispose();
     }
   };
 }
