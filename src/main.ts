@@ -2,10 +2,9 @@
 // lazy-imports its command module and calls `run(opts, deps)`. `main` is where the exit code is chosen.
 import { CommanderError } from 'commander';
 import type { Deps, Format, GlobalOptions } from './deps.js';
-import { describeError, ExitCode, formatReport, InterruptedError } from './errors.js';
+import { describeError, ExitCode, formatReport, InterruptedError, UsageError } from './errors.js';
 import { processIO } from './io.js';
 import { buildProgram } from './program.js';
-
 
 /** Parses argv, runs one command, and returns the exit code. Nothing else decides it. */
 export async function main(argv: string[]): Promise<number> {
@@ -44,13 +43,10 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return ExitCode.ok;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return ExitCode.ok;
-      const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*\((.*)\)\s*$/, (_, hint: string) => ` (${hint.charAt(0).toLowerCase()}${hint.slice(1)})`);
-      process.stderr.write(`rep: ${message}\nhint: see \`rep --help\`\n`);
-      return ExitCode.usage;
+    if (error instanceof CommanderError && ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) {
+      return ExitCode.ok;
     }
-    const report = describeError(interrupt.signal.aborted ? new InterruptedError() : error);
+    const report = describeError(interrupt.signal.aborted ? new InterruptedError() : error instanceof CommanderError ? usageError(error) : error);
     if (report.exitCode === ExitCode.interrupted && !globals?.debug) return report.exitCode;
     process.stderr.write(formatReport(report, { debug: globals?.debug ?? args.includes('--debug') }));
     return report.exitCode;
@@ -75,4 +71,16 @@ function readGlobals(raw: Record<string, unknown>): GlobalOptions {
     quiet: Boolean(raw.quiet),
     sandbox: Boolean(raw.sandbox),
   };
+}
+
+/**
+ * commander's parse errors as one-line usage errors: "(Did you mean …?)" folded onto the line, and
+ * the value of an unknown `--option=value` hidden, since a user may have tried to pass a key that way.
+ */
+export function usageError(error: CommanderError): UsageError {
+  const message = error.message
+    .replace(/^error: /, '')
+    .replace(/^(unknown option '[^=']+)=[^']*'/, "$1=…'")
+    .replace(/\s*\n\s*\((.*)\)\s*$/, (_, suggestion: string) => ` (${suggestion.charAt(0).toLowerCase()}${suggestion.slice(1)})`);
+  return new UsageError(message, { hint: 'see `rep --help`' });
 }
