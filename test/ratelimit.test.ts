@@ -91,14 +91,14 @@ describe('rate-limit wording', () => {
     const error = rateLimitError({ limit: 100, windowSeconds: 3600 }, { resetAt: NOW + 14 * 60_000, fromServer: true }, NOW);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.exitCode).toBe(5);
-    expect(error.message).toMatch(/^rate limit reached: 100 requests per hour; resets in 14 min \(at \d\d:\d\d\)$/);
+    expect(error.message).toMatch(/^rate limit reached: 100 requests per hour; resets in 14 min \(at \d\d:\d\d(:\d\d)?\)$/);
     expect(error.hint).toBe('wait and retry with --wait, or ask the service operator for a higher tier');
     expect(error.resetAt).toBe(NOW + 14 * 60_000);
     expect(error.limit).toBe(100);
   });
   it('falls back to the free tier and says "about" for an estimate', () => {
     const error = rateLimitError({}, { resetAt: NOW + 90_000, fromServer: false }, NOW);
-    expect(error.message).toMatch(/^rate limit reached: the free tier's 100 requests per hour; resets in about 2 min \(at about \d\d:\d\d\)$/);
+    expect(error.message).toMatch(/^rate limit reached: the free tier's 100 requests per hour; resets in about 2 min \(at about \d\d:\d\d(:\d\d)?\)$/);
     expect(error.resetFromServer).toBe(false);
   });
   it('says when the reset is unknown', () => {
@@ -125,5 +125,14 @@ describe('retryDelay', () => {
   it('honours Retry-After, but not one too far away', () => {
     expect(retryDelay(1, 2000)).toBe(2000);
     expect(retryDelay(1, 3_600_000)).toBeUndefined();
+  });
+});
+
+describe('reset clock', () => {
+  it('shows seconds only when the reset is less than two minutes away', () => {
+    const now = new Date(2026, 10, 22, 17, 44, 10).getTime();
+    expect(describeReset(now + 5_000, now, false)).toBe('resets in 5 s (at 17:44:15)');
+    expect(describeReset(now + 14 * 60_000, now, false)).toBe('resets in 14 min (at 17:58)');
+    expect(describeReset(now + 14 * 60_000, now, true)).toBe('resets in about 14 min (at about 17:58)');
   });
 });

@@ -100,7 +100,7 @@ export function createClient(options: ClientOptions): ApiClient {
     options.requestLog?.noteRateLimit({ ...info, seenAt: options.now() });
     if (status === 429 || warnedLow || info.remaining === undefined || info.remaining > LOW_REMAINING) return;
     warnedLow = true;
-    const resets = info.resetAt !== undefined ? ` (${describeReset(info.resetAt, options.now(), false)})` : '';
+    const resets = info.resetAt !== undefined ? `; ${describeReset(info.resetAt, options.now(), false)}` : '';
     options.warn(redact(`${info.remaining} ${info.remaining === 1 ? 'request' : 'requests'} left in this rate-limit window${resets}`));
   }
 

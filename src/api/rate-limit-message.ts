@@ -28,7 +28,7 @@ export function rateLimitError(info: RateLimitInfo, reset: ResetEstimate, nowMs:
 export function describeReset(resetAt: number, nowMs: number, estimated: boolean): string {
   const about = estimated ? 'about ' : '';
   if (resetAt <= nowMs) return `resets ${about}now`;
-  return `resets in ${about}${formatRelative(resetAt - nowMs)} (at ${about}${formatClock(resetAt)})`;
+  return `resets in ${about}${formatRelative(resetAt - nowMs)} (at ${about}${formatClock(resetAt, nowMs)})`;
 }
 
 function perWindow(windowSeconds: number | undefined): string {
@@ -62,8 +62,10 @@ export function formatCountdown(ms: number): string {
   return `${s}s`;
 }
 
-/** Local clock time `HH:MM`. */
-export function formatClock(atMs: number): string {
+/** Local clock time `HH:MM`, with seconds (`HH:MM:SS`) when it is less than two minutes away. */
+export function formatClock(atMs: number, nowMs?: number): string {
   const at = new Date(atMs);
-  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const clock = `${pad(at.getHours())}:${pad(at.getMinutes())}`;
+  return nowMs !== undefined && atMs - nowMs < 120_000 ? `${clock}:${pad(at.getSeconds())}` : clock;
 }

@@ -73,11 +73,13 @@ function bearerToken(header: string | undefined): string | undefined {
   return /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '')?.[1];
 }
 
-function rateHeaders(decision: RateDecision): Record<string, string> {
+function rateHeaders(decision: RateDecision, windowMs: number): Record<string, string> {
   return {
     'x-ratelimit-limit': String(decision.limit),
     'x-ratelimit-remaining': String(decision.remaining),
     'x-ratelimit-reset': String(Math.ceil(decision.resetAtMs / 1000)),
+    // The IETF policy header carries the window, so clients can say "per hour" (or per minute) for sure.
+    'ratelimit-policy': `"default";q=${decision.limit};w=${Math.ceil(windowMs / 1000)}`,
   };
 }
 
@@ -104,7 +106,7 @@ function answer(req: IncomingMessage, settings: Settings): Reply {
   }
 
   const decision = settings.limiter.take(token);
-  const headers = rateHeaders(decision);
+  const headers = rateHeaders(decision, settings.limiter.windowMs);
   if (!decision.allowed) {
     const { limit, windowMs } = settings.limiter;
     const message = `Rate limit exceeded: ${limit} requests per ${describeWindow(windowMs)}`;
