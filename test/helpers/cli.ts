@@ -23,11 +23,18 @@ export interface TempHome {
   cleanup(): void;
 }
 
+const liveHomes = new Set<TempHome>();
+
+/** Removes every temp home still present; test/setup.ts runs it after each test file. */
+export function cleanupTempHomes(): void {
+  for (const home of liveHomes) home.cleanup();
+}
+
 /** A throwaway home: every file rep reads or writes lands below it. */
 export function makeTempHome(): TempHome {
   const dir = mkdtempSync(join(tmpdir(), 'rep-test-'));
   const configDir = join(dir, 'config', 'rep');
-  return {
+  const home: TempHome = {
     dir,
     configDir,
     env: {
@@ -38,8 +45,13 @@ export function makeTempHome(): TempHome {
       XDG_DATA_HOME: join(dir, 'data'),
       REP_CONFIG_DIR: configDir,
     },
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    cleanup: () => {
+      rmSync(dir, { recursive: true, force: true });
+      liveHomes.delete(home);
+    },
   };
+  liveHomes.add(home);
+  return home;
 }
 
 export interface RunOptions {
