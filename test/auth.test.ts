@@ -4,30 +4,23 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultServer } from './helpers/fault-server.js';
-import { makeTempHome, runCli, type RunOptions, type TempHome } from './helpers/cli.js';
+import { useTempHome } from './helpers/cli.js';
 import { startRecordingServer } from './helpers/servers.js';
 
 const STORED_KEY = 'stored-key-aaaa1111';
 const ENV_KEY = 'env-key-bbbbbb2222';
 const posix = process.platform !== 'win32';
-let home: TempHome | undefined;
+const { home, rep } = useTempHome();
 let server: FaultServer | undefined;
 
 afterEach(async () => {
-  home?.cleanup();
-  home = undefined;
   await server?.close();
   server = undefined;
 });
 
-function rep(args: string[], options: Omit<RunOptions, 'home'> = {}) {
-  home ??= makeTempHome();
-  return runCli(['--retries', '0', ...args], { home, ...options });
-}
 
 function configDir(): string {
-  home ??= makeTempHome();
-  return home.configDir;
+  return home().configDir;
 }
 
 function configFile(): string {

@@ -2,23 +2,20 @@
 // loopback port. Each ends in one `rep:` line, at most one `hint:` line, the contract's exit code, an
 // empty stdout, no stack trace and no HTML.
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTempHome, runCli, type CliResult, type TempHome } from './helpers/cli.js';
+import { useTempHome, type CliResult } from './helpers/cli.js';
 import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
 const KEY = 'fault-test-key-abcdef123456';
 let server: FaultServer | undefined;
-let home: TempHome | undefined;
+const session = useTempHome();
 
 afterEach(async () => {
-  home?.cleanup();
-  home = undefined;
   await server?.close();
   server = undefined;
 });
 
-async function rep(args: string[], baseUrl: string, extraEnv: Record<string, string> = {}, signal?: AbortSignal): Promise<CliResult> {
-  home = makeTempHome();
-  return runCli(['--retries', '0', ...args], { home, env: { REP_BASE_URL: baseUrl, REP_API_KEY: KEY, ...extraEnv }, signal });
+function rep(args: string[], baseUrl: string, signal?: AbortSignal): Promise<CliResult> {
+  return session.rep(args, { env: { REP_BASE_URL: baseUrl, REP_API_KEY: KEY }, ...(signal ? { signal } : {}) });
 }
 
 /** The shape every failure shares: one rep: line, at most one hint, nothing on stdout. */
@@ -113,8 +110,7 @@ describe('network faults exit 6', () => {
   it('retries network errors and 5xx, then succeeds', async () => {
     server = await startFaultServer();
     server.expect('/api/pulse', { status: 503, body: 'busy' }, { fault: 'reset' }, { status: 200, body: { index: 70 } });
-    home = makeTempHome();
-    const result = await runCli(['--retries', '2', '--debug', 'pulse'], { home, env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY } });
+    const result = await rep(['--retries', '2', '--debug', 'pulse'], server.baseUrl.href);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ index: 70 });
     expect(server.count('/api/pulse')).toBe(3);
@@ -124,8 +120,7 @@ describe('network faults exit 6', () => {
   it('never retries a 4xx', async () => {
     server = await startFaultServer();
     server.expect('/api/audit', { status: 400, body: { error: { message: 'bad q' } } });
-    home = makeTempHome();
-    const result = await runCli(['--retries', '3', 'audit', 'x'], { home, env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY } });
+    const result = await rep(['--retries', '3', 'audit', 'x'], server.baseUrl.href);
     expect(result.code).toBe(1);
     expect(server.count('/api/audit')).toBe(1);
   });
@@ -151,10 +146,8 @@ describe('rate limits exit 5', () => {
   it('without any reset header, estimates from the local request count', async () => {
     server = await startFaultServer();
     server.expect('/api/pulse', { status: 200, body: { index: 1 } }, { status: 429, body: {} });
-    home = makeTempHome();
-    const env = { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY };
-    expect((await runCli(['--retries', '0', 'pulse'], { home, env })).code).toBe(0);
-    const result = await runCli(['--retries', '0', 'pulse'], { home, env });
+    expect((await rep(['pulse'], server.baseUrl.href)).code).toBe(0);
+    const result = await rep(['pulse'], server.baseUrl.href); // same home: the local count says when
     expectCleanFailure(result, 5, /rate limit reached: the free tier's 100 requests per hour.*about/);
   });
 
@@ -183,7 +176,7 @@ describe('rate limits exit 5', () => {
       setTimeout(() => interrupt.abort(), 300); // the CLI is now waiting for the reset
       return { status: 429, headers: { 'retry-after': '600' }, body: {} };
     });
-    const result = await rep(['--wait', 'pulse'], server.baseUrl.href, {}, interrupt.signal);
+    const result = await rep(['--wait', 'pulse'], server.baseUrl.href, interrupt.signal);
     expect(result.code).toBe(130);
     expect(result.stdout).toBe('');
     expect(result.stderr).not.toMatch(/\n\s+at /);

@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
 import type { FaultServer } from './helpers/fault-server.js';
-import { makeTempHome, REP_BIN, runCli, type RunOptions, type TempHome } from './helpers/cli.js';
+import { REP_BIN, useTempHome } from './helpers/cli.js';
 import { startRecordingServer } from './helpers/servers.js';
 
 const posix = process.platform !== 'win32';
 let sandbox: RunningSandbox;
-let home: TempHome | undefined;
+const { home, rep } = useTempHome();
 let server: FaultServer | undefined;
 
 beforeAll(async () => {
@@ -21,20 +21,13 @@ afterAll(async () => {
   await sandbox.close();
 });
 afterEach(async () => {
-  home?.cleanup();
-  home = undefined;
   await server?.close();
   server = undefined;
 });
 
-function rep(args: string[], options: Omit<RunOptions, 'home'> = {}) {
-  home ??= makeTempHome();
-  return runCli(['--retries', '0', ...args], { home, ...options });
-}
 
 function configFile(): string {
-  home ??= makeTempHome();
-  return join(home.configDir, 'config.json');
+  return join(home().configDir, 'config.json');
 }
 
 const stored = () => JSON.parse(readFileSync(configFile(), 'utf8')) as Record<string, unknown>;
@@ -141,9 +134,8 @@ const hasScript = posix && spawnSync('script', ['--version'], { encoding: 'utf8'
 
 /** Runs `rep` under a pseudo-terminal; each answer is typed once the output so far contains its prompt. */
 function repOnTerminal(args: string[], answers: Array<[prompt: string, typed: string]>): Promise<{ code: number | null; output: string }> {
-  home ??= makeTempHome();
   const command = [process.execPath, REP_BIN, '--retries', '0', ...args].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
-  const env = { PATH: process.env.PATH ?? '', TERM: 'dumb', ...home.env };
+  const env = { PATH: process.env.PATH ?? '', TERM: 'dumb', ...home().env };
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';

@@ -4,27 +4,21 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultServer } from './helpers/fault-server.js';
-import { makeTempHome, runCli, type RunOptions, type TempHome } from './helpers/cli.js';
+import { useTempHome } from './helpers/cli.js';
 import { startConnectionCounter, startRecordingServer, type ConnectionCounter } from './helpers/servers.js';
 
 const KEY = 'rk_live_S3cr3tKeyValue0042';
-let home: TempHome | undefined;
+const { home, rep } = useTempHome();
 let server: FaultServer | undefined;
 let proxy: ConnectionCounter | undefined;
 
 afterEach(async () => {
-  home?.cleanup();
-  home = undefined;
   await server?.close();
   server = undefined;
   await proxy?.close();
   proxy = undefined;
 });
 
-function rep(args: string[], options: Omit<RunOptions, 'home'> = {}) {
-  home ??= makeTempHome();
-  return runCli(['--retries', '0', ...args], { home, ...options });
-}
 
 /** Everything the user could see of a run. */
 const shown = (result: { stdout: string; stderr: string }) => result.stdout + result.stderr;
@@ -109,7 +103,7 @@ describe('plain http:// only for loopback', () => {
     '%s from --base-url, REP_BASE_URL or the config file: usage error, exit 2, nothing sent',
     async (url) => {
       const env = await proxyEnv();
-      const { configDir } = (home = makeTempHome());
+      const { configDir } = home();
       const fromFlag = await rep(['--base-url', url, 'pulse'], { env });
       const fromEnv = await rep(['pulse'], { env: { ...env, REP_BASE_URL: url } });
       mkdirSync(configDir, { recursive: true, mode: 0o700 });

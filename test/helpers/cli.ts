@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 
 export const REP_BIN = fileURLToPath(new URL('../../bin/rep.js', import.meta.url));
 
@@ -96,4 +97,22 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
     child.stdin.on('error', () => {}); // the child may exit before reading its input
     child.stdin.end(options.input ?? '');
   });
+}
+
+export interface TempHomeSession {
+  /** This test's home, made on first use. */
+  home(): TempHome;
+  /** Runs `rep --retries 0 …args` in this test's home. */
+  rep(args: string[], options?: Omit<RunOptions, 'home'>): Promise<CliResult>;
+}
+
+/** For a test file's top level: a temp home per test, removed after it, and a `rep` that runs in it. */
+export function useTempHome(): TempHomeSession {
+  let current: TempHome | undefined;
+  afterEach(() => {
+    current?.cleanup();
+    current = undefined;
+  });
+  const home = () => (current ??= makeTempHome());
+  return { home, rep: (args, options = {}) => runCli(['--retries', '0', ...args], { home: home(), ...options }) };
 }
