@@ -1,7 +1,7 @@
 // Runs one command: argv is parsed by the program in program.ts into plain option objects; each action
 // lazy-imports its command module and calls `run(opts, deps)`. `main` is where the exit code is chosen.
 import { CommanderError } from 'commander';
-import type { Deps, Format, GlobalOptions } from './deps.js';
+import type { Format, GlobalOptions } from './deps.js';
 import { describeError, ExitCode, formatReport, InterruptedError, UsageError } from './errors.js';
 import { processIO } from './io.js';
 import { buildProgram } from './program.js';
@@ -10,7 +10,6 @@ import { buildProgram } from './program.js';
 export async function main(argv: string[]): Promise<number> {
   const args = argv.slice(2);
   let globals: GlobalOptions | undefined;
-  let deps: Deps | undefined;
   let cleanup: () => Promise<void> = async () => {};
   const interrupt = new AbortController();
   const onSignal = () => {
@@ -25,10 +24,9 @@ export async function main(argv: string[]): Promise<number> {
     // Loaded here, not at the top: `--help` and usage errors need no config, paths or client.
     const { createDeps } = await import('./context.js');
     const context = createDeps({ globals, io, env: process.env, signal: interrupt.signal });
-    deps = context.deps;
     cleanup = context.cleanup;
     const module = await load();
-    await module.run(opts as never, deps);
+    await module.run(opts as never, context.deps);
   });
   for (const command of [program, ...program.commands]) {
     // Usage errors are reported here like every other error: one line and a hint, exit 2.
