@@ -238,4 +238,14 @@ describe('table', () => {
     const body = { score: 1, tags: Array.from({ length: 300 }, (_, index) => ({ id: index })) };
     expect(await render('audit', body, 'table')).toContain('… 100 more fields; --format json shows them all');
   });
+
+  it('numbers in a column share their decimals, so they line up', async () => {
+    const body = { companies: [{ name: 'A', score: 99.6 }, { name: 'B', score: 90 }, { name: 'C', score: 87.25 }] };
+    const out = await render('search', body, 'table');
+    expect(out).toMatch(/│ A +│ +99\.60 │/);
+    expect(out).toMatch(/│ B +│ +90\.00 │/);
+    expect(out).toMatch(/│ C +│ +87\.25 │/);
+    const whole = await render('audit', { sources: [{ source: 'x', rating: 4, reviews: 1000 }, { source: 'y', rating: 3.5, reviews: 20 }] }, 'table');
+    expect(whole).toMatch(/│ x +│ +4\.0 │ +1,000 │/);
+  });
 });

@@ -43,9 +43,18 @@ export function fitsAsColumns(count: number, width: number): boolean {
   return count * (MIN_CONTENT + PADDING + 1) + 1 <= width;
 }
 
-/** A number for people: at most two decimals, and thousands grouped when `grouped`. */
-export function formatNumber(value: number, grouped = false): string {
-  return value.toLocaleString('en-US', { maximumFractionDigits: 2, useGrouping: grouped });
+/** A number for people: at most two decimals (at least `decimals`), thousands grouped when `grouped`. */
+export function formatNumber(value: number, grouped = false, decimals = 0): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: Math.max(2, decimals), useGrouping: grouped });
+}
+
+/** Decimals a column of numbers shares (at most 2), so 90 and 99.6 line up as 90.0 and 99.6. */
+export function sharedDecimals(values: readonly unknown[]): number {
+  let decimals = 0;
+  for (const value of values) {
+    if (typeof value === 'number' && Number.isFinite(value)) decimals = Math.max(decimals, Math.min(2, (/\.(\d+)$/.exec(String(value))?.[1] ?? '').length));
+  }
+  return decimals;
 }
 
 /** Any JSON value as one line of inert text for a cell. */
@@ -93,12 +102,17 @@ export interface Column {
   key: string;
   title: string;
   align?: Align;
-  format?: (value: unknown) => string;
+  /** Numbers in this column get thousands separators (review counts). */
+  grouped?: boolean;
 }
 
 /** Records as a table with a column each; as key/value blocks when the columns cannot fit the width. */
 export function drawRecords(kit: TableKit, columns: readonly Column[], records: ReadonlyArray<Record<string, unknown>>): string {
-  const show = (column: Column, record: Record<string, unknown>) => (column.format ?? cellText)(record[column.key]);
+  const decimals = new Map(columns.map((column) => [column.key, sharedDecimals(records.map((record) => record[column.key]))]));
+  const show = (column: Column, record: Record<string, unknown>) => {
+    const value = record[column.key];
+    return typeof value === 'number' ? formatNumber(value, column.grouped, decimals.get(column.key)) : cellText(value);
+  };
   if (fitsAsColumns(columns.length, kit.width)) {
     const rows = records.map((record) => columns.map((column) => show(column, record)));
     return drawGrid(kit, columns.map((column) => scrubLine(column.title)), rows, columns.map((column) => column.align ?? 'left'));

@@ -3,13 +3,9 @@
 import type { PulseView, AuditView, SourceRow } from './shape.js';
 import type { SearchGroup, SearchView } from './search-shape.js';
 import { scrubLine } from './scrub.js';
-import { cellText, colourScore, drawDetails, drawRecords, fitLine, formatNumber, titleOf, type Column, type TableKit } from './table-kit.js';
+import { colourScore, drawDetails, drawRecords, fitLine, formatNumber, titleOf, type Column, type TableKit } from './table-kit.js';
 
 const LABEL_GAP = '  ';
-
-function numberCell(grouped: boolean): (value: unknown) => string {
-  return (value) => (typeof value === 'number' ? formatNumber(value, grouped) : cellText(value));
-}
 
 /** `Reputation Score  87.4 / 100`, the score bold and coloured by band. */
 export function scoreLine(kit: TableKit, label: string, score: number | undefined, max: number | undefined): string {
@@ -21,8 +17,8 @@ export function scoreLine(kit: TableKit, label: string, score: number | undefine
 function sourceRecords(sources: readonly SourceRow[]): { columns: Column[]; records: Array<Record<string, unknown>> } {
   const columns: Column[] = [
     { key: 'source', title: 'Source' },
-    { key: 'rating', title: 'Rating', align: 'right', format: numberCell(false) },
-    { key: 'reviews', title: 'Reviews', align: 'right', format: numberCell(true) },
+    { key: 'rating', title: 'Rating', align: 'right' },
+    { key: 'reviews', title: 'Reviews', align: 'right', grouped: true },
   ];
   // Extra fields are keyed apart from the three known columns so they can never overwrite them.
   const records = sources.map((row) => {
@@ -62,12 +58,7 @@ function groupColumns(group: SearchGroup): Column[] {
   for (const row of group.rows) for (const key of Object.keys(row)) keys.add(key);
   if (!group.rows.some((row) => Object.hasOwn(row, 'name'))) keys.delete('name');
   const numeric = (key: string) => group.rows.every((row) => row[key] === undefined || typeof row[key] === 'number');
-  return [...keys].map((key) => ({
-    key,
-    title: titleOf(key),
-    align: numeric(key) ? 'right' : 'left',
-    format: key === 'score' || key === 'rating' ? numberCell(false) : undefined,
-  }));
+  return [...keys].map((key) => ({ key, title: titleOf(key), align: numeric(key) ? 'right' : 'left' }));
 }
 
 export function searchTable(kit: TableKit, view: SearchView): string {
