@@ -126,7 +126,7 @@ describe('rep audit: batch exit codes and messages', () => {
     expect(result.code).toBe(3);
     expect(lines(result.stdout)).toHaveLength(4);
     expect(result.stderr).toBe(
-      'audited 2, not found 2, failed 0, not audited 0\nrep: 2 of 4 names failed\nhint: each failure is a record with an "error" on stdout\n',
+      'audited 2, not found 2, failed 0, not audited 0\nrep: 2 of 4 names failed\nhint: the records on stdout say what failed for each name (an "error" field; Status in a table)\n',
     );
   });
 

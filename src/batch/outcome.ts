@@ -52,6 +52,6 @@ export class BatchError extends RepError {
     }
     if (tally.firstFailure === undefined) return undefined;
     const failures = tally.total - tally.audited;
-    return new BatchError(`${failures} ${of} failed`, tally.firstFailure, 'each failure is a record with an "error" on stdout');
+    return new BatchError(`${failures} ${of} failed`, tally.firstFailure, 'the records on stdout say what failed for each name (an "error" field; Status in a table)');
   }
 }
