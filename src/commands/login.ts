@@ -1,7 +1,7 @@
 // `rep login`: read the key (hidden prompt on a terminal, first line of stdin otherwise), check it with
 // one pulse call unless --no-verify, then store key and base URL in the config file.
 import { updateConfigFile, readConfigFile } from '../config/file.js';
-import { checkKey, maskKey, parseBaseUrl, resolveSettings } from '../config/settings.js';
+import { baseUrlText, checkKey, maskKey, parseBaseUrl, resolveSettings } from '../config/settings.js';
 import { clientFor } from '../context.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
@@ -30,11 +30,11 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
     const client = await clientFor(deps, { baseUrl, key, keySource: 'config', baseUrlSource: 'flag', configPath: configFile });
     await client.get('pulse', undefined, { signal: deps.signal });
   }
-  await updateConfigFile(configFile, (config) => ({ ...config, apiKey: key, baseUrl: baseUrl.href.replace(/\/$/, '') }));
+  await updateConfigFile(configFile, (config) => ({ ...config, apiKey: key, baseUrl: baseUrlText(baseUrl) }));
   if (deps.env.REP_API_KEY?.trim()) {
     deps.warn('REP_API_KEY is set and takes precedence over the stored key while it stays set');
   }
   if (!deps.globals.quiet) {
-    io.err(`Logged in to ${baseUrl.href.replace(/\/$/, '')} with key ${maskKey(key)}${opts.verify ? ' (verified)' : ' (not verified)'}; stored in ${configFile}\n`);
+    io.err(`Logged in to ${baseUrlText(baseUrl)} with key ${maskKey(key)}${opts.verify ? ' (verified)' : ' (not verified)'}; stored in ${configFile}\n`);
   }
 }

@@ -1,6 +1,6 @@
 // `rep status`: where rep would send requests, with which key (masked), and how many it sent lately.
 // Exits 4 when no key is set, after showing the rest.
-import { maskKey } from '../config/settings.js';
+import { baseUrlText, maskKey } from '../config/settings.js';
 import type { Deps } from '../deps.js';
 import { AuthError } from '../errors.js';
 
@@ -9,7 +9,7 @@ export async function run(_opts: object, deps: Deps): Promise<void> {
   const { readRequestStatus, keyId } = await import('../state/requests.js');
   const usage = settings.keySource === 'sandbox' ? undefined : readRequestStatus(deps.paths().stateDir, keyId(settings.key ?? ''), deps.now());
   const status = {
-    base_url: settings.baseUrl?.href.replace(/\/$/, '') ?? null,
+    base_url: settings.baseUrl ? baseUrlText(settings.baseUrl) : null,
     base_url_source: settings.baseUrlSource,
     key: settings.key ? maskKey(settings.key) : null,
     key_source: settings.keySource,

@@ -101,6 +101,11 @@ export function parseBaseUrl(value: string, source: BaseUrlSource = 'flag'): URL
   return url;
 }
 
+/** A base URL as shown and stored: without the slash URL puts after a bare origin. */
+export function baseUrlText(url: URL): string {
+  return url.href.replace(/\/$/, '');
+}
+
 let loopback: BlockList | undefined;
 
 /**
