@@ -1,7 +1,7 @@
 // `rep login`: read the key (hidden prompt on a terminal, first line of stdin otherwise), check it with
 // one pulse call unless --no-verify, then store key and base URL in the config file.
 import { updateConfigFile, readConfigFile } from '../config/file.js';
-import { baseUrlText, checkKey, maskKey, parseBaseUrl, resolveSettings } from '../config/settings.js';
+import { baseUrlText, checkKey, maskKey, parseBaseUrl, resolveBaseUrl } from '../config/settings.js';
 import { clientFor } from '../context.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
@@ -15,7 +15,7 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
   const { io } = deps;
   const { configFile } = deps.paths();
   const stored = readConfigFile(configFile);
-  let { baseUrl } = resolveSettings({ flagBaseUrl: deps.globals.baseUrl, env: deps.env, stored, configPath: configFile });
+  let { baseUrl } = resolveBaseUrl({ flagBaseUrl: deps.globals.baseUrl, env: deps.env, stored });
   if (!baseUrl) {
     if (!io.stdinIsTTY || !io.stderrIsTTY) {
       throw new UsageError('no base URL to log in to', { hint: 'pass --base-url URL (the service address, ending in /api)' });

@@ -26,18 +26,7 @@ export interface SettingsInput {
 }
 
 export function resolveSettings({ flagBaseUrl, env, stored, configPath }: SettingsInput): Settings {
-  const settings: Settings = { baseUrlSource: 'none', keySource: 'none', configPath };
-  const candidates: Array<[BaseUrlSource, string | undefined]> = [
-    ['flag', flagBaseUrl],
-    ['env', env.REP_BASE_URL],
-    ['config', stored.baseUrl],
-  ];
-  for (const [source, value] of candidates) {
-    if (value === undefined || value.trim() === '') continue;
-    settings.baseUrl = parseBaseUrl(value, source);
-    settings.baseUrlSource = source;
-    break;
-  }
+  const settings: Settings = { ...resolveBaseUrl({ flagBaseUrl, env, stored }), keySource: 'none', configPath };
   const envKey = env.REP_API_KEY?.trim();
   const storedKey = stored.apiKey?.trim();
   if (envKey) {
@@ -48,6 +37,19 @@ export function resolveSettings({ flagBaseUrl, env, stored, configPath }: Settin
     settings.keySource = 'config';
   }
   return settings;
+}
+
+/** The base URL alone (what `login` needs: a stored key it is about to replace is not checked). */
+export function resolveBaseUrl({ flagBaseUrl, env, stored }: Omit<SettingsInput, 'configPath'>): Pick<Settings, 'baseUrl' | 'baseUrlSource'> {
+  const candidates: Array<[BaseUrlSource, string | undefined]> = [
+    ['flag', flagBaseUrl],
+    ['env', env.REP_BASE_URL],
+    ['config', stored.baseUrl],
+  ];
+  for (const [source, value] of candidates) {
+    if (value !== undefined && value.trim() !== '') return { baseUrl: parseBaseUrl(value, source), baseUrlSource: source };
+  }
+  return { baseUrlSource: 'none' };
 }
 
 /**
