@@ -3,27 +3,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createClient, type ClientOptions } from '../src/api/client.js';
 import { sleep as realSleep } from '../src/api/wait.js';
 import { ApiError, AuthError, InterruptedError, NetworkError, NotFoundError, RateLimitError } from '../src/errors.js';
 import { testIO } from '../src/io.js';
 import { openRequestLog } from '../src/state/requests.js';
+import { closeAfterEach } from './helpers/cli.js';
 import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
 const KEY = 'sk_test_0123456789abcdefWXYZ';
-const servers: FaultServer[] = [];
 const stateDir = mkdtempSync(join(tmpdir(), 'rep-api-client-'));
+const track = closeAfterEach();
+const server = async (apiPath?: string): Promise<FaultServer> => track(await startFaultServer(apiPath ? { apiPath } : {}));
 
-async function server(apiPath?: string): Promise<FaultServer> {
-  const started = await startFaultServer(apiPath ? { apiPath } : {});
-  servers.push(started);
-  return started;
-}
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
 
 function client(baseUrl: URL, overrides: Partial<ClientOptions> = {}) {

@@ -1,12 +1,11 @@
 // Error-cause mapping of src/api/network-errors.ts for causes a loopback server cannot produce
-// (DNS, TLS), and proxy support through a real CONNECT proxy.
-import { createServer, type Server } from 'node:http';
-import { connect, type Socket } from 'node:net';
+// (DNS, TLS), and proxy support through a real forwarding proxy (helpers/proxy.ts).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../src/api/client.js';
 import { errorCode, networkError } from '../src/api/network-errors.js';
 import { testIO } from '../src/io.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
+import { startProxy, type ForwardingProxy } from './helpers/proxy.js';
 
 const url = new URL('https://api.example.com/v1/api/audit?q=x');
 const coded = (code: string, cause?: unknown) => Object.assign(new Error(code), { code, ...(cause ? { cause } : {}) });
@@ -38,36 +37,18 @@ describe('networkError', () => {
 });
 
 describe('proxy', () => {
-  let proxy: Server | undefined;
+  let proxy: ForwardingProxy | undefined;
   let target: FaultServer | undefined;
-  const sockets = new Set<Socket>();
   afterEach(async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
+    await proxy?.close();
     await target?.close();
+    proxy = target = undefined;
   });
 
   it('goes through HTTP_PROXY when it is set, and not for NO_PROXY hosts', async () => {
     target = await startFaultServer();
     target.expect('/api/pulse', { body: { index: 3 } }, { body: { index: 4 } });
-    const tunnels: string[] = [];
-    proxy = createServer((_req, res) => res.writeHead(405).end());
-    proxy.on('connect', (req, client: Socket, head: Buffer) => {
-      tunnels.push(req.url ?? '');
-      const [host = '', port = ''] = (req.url ?? '').split(':');
-      const upstream = connect(Number(port), host, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client).pipe(upstream);
-      });
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('error', () => socket.destroy());
-      }
-    });
-    await new Promise<void>((resolve) => proxy?.listen(0, '127.0.0.1', () => resolve()));
-    const address = proxy.address();
-    if (!address || typeof address === 'string') throw new Error('no proxy port');
+    proxy = await startProxy();
     const proxied = (env: NodeJS.ProcessEnv) => createClient({
       baseUrl: (target as FaultServer).baseUrl,
       timeoutMs: 5000,
@@ -80,10 +61,10 @@ describe('proxy', () => {
       io: testIO(),
       env,
     });
-    const HTTP_PROXY = `http://127.0.0.1:${address.port}`;
+    const HTTP_PROXY = proxy.url;
     expect((await proxied({ HTTP_PROXY }).get('pulse')).body).toEqual({ index: 3 });
-    expect(tunnels).toEqual([`127.0.0.1:${target.port}`]);
+    expect(proxy.forwarded.map((entry) => entry.target)).toEqual([`127.0.0.1:${target.port}`]);
     expect((await proxied({ HTTP_PROXY, NO_PROXY: '127.0.0.1' }).get('pulse')).body).toEqual({ index: 4 });
-    expect(tunnels).toHaveLength(1);
+    expect(proxy.forwarded).toHaveLength(1);
   });
 });

@@ -1,13 +1,13 @@
 // `rep login` end to end: the key from stdin (non-terminal path) or a hidden prompt (a pseudo-terminal
-// from util-linux `script`, when installed), one verifying pulse call, and what ends up in the file.
-import { spawn, spawnSync } from 'node:child_process';
+// from util-linux `script`, when installed: helpers/terminal.ts), one verifying pulse call, and what ends up in the file.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
 import type { FaultServer } from './helpers/fault-server.js';
-import { REP_BIN, useTempHome } from './helpers/cli.js';
+import { useTempHome } from './helpers/cli.js';
 import { startRecordingServer } from './helpers/servers.js';
+import { hasScript, runOnTerminal } from './helpers/terminal.js';
 
 const posix = process.platform !== 'win32';
 let sandbox: RunningSandbox;
@@ -130,33 +130,8 @@ describe('rep login with the key on stdin', () => {
   });
 });
 
-const hasScript = posix && spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
-
-/** Runs `rep` under a pseudo-terminal; each answer is typed once the output so far contains its prompt. */
-function repOnTerminal(args: string[], answers: Array<[prompt: string, typed: string]>): Promise<{ code: number | null; output: string }> {
-  const command = [process.execPath, REP_BIN, '--retries', '0', ...args].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
-  const env = { PATH: process.env.PATH ?? '', TERM: 'dumb', ...home().env };
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let output = '';
-    let searchFrom = 0;
-    const pending = [...answers];
-    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-      for (let next = pending[0]; next && output.includes(next[0], searchFrom); next = pending[0]) {
-        searchFrom = output.indexOf(next[0], searchFrom) + next[0].length;
-        pending.shift();
-        child.stdin.write(next[1]);
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, output });
-    });
-  });
-}
+/** `rep` on a pseudo-terminal in this test's home; each answer is typed once the output shows its prompt. */
+const repOnTerminal = (args: string[], answers: Array<[prompt: string, typed: string]>) => runOnTerminal(home(), args, { answers });
 
 describe.runIf(hasScript)('rep login on a terminal', () => {
   it('reads the key from a hidden prompt: nothing of it is echoed', async () => {

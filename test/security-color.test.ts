@@ -1,9 +1,9 @@
 // Colour is rep's own choice, never the server's: `--no-color` > NO_COLOR > FORCE_COLOR > TERM=dumb >
 // whether the stream is a terminal. Unit-tested on colorEnabled, then end to end on a piped child.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { colorEnabled } from '../src/io.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
-import { makeTempHome, runCli, type TempHome } from './helpers/cli.js';
+import { useTempHome } from './helpers/cli.js';
 
 describe('colorEnabled', () => {
   const cases: Array<[string, boolean, { noColorFlag?: boolean; env: NodeJS.ProcessEnv }, boolean]> = [
@@ -29,26 +29,17 @@ describe('colorEnabled', () => {
 describe('colour through the built CLI (stdout is a pipe)', () => {
   const AUDIT = ['audit', 'Кофейня Ромашка'];
   let sandbox: RunningSandbox;
-  let home: TempHome | undefined;
+  const session = useTempHome();
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, limit: 10_000 });
   });
   afterAll(async () => {
     await sandbox.close();
   });
-  afterEach(() => {
-    home?.cleanup();
-    home = undefined;
-  });
 
   /** stdout of `rep --format table <args>` against the sandbox. */
   async function table(args: string[], env: Record<string, string> = {}): Promise<string> {
-    home?.cleanup();
-    home = makeTempHome();
-    const result = await runCli(['--retries', '0', '--format', 'table', ...args], {
-      home,
-      env: { REP_BASE_URL: sandbox.url, REP_API_KEY: sandbox.key, ...env },
-    });
+    const result = await session.rep(['--format', 'table', ...args], { env: { REP_BASE_URL: sandbox.url, REP_API_KEY: sandbox.key, ...env } });
     expect(result.code).toBe(0);
     return result.stdout;
   }

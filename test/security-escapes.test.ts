@@ -1,12 +1,12 @@
 // Server text is data: a server whose bodies carry escape sequences, C1 controls, bidi overrides and
 // NUL cannot drive the terminal through any output format or error message of the built CLI.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultServer } from './helpers/fault-server.js';
-import { makeTempHome, runCli, type TempHome } from './helpers/cli.js';
+import { useTempHome } from './helpers/cli.js';
 import { HOSTILE, HOSTILE_BODIES, startHostileServer, TERMINAL_ACTIVE } from './helpers/servers.js';
 
 let server: FaultServer;
-let home: TempHome | undefined;
+const session = useTempHome();
 
 beforeAll(async () => {
   server = await startHostileServer();
@@ -14,14 +14,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-afterEach(() => {
-  home?.cleanup();
-  home = undefined;
-});
 
 function rep(args: string[], env: Record<string, string> = {}) {
-  home = makeTempHome();
-  return runCli(['--retries', '0', ...args], { home, env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: 'test-key-0123456789', ...env } });
+  return session.rep(args, { env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: 'test-key-0123456789', ...env } });
 }
 
 const ESC = '\u001b';

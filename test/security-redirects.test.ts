@@ -1,30 +1,17 @@
 // The key goes only to the configured origin: same-origin redirects are followed (at most 5), a
 // redirect to another origin is not, and the user is told where it pointed. Two real servers.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
-import { makeTempHome, runCli, type TempHome } from './helpers/cli.js';
+import { closeAfterEach, useTempHome } from './helpers/cli.js';
 
 const KEY = 'redirect-test-key-0123456789';
-let home: TempHome | undefined;
-let servers: FaultServer[] = [];
-
-afterEach(async () => {
-  home?.cleanup();
-  home = undefined;
-  // The second server must not have been asked anything: close() fails on an unexpected request.
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
-
-async function server(): Promise<FaultServer> {
-  const started = await startFaultServer();
-  servers.push(started);
-  return started;
-}
+const session = useTempHome();
+// The second server must not have been asked anything: close() fails on an unexpected request.
+const track = closeAfterEach();
+const server = async () => track(await startFaultServer());
 
 function rep(api: FaultServer, args: string[]) {
-  home = makeTempHome();
-  return runCli(['--retries', '0', ...args], { home, env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: KEY } });
+  return session.rep(args, { env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: KEY } });
 }
 
 const redirect = (location: string, status = 302) => ({ status, headers: { location } });

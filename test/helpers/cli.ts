@@ -57,7 +57,7 @@ export function makeTempHome(): TempHome {
 
 export interface RunOptions {
   home: TempHome;
-  /** Extra environment (REP_API_KEY, REP_BASE_URL, NO_COLOR, …). Nothing else is inherited but PATH. */
+  /** Extra environment (REP_API_KEY, REP_BASE_URL, NO_COLOR, …); `undefined` removes a variable, even one of the home's. Nothing else is inherited but PATH. */
   env?: Record<string, string | undefined>;
   /** Written to stdin, then stdin is closed. Without it stdin is closed at once. */
   input?: string;
@@ -74,7 +74,10 @@ export interface RunOptions {
 /** Runs `node bin/rep.js …args` and collects its exit code and output. Never blocks the event loop. */
 export function runCli(args: string[], options: RunOptions): Promise<CliResult> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', ...options.home.env };
-  for (const [name, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[name] = value;
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [REP_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -115,4 +118,19 @@ export function useTempHome(): TempHomeSession {
   });
   const home = () => (current ??= makeTempHome());
   return { home, rep: (args, options = {}) => runCli(['--retries', '0', ...args], { home: home(), ...options }) };
+}
+
+/**
+ * For a test file's top level: `track(server)` hands the server back and closes it after the test,
+ * whether the test passed or not (a strict fault server's close() then fails on unexpected requests).
+ */
+export function closeAfterEach(): <T extends { close(): Promise<unknown> }>(server: T) => T {
+  const open: Array<{ close(): Promise<unknown> }> = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((server) => server.close()));
+  });
+  return (server) => {
+    open.push(server);
+    return server;
+  };
 }

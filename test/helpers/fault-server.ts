@@ -21,6 +21,8 @@ export interface FaultResponse {
   body?: unknown;
   /** Milliseconds to wait before answering. */
   delayMs?: number;
+  /** Answer only once this settles (a test's gate: e.g. until the CLI has shown something). */
+  after?: Promise<unknown>;
   /**
    * `reset`: TCP RST without an answer; `destroy`: close the socket without an answer; `hang`: never
    * answer; `truncate`: send headers with a content-length larger than the body, half the body, then close.
@@ -80,7 +82,9 @@ export async function startFaultServer(options: { apiPath?: string } = {}): Prom
     }
     const answer = typeof responder === 'function' ? responder(recorded) : responder;
     const send = () => respond(res, answer);
-    if (answer.delayMs) {
+    if (answer.after) {
+      void answer.after.then(() => (res.destroyed ? undefined : send()), () => res.destroy());
+    } else if (answer.delayMs) {
       const timer = setTimeout(() => {
         timers.delete(timer);
         send();
