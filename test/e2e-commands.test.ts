@@ -1,13 +1,14 @@
 // End to end: the built CLI as a child process against the sandbox over real HTTP, for every command
 // and every exit code of the contract that the sandbox can produce.
-import { createServer } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pulseIndex, sandboxData } from '../src/sandbox/data.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
-import { makeTempHome, runCli, type TempHome } from './helpers/cli.js';
+import { runCli, useTempHome } from './helpers/cli.js';
+import { closedPort } from './helpers/fault-server.js';
 
 let sandbox: RunningSandbox;
-let home: TempHome;
+const session = useTempHome();
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, limit: 10_000 });
@@ -15,20 +16,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await sandbox.close();
 });
-afterEach(() => home?.cleanup());
 
+/** `rep --retries 0 …args` in this test's home, against the shared sandbox unless env says otherwise. */
 function rep(args: string[], env: Record<string, string | undefined> = {}, input?: string) {
-  home = makeTempHome();
-  return runCli(['--retries', '0', ...args], { home, env: { REP_BASE_URL: sandbox.url, REP_API_KEY: sandbox.key, ...env }, input });
-}
-
-/** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  return session.rep(args, { env: { REP_BASE_URL: sandbox.url, REP_API_KEY: sandbox.key, ...env }, input });
 }
 
 describe('audit', () => {
@@ -62,9 +53,10 @@ describe('audit', () => {
     expect(result.stderr).toBe('rep: no company named "No Such Company Anywhere"\nhint: try: rep search "No Such Company Anywhere"\n');
   });
 
-  it('an empty or blank name is a usage error, exit 2', async () => {
+  it('an empty or blank name is a usage error, exit 2, sent nowhere', async () => {
+    const nowhere = `http://127.0.0.1:${await closedPort()}/api`; // a request would end in exit 6
     for (const name of ['', '   ']) {
-      const result = await rep(['audit', name]);
+      const result = await rep(['audit', name], { REP_BASE_URL: nowhere });
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/^rep: the company name is empty\nhint: /);
       expect(result.stdout).toBe('');
@@ -127,19 +119,18 @@ describe('pulse', () => {
 
 describe('status', () => {
   it('counts requests sent in the last hour and shows the last rate-limit headers', async () => {
-    home = makeTempHome();
-    const env = { REP_BASE_URL: sandbox.url, REP_API_KEY: 'status-test-key-0001' };
-    const limited = await startSandbox({ port: 0, limit: 7, key: env.REP_API_KEY });
+    const limited = await startSandbox({ port: 0, limit: 7, key: 'status-test-key-0001' });
+    const env = { REP_BASE_URL: limited.url, REP_API_KEY: 'status-test-key-0001' };
     try {
-      env.REP_BASE_URL = limited.url;
-      for (let i = 0; i < 2; i++) expect((await runCli(['pulse'], { home, env })).code).toBe(0);
-      const result = await runCli(['status'], { home, env });
+      // One home for the whole test: status reads the count the two pulses left there.
+      for (let i = 0; i < 2; i++) expect((await rep(['pulse'], env)).code).toBe(0);
+      const result = await rep(['status'], env);
       expect(result.code).toBe(0);
       const status = JSON.parse(result.stdout);
       expect(status).toMatchObject({ base_url: limited.url, base_url_source: 'env', key: '****0001', key_source: 'env', requests_last_hour: 2 });
       expect(status.rate_limit).toMatchObject({ limit: 7, remaining: 5 });
       expect(Date.parse(status.rate_limit.reset_at)).toBeGreaterThan(Date.parse(status.rate_limit.seen_at));
-      const table = await runCli(['status', '--format', 'table'], { home, env });
+      const table = await rep(['status', '--format', 'table'], env);
       expect(table.stdout).toMatch(/Requests, last hour\s+2\n/);
       expect(table.stdout).toMatch(/Last rate limit seen\s+5 of 7 left, resets /);
     } finally {
@@ -153,18 +144,17 @@ describe('--sandbox', () => {
     const result = await rep(['--sandbox', 'audit', 'Кофейня Ромашка'], { REP_BASE_URL: undefined, REP_API_KEY: undefined });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).company.name).toBe('Кофейня Ромашка');
-    const { readdirSync } = await import('node:fs');
-    expect(readdirSync(home.dir)).toEqual([]);
+    expect(readdirSync(session.home().dir)).toEqual([]);
   });
 });
 
 describe('rep sandbox', () => {
   it('prints its base URL and key, serves requests, and stops cleanly on Ctrl-C', async () => {
-    home = makeTempHome();
+    const home = session.home();
     const stop = new AbortController();
-    let announced: (url: string, key: string) => void = () => {};
-    const ready = new Promise<[string, string]>((resolve) => (announced = (url, key) => resolve([url, key])));
     let seen = '';
+    let announced: (found: [string, string]) => void = () => {};
+    const ready = new Promise<[string, string]>((resolve) => (announced = resolve));
     const server = runCli(['sandbox', '--port', '0'], {
       home,
       signal: stop.signal,
@@ -172,14 +162,18 @@ describe('rep sandbox', () => {
         seen += chunk;
         const url = /base_url=(\S+)/.exec(seen)?.[1];
         const key = /api_key=(\S+)/.exec(seen)?.[1];
-        if (url && key) announced(url, key);
+        if (url && key) announced([url, key]);
       },
     });
-    const [url, key] = await ready;
-    const client = await runCli(['pulse'], { home, env: { REP_BASE_URL: url, REP_API_KEY: key } });
-    expect(client.code).toBe(0);
-    expect(JSON.parse(client.stdout).index).toBe(pulseIndex(sandboxData()));
-    stop.abort();
+    try {
+      // Should the server exit without announcing itself, fail now rather than at the test timeout.
+      const [url, key] = await Promise.race([ready, server.then((early) => Promise.reject(new Error(`rep sandbox exited ${early.code}: ${early.stderr}`)))]);
+      const client = await runCli(['pulse'], { home, env: { REP_BASE_URL: url, REP_API_KEY: key } });
+      expect(client.code).toBe(0);
+      expect(JSON.parse(client.stdout).index).toBe(pulseIndex(sandboxData()));
+    } finally {
+      stop.abort(); // never leave the server running, whatever failed above
+    }
     const result = await server;
     expect(result.code).toBe(0);
   });
@@ -241,19 +235,22 @@ describe('exit codes', () => {
   });
 
   it('0: rep alone prints help on stdout; --version prints the version', async () => {
-    home = makeTempHome();
-    const help = await runCli([], { home });
+    const help = await runCli([], { home: session.home() });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: rep');
     expect(help.stderr).toBe('');
-    const version = await runCli(['--version'], { home });
+    const version = await runCli(['--version'], { home: session.home() });
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it('--debug shows the request and never the key', async () => {
+  it('--debug shows the request, the response line with its timing and the rate-limit headers, never the key', async () => {
     const result = await rep(['--debug', 'pulse']);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('GET ');
+    expect(result.stderr).toContain(`debug: > GET ${sandbox.url}/pulse\n`);
+    expect(result.stderr).toMatch(/^debug: < 200 OK \(\d+ ms\)$/m);
+    expect(result.stderr).toMatch(/^debug: < x-ratelimit-limit: 10000$/m);
+    expect(result.stderr).toMatch(/^debug: < x-ratelimit-remaining: \d+$/m);
     expect(result.stderr).not.toContain(sandbox.key);
+    expect(JSON.parse(result.stdout).index).toBe(pulseIndex(sandboxData()));
   });
 });

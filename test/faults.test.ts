@@ -2,7 +2,7 @@
 // loopback port. Each ends in one `rep:` line, at most one `hint:` line, the contract's exit code, an
 // empty stdout, no stack trace and no HTML.
 import { afterEach, describe, expect, it } from 'vitest';
-import { useTempHome, type CliResult } from './helpers/cli.js';
+import { useTempHome, type CliResult, type RunOptions } from './helpers/cli.js';
 import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
 const KEY = 'fault-test-key-abcdef123456';
@@ -14,8 +14,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-function rep(args: string[], baseUrl: string, signal?: AbortSignal): Promise<CliResult> {
-  return session.rep(args, { env: { REP_BASE_URL: baseUrl, REP_API_KEY: KEY }, ...(signal ? { signal } : {}) });
+function rep(args: string[], baseUrl: string, options: Omit<RunOptions, 'home' | 'env'> = {}): Promise<CliResult> {
+  return session.rep(args, { env: { REP_BASE_URL: baseUrl, REP_API_KEY: KEY }, ...options });
 }
 
 /** The shape every failure shares: one rep: line, at most one hint, nothing on stdout. */
@@ -153,7 +153,7 @@ describe('rate limits exit 5', () => {
 
   it('--wait sleeps through Retry-After and then succeeds', async () => {
     server = await startFaultServer();
-    server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '2' }, body: {} }, { status: 200, body: { index: 72.5 } });
+    server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '1' }, body: {} }, { status: 200, body: { index: 72.5 } });
     const result = await rep(['--wait', 'pulse'], server.baseUrl.href);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ index: 72.5 });
@@ -169,17 +169,36 @@ describe('rate limits exit 5', () => {
     expect(server.count('/api/pulse')).toBe(1);
   });
 
-  it('Ctrl-C during --wait exits 130 without a stack', async () => {
+  it('Ctrl-C during --wait exits 130', async () => {
+    server = await startFaultServer();
+    server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '600' }, body: {} });
+    const interrupt = new AbortController();
+    let stderr = '';
+    // --debug says when the wait begins: Ctrl-C is sent then, not after a guessed sleep.
+    const waiting = await rep(['--debug', '--wait', 'pulse'], server.baseUrl.href, {
+      signal: interrupt.signal,
+      onStderr: (chunk) => {
+        stderr += chunk;
+        if (/rate limited: waiting .* before retrying/.test(stderr)) interrupt.abort();
+      },
+    });
+    expect(interrupt.signal.aborted).toBe(true);
+    expect(waiting.code).toBe(130);
+    expect(waiting.stdout).toBe('');
+    expect(server.count('/api/pulse')).toBe(1);
+  });
+
+  it('Ctrl-C while a request is in flight exits 130 with nothing on stdout or stderr', async () => {
     server = await startFaultServer();
     const interrupt = new AbortController();
     server.expect('/api/pulse', () => {
-      setTimeout(() => interrupt.abort(), 300); // the CLI is now waiting for the reset
-      return { status: 429, headers: { 'retry-after': '600' }, body: {} };
+      interrupt.abort(); // the request has arrived: rep is now waiting for its answer
+      return { fault: 'hang' };
     });
-    const result = await rep(['--wait', 'pulse'], server.baseUrl.href, interrupt.signal);
+    const result = await rep(['pulse'], server.baseUrl.href, { signal: interrupt.signal });
     expect(result.code).toBe(130);
     expect(result.stdout).toBe('');
-    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stderr).toBe('');
     expect(server.count('/api/pulse')).toBe(1);
   });
 

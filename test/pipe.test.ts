@@ -78,7 +78,7 @@ describe('a closed stdout', () => {
   });
 
   it('a shell pipeline into a reader that never reads: exit 0 and nothing on stderr', () => {
-    // `true` exits at once, so every write rep makes meets a closed pipe (EPIPE).
+    // The reader closes its end at once (long before rep has started), so every write rep makes meets a closed pipe (EPIPE).
     for (const command of ['--format ndjson search co', 'pulse', '--format ndjson audit "Compass & Acorn Studio" "Cozy Pebble Drugstore"']) {
       const script = `"${process.execPath}" "${REP_BIN}" --sandbox ${command} | (exec 0<&-; sleep 0.2); echo "exit=\${PIPESTATUS[0]}"`;
       const run = spawnSync('bash', ['-c', script], { env: { PATH: process.env.PATH ?? '', ...fixture.home().env }, encoding: 'utf8', timeout: 20_000 });
