@@ -2,7 +2,7 @@
 // safe to retry, turns 429 into a RateLimitError (or waits it out under --wait), and parses the JSON.
 import { InterruptedError, NetworkError, RateLimitError, type RepError } from '../errors.js';
 import type { IO } from '../io.js';
-import type { RequestLog } from '../state/requests.js';
+import { HOUR_MS, type RequestLog } from '../state/requests.js';
 import { errorFromStatus, parseJsonBody, type Answer } from './errors-from-response.js';
 import { describeReset, formatRelative, rateLimitError, type ResetEstimate } from './rate-limit-message.js';
 import { hasRateLimitInfo, parseRateLimitHeaders, parseRetryAfter, type RateLimitInfo } from './ratelimit.js';
@@ -52,7 +52,6 @@ export const LOW_REMAINING = 10;
 export const RESET_MARGIN_MS = 1000;
 /** Under --wait with no reset time known at all, retry after this long. */
 export const UNKNOWN_RESET_WAIT_MS = 60_000;
-const HOUR_MS = 60 * 60 * 1000;
 
 export function createClient(options: ClientOptions): ApiClient {
   const redact = keyRedactor(options.key);

@@ -6,7 +6,8 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync }
 import { join } from 'node:path';
 
 export const REQUESTS_FILE = 'requests.json';
-const HOUR_MS = 60 * 60 * 1000;
+/** The window the log counts over: the service's rate limit is per hour. */
+export const HOUR_MS = 60 * 60 * 1000;
 const MINUTE_MS = 60 * 1000;
 /** Last rate-limit facts older than this are dropped from the file. */
 const RATE_LIMIT_TTL_MS = 24 * HOUR_MS;
@@ -72,7 +73,7 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
       pending[minute] = (pending[minute] ?? 0) + 1;
     },
     countSince(sinceMs) {
-      return bucketsSince(view.minutes, sinceMs).reduce((sum, [, n]) => sum + n, 0);
+      return requestsSince(view.minutes, sinceMs);
     },
     oldestSince(sinceMs) {
       const first = bucketsSince(view.minutes, sinceMs)[0];
@@ -108,7 +109,7 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
 export function readRequestStatus(stateDir: string, id: string, nowMs: number): RequestStatus {
   const entry = readState(join(stateDir, REQUESTS_FILE)).keys[id];
   const status: RequestStatus = {
-    lastHour: entry ? bucketsSince(entry.minutes, nowMs - HOUR_MS).reduce((sum, [, n]) => sum + n, 0) : 0,
+    lastHour: entry ? requestsSince(entry.minutes, nowMs - HOUR_MS) : 0,
   };
   if (entry?.rateLimit) status.rateLimit = entry.rateLimit;
   return status;
@@ -121,6 +122,10 @@ function bucketsSince(minutes: Record<string, number>, sinceMs: number): [number
     .map(([minute, n]): [number, number] => [Number(minute), n])
     .filter(([minute, n]) => minute >= firstMinute && n > 0)
     .sort((a, b) => a[0] - b[0]);
+}
+
+function requestsSince(minutes: Record<string, number>, sinceMs: number): number {
+  return bucketsSince(minutes, sinceMs).reduce((sum, [, n]) => sum + n, 0);
 }
 
 function readState(path: string): StateFile {
