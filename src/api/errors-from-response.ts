@@ -35,29 +35,29 @@ export function bodyExcerpt(text: string, redact: (text: string) => string): str
 
 /** Parses a body as JSON: empty → null; anything else that is not JSON → ApiError. */
 export function parseJsonBody(answer: Answer): unknown {
-  const text = answer.text.replace(/^\uFEFF/, '');
-  if (text.trim() === '') return null;
+  if (answer.text.trim() === '') return null;
+  const parsed = parseJson(answer.text);
+  if ('value' in parsed) return parsed.value;
+  throw new ApiError("the server's answer is not valid JSON", {
+    status: answer.status,
+    headers: answer.headers,
+    bodyExcerpt: bodyExcerpt(answer.text, answer.redact),
+    hint: 'check --base-url (it should point at the API, usually ending in /api); --debug shows the start of the answer',
+    cause: parsed.error,
+  });
+}
+
+/** A body as JSON, a leading byte-order mark ignored; the parse error when it is not JSON. */
+function parseJson(text: string): { value: unknown } | { error: unknown } {
   try {
-    return JSON.parse(text) as unknown;
+    return { value: JSON.parse(text.replace(/^\uFEFF/, '')) as unknown };
   } catch (error) {
-    throw new ApiError("the server's answer is not valid JSON", {
-      status: answer.status,
-      headers: answer.headers,
-      bodyExcerpt: bodyExcerpt(answer.text, answer.redact),
-      hint: 'check --base-url (it should point at the API, usually ending in /api); --debug shows the start of the answer',
-      cause: error,
-    });
+    return { error };
   }
 }
 
 /** The server's own error message from a JSON error body, scrubbed and shortened, if there is one. */
-export function serverMessage(text: string, redact: (text: string) => string): string | undefined {
-  let body: unknown;
-  try {
-    body = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
-  } catch {
-    return undefined; // HTML or plain text: never shown, only under --debug as the body excerpt
-  }
+function serverMessage(body: unknown, redact: (text: string) => string): string | undefined {
   const message = findMessage(body);
   if (message === undefined) return undefined;
   const line = scrubLine(redact(message)).trim();
@@ -76,21 +76,13 @@ function findMessage(body: unknown): string | undefined {
   return undefined;
 }
 
-function isJsonOrEmpty(text: string): boolean {
-  if (text.trim() === '') return true;
-  try {
-    JSON.parse(text.replace(/^\uFEFF/, ''));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The typed error for a non-2xx answer (429 is handled by the rate-limit code, 3xx by redirects). */
 export function errorFromStatus(answer: Answer): RepError {
   const { status, headers } = answer;
   const details = { status, headers, bodyExcerpt: bodyExcerpt(answer.text, answer.redact) };
-  const said = serverMessage(answer.text, answer.redact);
+  // HTML or plain text is never shown, only under --debug as the body excerpt.
+  const parsed = parseJson(answer.text);
+  const said = 'value' in parsed ? serverMessage(parsed.value, answer.redact) : undefined;
   const suffix = said ? `: ${said}` : '';
 
   if (status === 401 || status === 403) {
@@ -102,7 +94,7 @@ export function errorFromStatus(answer: Answer): RepError {
     return error;
   }
   if (status === 404) {
-    if (answer.endpoint === 'audit' && answer.q !== undefined && isJsonOrEmpty(answer.text)) {
+    if (answer.endpoint === 'audit' && answer.q !== undefined && ('value' in parsed || answer.text.trim() === '')) {
       const name = scrubLine(answer.q);
       return new NotFoundError(`no company named "${name}"`, { hint: `try: rep search "${name.replace(/["\\]/g, '\\$&')}"` });
     }
