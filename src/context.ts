@@ -49,6 +49,7 @@ export function createDeps({ globals, io, env, signal, now = Date.now }: DepsInp
   return { deps, cleanup };
 }
 
+/** `--json` (it wins over `--format`), else `--format`, else table on a terminal and json when piped. */
 export function chooseFormat(globals: Pick<GlobalOptions, 'format' | 'json'>, io: Pick<IO, 'stdoutIsTTY'>): Format {
   if (globals.json) return 'json';
   return globals.format ?? (io.stdoutIsTTY ? 'table' : 'json');

@@ -55,10 +55,9 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 function readGlobals(raw: Record<string, unknown>): GlobalOptions {
-  const format = (raw.json ? 'json' : raw.format) as Format | undefined;
   return {
     baseUrl: raw.baseUrl as string | undefined,
-    format,
+    format: raw.format as Format | undefined,
     json: Boolean(raw.json),
     color: raw.color as boolean | undefined,
     timeout: raw.timeout as number,
