@@ -1,6 +1,6 @@
 // The one place that knows about the process's streams: TTY-ness, width and colour are read once
 // here, and everything else writes through an IO. `testIO()` is the twin with string buffers.
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 
 export interface IO {
   stdin: Readable;
@@ -114,6 +114,3 @@ export function testIO(options: Partial<Pick<IO, 'stdoutIsTTY' | 'stderrIsTTY' |
     stderrText: () => err,
   };
 }
-
-// Writable is re-exported for modules that accept a raw stream (e.g. the spinner).
-export type { Writable };
