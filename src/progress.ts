@@ -10,9 +10,12 @@ export async function withSpinner<T>(deps: Deps, text: string, work: () => Promi
   let spinner: { stop(): void } | undefined;
   let stopped = false;
   const timer = setTimeout(() => {
-    void import('ora').then(({ default: ora }) => {
-      if (!stopped) spinner = ora({ text, stream: process.stderr, color: 'cyan', isEnabled: io.colorErr || undefined }).start();
-    });
+    // A spinner is decoration: one that cannot be shown must not fail the command.
+    import('ora')
+      .then(({ default: ora }) => {
+        if (!stopped) spinner = ora({ text, stream: process.stderr, color: 'cyan', isEnabled: io.colorErr || undefined }).start();
+      })
+      .catch(() => {});
   }, SHOW_AFTER_MS);
   try {
     return await work();
