@@ -89,6 +89,7 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<ApiClie
     debug: deps.debug,
     warn: deps.warn,
     io: deps.io,
+    quiet: deps.globals.quiet,
     requestLog,
     signal: deps.signal,
     userAgent: `rep/${VERSION} (node ${process.version})`,

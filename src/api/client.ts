@@ -9,7 +9,7 @@ import { hasRateLimitInfo, parseRateLimitHeaders, parseRetryAfter, type RateLimi
 import { keyRedactor, maskKey } from './redact.js';
 import { isRetryableStatus, retryDelay } from './retry.js';
 import { createTransport, type RawAnswer } from './transport.js';
-import type { ApiClient, ApiResponse, Endpoint } from './types.js';
+import type { ApiClient, ApiResponse, CallOptions, Endpoint } from './types.js';
 import { linkSignals } from './signals.js';
 import { buildUrl } from './url.js';
 import { sleep as realSleep, waitWithCountdown, type Sleep } from './wait.js';
@@ -34,6 +34,8 @@ export interface ClientOptions {
   warn: (text: string) => void;
   /** For the `--wait` countdown (only when stderr is a terminal). */
   io: IO;
+  /** `--quiet`: wait without the countdown. */
+  quiet?: boolean;
   /** Undefined under --sandbox (which writes no files). */
   requestLog?: RequestLog;
   /** Aborted on Ctrl-C: stop at once with InterruptedError. */
@@ -81,7 +83,7 @@ export function createClient(options: ClientOptions): ApiClient {
     return { fromServer: false };
   }
 
-  async function waitForReset(error: RateLimitError, signal: AbortSignal | undefined): Promise<void> {
+  async function waitForReset(error: RateLimitError, signal: AbortSignal | undefined, onWait: CallOptions['onWait']): Promise<void> {
     const now = options.now();
     const waitMs = error.resetAt !== undefined ? Math.max(RESET_MARGIN_MS, error.resetAt - now + RESET_MARGIN_MS) : UNKNOWN_RESET_WAIT_MS;
     if (waitedMs + waitMs > options.maxWaitMs) {
@@ -91,7 +93,13 @@ export function createClient(options: ClientOptions): ApiClient {
     }
     debug(`rate limited: waiting ${formatRelative(waitMs)} before retrying`);
     waitedMs += waitMs;
-    await waitWithCountdown(waitMs, { io: options.io, sleep, ...(signal ? { signal } : {}) });
+    onWait?.(true);
+    try {
+      if (options.quiet) await sleep(waitMs, signal);
+      else await waitWithCountdown(waitMs, { io: options.io, sleep, ...(signal ? { signal } : {}) });
+    } finally {
+      onWait?.(false);
+    }
   }
 
   function noteRateLimit(info: RateLimitInfo, status: number): void {
@@ -104,10 +112,10 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   return {
-    async get(endpoint: Endpoint, q?: string, callOptions?: { signal?: AbortSignal }): Promise<ApiResponse> {
+    async get(endpoint: Endpoint, q?: string, callOptions?: CallOptions): Promise<ApiResponse> {
       const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
       try {
-        return await attempt(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal);
+        return await attempt(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal, callOptions?.onWait);
       } finally {
         linked?.dispose();
       }
@@ -115,7 +123,7 @@ export function createClient(options: ClientOptions): ApiClient {
   };
 
   /** One call: attempts, retries and rate-limit waits until an answer or a final error. */
-  async function attempt(endpoint: Endpoint, q: string | undefined, signal: AbortSignal | undefined): Promise<ApiResponse> {
+  async function attempt(endpoint: Endpoint, q: string | undefined, signal: AbortSignal | undefined, onWait: CallOptions['onWait']): Promise<ApiResponse> {
     const url = buildUrl(options.baseUrl, endpoint, q);
     const retries = Math.max(0, Math.floor(options.retries));
     let retry = 0;
@@ -149,7 +157,7 @@ export function createClient(options: ClientOptions): ApiClient {
       if (raw.status === 429) {
         const error = rateLimitError(info, resetOf(info), options.now());
         if (!options.wait) throw error;
-        await waitForReset(error, signal);
+        await waitForReset(error, signal, onWait);
         continue;
       }
       if (raw.status >= 200 && raw.status < 300) {

@@ -15,7 +15,9 @@ export function queryFrom(words: readonly string[], what: string): string {
 export async function fetchAndShow(deps: Deps, endpoint: Endpoint, query?: string): Promise<void> {
   const client = await deps.client();
   const label = query === undefined ? `Fetching ${endpoint}…` : `Fetching ${endpoint} for ${query}…`;
-  const response = await withSpinner(deps, label, () => client.get(endpoint, query, { signal: deps.signal }));
+  const response = await withSpinner(deps, label, (spinner) =>
+    client.get(endpoint, query, { signal: deps.signal, onWait: (waiting) => spinner.hold(waiting) }),
+  );
   const { writeResult } = await import('../output/render.js');
   await writeResult(deps.io, endpoint, response.body, deps.format());
 }
