@@ -3,6 +3,7 @@
 import { baseUrlText, maskKey } from '../config/settings.js';
 import type { Deps } from '../deps.js';
 import { AuthError } from '../errors.js';
+import type { RateLimitSnapshot } from '../state/requests.js';
 
 export async function run(_opts: object, deps: Deps): Promise<void> {
   const settings = await deps.settings();
@@ -46,7 +47,7 @@ interface RateLimitRecord {
 }
 
 /** The last rate-limit headers seen, with times as ISO 8601 like the rest of the JSON. */
-function rateLimitRecord(snapshot: { limit?: number; remaining?: number; resetAt?: number; seenAt: number }): RateLimitRecord {
+function rateLimitRecord(snapshot: RateLimitSnapshot): RateLimitRecord {
   return {
     limit: snapshot.limit ?? null,
     remaining: snapshot.remaining ?? null,
