@@ -23,6 +23,8 @@ export async function loadTableKit(io: IO): Promise<TableKit> {
 const MIN_CONTENT = 6;
 /** cli-table3's padding (one space each side) is inside the width it is given. */
 const PADDING = 2;
+/** Rows per cli-table3 table: its layout time grows with the square of the rows, and ~120,000 overflow its stack. */
+const ROWS_PER_BLOCK = 200;
 /** Detail rows drawn at most; JSON output has them all. */
 const MAX_DETAIL_ROWS = 200;
 
@@ -72,21 +74,43 @@ export function fitLine(kit: TableKit, text: string): string {
 
 export type Align = 'left' | 'right';
 
-/** Draws a grid of already-scrubbed cells; cli-table3 cuts any cell longer than its column with `…`. */
+/**
+ * Draws a grid of already-scrubbed cells; cli-table3 cuts any cell longer than its column with `…`.
+ * Cells are first cut to twice the line's width, which changes nothing drawn: cli-table3 cuts wide
+ * text one character at a time, measuring the whole cell each time, so a long cell would take minutes.
+ * Long grids are drawn in blocks of rows with the same widths (see ROWS_PER_BLOCK).
+ */
 export function drawGrid(kit: TableKit, head: readonly string[] | undefined, rows: readonly string[][], align: readonly Align[] = []): string {
-  const count = Math.max(head?.length ?? 0, ...rows.map((row) => row.length));
-  const natural = Array.from({ length: count }, (_, column) =>
-    Math.max(1, displayWidth(head?.[column] ?? ''), ...rows.map((row) => displayWidth(row[column] ?? ''))),
-  );
-  const table = new kit.Table({
-    head: head ? head.map((title) => kit.chalk.bold(title)) : [],
-    colWidths: fitColumns(natural, kit.width),
-    colAligns: Array.from({ length: count }, (_, column) => align[column] ?? 'left'),
-    wordWrap: false,
-    style: { head: [], border: [], compact: true },
+  const cut = (cell: string | undefined) => truncateToWidth(cell ?? '', 2 * kit.width);
+  // Loops rather than Math.max(...rows): spreading a long batch's rows would overflow the stack.
+  let count = head?.length ?? 0;
+  for (const row of rows) count = Math.max(count, row.length);
+  const titles = head?.map(cut);
+  const cells = rows.map((row) => Array.from({ length: count }, (_, column) => cut(row[column])));
+  const natural = Array.from({ length: count }, (_, column) => {
+    let widest = Math.max(1, displayWidth(titles?.[column] ?? ''));
+    for (const row of cells) widest = Math.max(widest, displayWidth(row[column] ?? ''));
+    return widest;
   });
-  for (const row of rows) table.push(Array.from({ length: count }, (_, column) => row[column] ?? ''));
-  return `${table.toString()}\n`;
+  const colWidths = fitColumns(natural, kit.width);
+  const colAligns = Array.from({ length: count }, (_, column) => align[column] ?? 'left');
+  const blocks: string[] = [];
+  for (let start = 0; start === 0 || start < cells.length; start += ROWS_PER_BLOCK) {
+    const first = start === 0;
+    const last = start + ROWS_PER_BLOCK >= cells.length;
+    const table = new kit.Table({
+      head: first && titles ? titles.map((title) => kit.chalk.bold(title)) : [],
+      colWidths,
+      colAligns,
+      wordWrap: false,
+      style: { head: [], border: [], compact: true },
+    });
+    table.push(...cells.slice(start, start + ROWS_PER_BLOCK));
+    // Blocks join as one grid: all but the first lose their top border, all but the last their bottom one.
+    const lines = table.toString().split('\n');
+    blocks.push(lines.slice(first ? 0 : 1, last ? undefined : -1).join('\n'));
+  }
+  return `${blocks.join('\n')}\n`;
 }
 
 /** Key/value rows for everything the known fields did not cover, capped with a note on what was left out. */
