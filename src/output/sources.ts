@@ -12,6 +12,8 @@ export interface SourceRow {
 
 /** Keys that name the summary plainly; any array or map under them is taken as sources. */
 const PLAIN_SOURCE_KEYS = ['sources', 'by_source', 'bySource', 'sources_summary', 'sourcesSummary', 'source_summary', 'platforms', 'reviews_by_source', 'reviewsBySource'];
+/** How many source-like keys deep the sources may sit. */
+const MAX_SOURCE_NESTING = 4;
 /** Keys that might hold sources or something else: taken only when the entries look like sources. */
 const LOOSE_SOURCE_KEYS = ['summary', 'breakdown', 'ratings', 'channels', 'sites'];
 export const SOURCE_KEYS = [...PLAIN_SOURCE_KEYS, ...LOOSE_SOURCE_KEYS];
@@ -66,12 +68,13 @@ function rowsFromMap(map: JsonRecord, plain: boolean): { rows: SourceRow[]; deta
  * Source rows from the value under a source-like key, with anything in it that is not a source
  * as detail rows (keys relative to that value: `[2]`, `total`). Undefined when it is not sources at all.
  */
-export function sourceRows(value: unknown, key = 'sources'): { rows: SourceRow[]; details: DetailRow[] } | undefined {
+export function sourceRows(value: unknown, key = 'sources', depth = 0): { rows: SourceRow[]; details: DetailRow[] } | undefined {
   const plain = PLAIN_SOURCE_KEYS.includes(key);
   if (Array.isArray(value)) return rowsFromArray(value, plain);
   if (!isRecord(value)) return undefined;
-  // `{"summary": {"by_source": […], "total": 10}}`: the sources sit one level further in.
-  const inner = findValue(value, PLAIN_SOURCE_KEYS, (innerValue) => sourceRows(innerValue, 'sources'));
+  // `{"summary": {"by_source": […], "total": 10}}`: the sources sit one level further in (a few at
+  // most, so `{"sources": {"sources": …}}` thousands deep cannot overflow the stack).
+  const inner = depth < MAX_SOURCE_NESTING ? findValue(value, PLAIN_SOURCE_KEYS, (innerValue) => sourceRows(innerValue, 'sources', depth + 1)) : undefined;
   if (inner) {
     const innerDetails = inner.value.details.map(([detailKey, text]): DetailRow => [`${inner.key}${detailKey.startsWith('[') ? '' : '.'}${detailKey}`, text]);
     return { rows: inner.value.rows, details: [...innerDetails, ...flattenRest(value, new Set([inner.key]))] };
