@@ -2,7 +2,7 @@
 import type { IO } from '../io.js';
 import type { BatchSummary } from './batch.js';
 import { scrubLine } from './scrub.js';
-import { drawGrid, formatNumber, loadTableKit, type TableKit } from './table-kit.js';
+import { drawGrid, formatScore, loadTableKit, type TableKit } from './table-kit.js';
 
 /** The exit code of a company that does not exist (see the contract's exit codes). */
 const NOT_FOUND_EXIT = 3;
@@ -13,8 +13,7 @@ function summaryRow(kit: TableKit, summary: BatchSummary): string[] {
     const status = summary.error.exit === NOT_FOUND_EXIT ? 'not found' : scrubLine(summary.error.message);
     return [query, '—', '—', '—', kit.chalk.red(status)];
   }
-  const { score, scoreMax } = summary;
-  const scoreText = score === undefined ? '—' : `${formatNumber(score)}${scoreMax === undefined ? '' : ` / ${formatNumber(scoreMax)}`}`;
+  const scoreText = summary.score === undefined ? '—' : formatScore(summary.score, summary.scoreMax);
   return [query, summary.company === undefined ? '—' : scrubLine(summary.company), scoreText, String(summary.sources ?? 0), kit.chalk.green('ok')];
 }
 

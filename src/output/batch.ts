@@ -3,6 +3,7 @@
 import type { Format } from '../deps.js';
 import type { IO } from '../io.js';
 import { csvRow } from './csv.js';
+import { auditRows } from './csv-views.js';
 import { jsonText } from './json-text.js';
 import { auditView } from './shape.js';
 
@@ -21,10 +22,7 @@ const BATCH_CSV_COLUMNS = ['query', 'company', 'score', 'source', 'rating', 'rev
 
 function batchCsvRows(record: BatchRecord): string {
   if ('error' in record) return csvRow([record.query, '', '', '', '', '', record.error.message]);
-  const view = auditView(record.result);
-  const company = [record.query, view.name, view.score];
-  if (view.sources.length === 0) return csvRow([...company, '', '', '', '']);
-  return view.sources.map((source) => csvRow([...company, source.source, source.rating, source.reviews, ''])).join('');
+  return auditRows(auditView(record.result), [record.query], () => ['']);
 }
 
 /** Streams records through `line`, with `open` before the first and `close` after the last. */

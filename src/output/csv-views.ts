@@ -11,13 +11,18 @@ export function auditCsv(view: AuditView): string {
   const extraName = (key: string) => (AUDIT_COLUMNS.includes(key) ? `source.${key}` : key);
   const extras = view.sources.map((row) => Object.fromEntries(row.extra.map(([key, value]) => [extraName(key), value])));
   const columns = columnsOf(extras, AUDIT_COLUMNS);
-  const company = [view.name, view.score];
-  if (view.sources.length === 0) return csvRow(columns) + csvRow([...company, '', '', '']);
-  const rows = view.sources.map((row, index) => {
-    const extra = extras[index] ?? {};
-    return csvRow([...company, row.source, row.rating, row.reviews, ...columns.slice(AUDIT_COLUMNS.length).map((key) => extra[key])]);
-  });
-  return csvRow(columns) + rows.join('');
+  const extraColumns = columns.slice(AUDIT_COLUMNS.length);
+  return csvRow(columns) + auditRows(view, [], (index) => (index === undefined ? [] : extraColumns.map((key) => extras[index]?.[key])));
+}
+
+/**
+ * The rows of one audit: `lead` cells, company and score, then a source's cells and `trail(index)`;
+ * one row with empty source cells (and `trail(undefined)`) when there are no sources.
+ */
+export function auditRows(view: AuditView, lead: readonly unknown[], trail: (index: number | undefined) => readonly unknown[]): string {
+  const company = [...lead, view.name, view.score];
+  if (view.sources.length === 0) return csvRow([...company, '', '', '', ...trail(undefined)]);
+  return view.sources.map((row, index) => csvRow([...company, row.source, row.rating, row.reviews, ...trail(index)])).join('');
 }
 
 /** One record per result, with its type first. */

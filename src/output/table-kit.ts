@@ -50,6 +50,11 @@ export function formatNumber(value: number, grouped = false, decimals = 0): stri
   return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: Math.max(2, decimals), useGrouping: grouped });
 }
 
+/** `87.4 / 100`, or the score alone when the scale is unknown. */
+export function formatScore(score: number, max: number | undefined): string {
+  return max === undefined ? formatNumber(score) : `${formatNumber(score)} / ${formatNumber(max)}`;
+}
+
 /** Decimals a column of numbers shares (at most 2), so 90 and 99.6 line up as 90.0 and 99.6. */
 export function sharedDecimals(values: readonly unknown[]): number {
   let decimals = 0;

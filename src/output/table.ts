@@ -3,15 +3,14 @@
 import type { PulseView, AuditView, SourceRow } from './shape.js';
 import type { SearchGroup, SearchView } from './search-shape.js';
 import { scrubLine } from './scrub.js';
-import { colourScore, drawDetails, drawRecords, fitLine, formatNumber, titleOf, type Column, type TableKit } from './table-kit.js';
+import { colourScore, drawDetails, drawRecords, fitLine, formatScore, titleOf, type Column, type TableKit } from './table-kit.js';
 
 const LABEL_GAP = '  ';
 
 /** `Reputation Score  87.4 / 100`, the score bold and coloured by band. */
 export function scoreLine(kit: TableKit, label: string, score: number | undefined, max: number | undefined): string {
   if (score === undefined) return `${kit.chalk.bold(label)}${LABEL_GAP}${kit.chalk.dim('not in the response')}\n`;
-  const text = max === undefined ? formatNumber(score) : `${formatNumber(score)} / ${formatNumber(max)}`;
-  return `${kit.chalk.bold(label)}${LABEL_GAP}${colourScore(kit, text, score, max)}\n`;
+  return `${kit.chalk.bold(label)}${LABEL_GAP}${colourScore(kit, formatScore(score, max), score, max)}\n`;
 }
 
 function sourceRecords(sources: readonly SourceRow[]): { columns: Column[]; records: Array<Record<string, unknown>> } {
