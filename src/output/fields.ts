@@ -24,12 +24,10 @@ export function asText(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The first of `names` present in `record` (own keys only, so `constructor` is never "found"). */
-export function findKey(record: JsonRecord, names: readonly string[]): string | undefined {
-  return names.find((name) => Object.hasOwn(record, name) && record[name] !== undefined);
-}
-
-/** The first of `names` whose value `read` accepts, with that key, so the caller can mark it used. */
+/**
+ * The first of `names` whose value `read` accepts, with that key so the caller can mark it used
+ * (own keys only, so `constructor` is never "found").
+ */
 export function findValue<T>(record: JsonRecord, names: readonly string[], read: (value: unknown, key: string) => T | undefined): { key: string; value: T } | undefined {
   for (const name of names) {
     if (!Object.hasOwn(record, name)) continue;

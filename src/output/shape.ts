@@ -48,7 +48,6 @@ function readScore(value: unknown, key: string): Omit<Found, 'name' | 'sources'>
   return { score: score.value, scoreMax: max?.value, details: flattenRest(value, used, key) };
 }
 
-/** Reads name, score, scale and sources from one record, marking each key it consumed in `used`. */
 /** Which fields to look for: a field already found elsewhere stays a detail here. */
 interface Wanted {
   name: boolean;
@@ -56,6 +55,7 @@ interface Wanted {
   sources: boolean;
 }
 
+/** Reads name, score, scale and sources from one record, marking each key it consumed in `used`. */
 function readAuditFields(record: JsonRecord, used: Set<string>, wanted: Wanted): Found {
   const found: Found = { details: [] };
   const name = wanted.name ? findValue(record, NAME_KEYS, asText) : undefined;

@@ -15,8 +15,6 @@ import {
   type CategoryWords,
 } from './words.js';
 
-export { normalizeName, searchAll, SEARCH_LIMIT, type SearchResults } from './search.js';
-
 export interface SourceRating {
   readonly source: string;
   readonly rating: number;

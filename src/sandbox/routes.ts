@@ -2,12 +2,12 @@
 import {
   findCompany,
   pulseIndex,
-  searchAll,
   SANDBOX_UPDATED_AT,
   type Company,
   type NamedCount,
   type SandboxData,
 } from './data.js';
+import { searchAll } from './search.js';
 
 export interface Reply {
   readonly status: number;
