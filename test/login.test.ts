@@ -25,7 +25,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-
 function configFile(): string {
   return join(home().configDir, 'config.json');
 }
@@ -53,6 +52,14 @@ describe('rep login with the key on stdin', () => {
     expect(result.code).toBe(0);
     expect(server.requests.map((request) => [request.path, request.headers.authorization])).toEqual([['/api/pulse', 'Bearer rk_verify_0123456789']]);
     expect(stored()).toEqual({ apiKey: 'rk_verify_0123456789', baseUrl: server.baseUrl.href });
+  });
+
+  it('replaces a stored key that rep would refuse to send, keeping the rest of the file', async () => {
+    mkdirSync(home().configDir, { recursive: true, mode: 0o700 });
+    writeFileSync(configFile(), JSON.stringify({ apiKey: 'bad key with spaces', baseUrl: sandbox.url, theme: 'dark' }), { mode: 0o600 });
+    const result = await rep(['login'], { input: `${sandbox.key}\n` });
+    expect(result.code).toBe(0);
+    expect(stored()).toEqual({ apiKey: sandbox.key, baseUrl: sandbox.url, theme: 'dark' });
   });
 
   it('--no-verify sends nothing and stores', async () => {

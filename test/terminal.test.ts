@@ -1,0 +1,36 @@
+// What only a terminal shows: the --wait countdown on stderr, and its absence under --quiet. Run on a
+// pseudo-terminal (util-linux `script`); skipped where `script` is missing.
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { startFaultServer } from './helpers/fault-server.js';
+import { hasScript, runOnTerminal } from './helpers/terminal.js';
+
+const { home } = useTempHome();
+const track = closeAfterEach();
+const KEY = 'terminal-test-key-123456';
+
+async function limitedOnce() {
+  const server = track(await startFaultServer());
+  server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '1' }, body: {} }, { status: 200, body: { index: 71.5 } });
+  return server;
+}
+
+describe.skipIf(!hasScript)('--wait on a terminal', () => {
+  it('counts down on stderr until the reset, then shows the answer', async () => {
+    const server = await limitedOnce();
+    const result = await runOnTerminal(home(), ['--wait', 'pulse'], { env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY } });
+    expect(result.code).toBe(0);
+    expect(result.output).toMatch(/rate limited; retrying in \d+s…/);
+    expect(result.output).toContain('71.5');
+    expect(server.count('/api/pulse')).toBe(2);
+  });
+
+  it('waits without the countdown under --quiet', async () => {
+    const server = await limitedOnce();
+    const result = await runOnTerminal(home(), ['--quiet', '--wait', 'pulse'], { env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY } });
+    expect(result.code).toBe(0);
+    expect(result.output).not.toContain('retrying in');
+    expect(result.output).toContain('71.5');
+    expect(server.count('/api/pulse')).toBe(2);
+  });
+});
