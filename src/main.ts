@@ -44,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError && ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) {
       return ExitCode.ok;
     }
-    const report = describeError(interrupt.signal.aborted ? new InterruptedError() : error instanceof CommanderError ? usageError(error) : error);
+    const report = describeError(interrupt.signal.aborted ? new InterruptedError() : error instanceof CommanderError ? usageError(error, args, program.commands.map((command) => command.name())) : error);
     if (report.exitCode === ExitCode.interrupted && !globals?.debug) return report.exitCode;
     process.stderr.write(formatReport(report, { debug: globals?.debug ?? args.includes('--debug') }));
     return report.exitCode;
@@ -71,13 +71,28 @@ function readGlobals(raw: Record<string, unknown>): GlobalOptions {
 }
 
 /**
- * commander's parse errors as one-line usage errors: "(Did you mean …?)" folded onto the line, and
- * the value of an unknown `--option=value` hidden, since a user may have tried to pass a key that way.
+ * commander's parse errors as one-line usage errors in rep's own words: "(Did you mean …?)" folded
+ * onto the line, the value of an unknown `--option=value` hidden (a user may have tried to pass a key
+ * that way), and the hint pointing at the help of the command that was given.
  */
-export function usageError(error: CommanderError): UsageError {
-  const message = error.message
-    .replace(/^error: /, '')
+export function usageError(error: CommanderError, args: readonly string[] = [], commands: readonly string[] = []): UsageError {
+  const message = reword(error.message.replace(/^error: /, ''))
     .replace(/^(unknown option '[^=']+)=[^']*'/, "$1=…'")
     .replace(/\s*\n\s*\((.*)\)\s*$/, (_, suggestion: string) => ` (${suggestion.charAt(0).toLowerCase()}${suggestion.slice(1)})`);
-  return new UsageError(message, { hint: 'see `rep --help`' });
+  const command = args.find((arg) => commands.includes(arg));
+  return new UsageError(message, { hint: `see \`rep ${command ? `${command} ` : ''}--help\`` });
+}
+
+function reword(message: string): string {
+  const reason = (text: string) => {
+    const said = text.replace(/^Allowed choices are (.*)\.$/, 'expected one of $1').trim();
+    return said ? `: ${said}` : '';
+  };
+  const badOption = /^option '(?:-\w, )?(--[\w-]+)[^']*' argument '([^']*)' is invalid\.\s*(.*)$/s.exec(message);
+  if (badOption) return `invalid value '${badOption[2]}' for ${badOption[1]}${reason(badOption[3] ?? '')}`;
+  const badArgument = /^command-argument value '([^']*)' is invalid for argument '([^']+)'\.\s*(.*)$/s.exec(message);
+  if (badArgument) return `invalid value '${badArgument[1]}' for <${badArgument[2]}>${reason(badArgument[3] ?? '')}`;
+  const missingValue = /^option '(?:-\w, )?(--[\w-]+)[^']*' argument missing$/.exec(message);
+  if (missingValue) return `${missingValue[1]} needs a value`;
+  return message;
 }

@@ -231,7 +231,7 @@ describe('exit codes', () => {
   it('2: a key passed as --option=value is refused without echoing it', async () => {
     const result = await rep(['--api-key=sk_live_secret_value', 'pulse']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("rep: unknown option '--api-key=…'\nhint: see `rep --help`\n");
+    expect(result.stderr).toBe("rep: unknown option '--api-key=…'\nhint: see `rep pulse --help`\n");
   });
 
   it('0: rep alone prints help on stdout; --version prints the version', async () => {
