@@ -3,36 +3,49 @@
 import type { IO } from './io.js';
 import { InterruptedError } from './errors.js';
 
-/** Reads one line from a non-terminal stdin (up to the first newline or EOF). */
-export async function readFirstLine(io: IO): Promise<string> {
-  let buffered = '';
-  for await (const chunk of io.stdin) {
-    buffered += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
-    const newline = buffered.search(/\r?\n/);
-    if (newline !== -1) {
-      io.stdin.destroy();
-      return buffered.slice(0, newline);
+/** Reads one line from a non-terminal stdin (up to the first newline or EOF); `signal` stops the wait. */
+export async function readFirstLine(io: IO, signal?: AbortSignal): Promise<string> {
+  const stop = () => io.stdin.destroy();
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    let buffered = '';
+    for await (const chunk of io.stdin) {
+      buffered += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
+      const newline = buffered.search(/\r?\n/);
+      if (newline !== -1) {
+        io.stdin.destroy();
+        return buffered.slice(0, newline);
+      }
     }
+    if (signal?.aborted) throw new InterruptedError();
+    return buffered;
+  } catch (error) {
+    throw signal?.aborted ? new InterruptedError() : error;
+  } finally {
+    signal?.removeEventListener('abort', stop);
   }
-  return buffered;
 }
 
-/** Asks on stderr and reads a line from the terminal; `hidden` echoes nothing (for keys). */
-export async function ask(io: IO, question: string, options: { hidden: boolean }): Promise<string> {
+/** Asks on stderr and reads a line from the terminal; `hidden` echoes nothing (for keys); `signal` stops the wait. */
+export async function ask(io: IO, question: string, options: { hidden: boolean; signal?: AbortSignal }): Promise<string> {
   const stdin = io.stdin as NodeJS.ReadStream;
   if (!options.hidden) {
     io.err(question);
     const { createInterface } = await import('node:readline/promises');
     const rl = createInterface({ input: stdin, terminal: false });
     try {
-      return await rl.question('');
+      return await rl.question('', options.signal ? { signal: options.signal } : {});
+    } catch (error) {
+      throw options.signal?.aborted ? new InterruptedError() : error;
     } finally {
       rl.close();
     }
   }
   return new Promise<string>((resolve, reject) => {
     let answer = '';
+    const onAbort = () => finish(new InterruptedError()); // SIGTERM: raw mode turns Ctrl-C into a character
     const finish = (error?: Error) => {
+      options.signal?.removeEventListener('abort', onAbort);
       stdin.off('data', onData);
       stdin.setRawMode?.(false);
       stdin.pause();
@@ -50,6 +63,7 @@ export async function ask(io: IO, question: string, options: { hidden: boolean }
     };
     // Echo goes off before the prompt shows, so a key typed the moment it appears is not echoed.
     stdin.setRawMode?.(true);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     stdin.on('data', onData);
     stdin.resume();
     io.err(question);

@@ -62,6 +62,19 @@ describe('rep login with the key on stdin', () => {
     expect(stored()).toEqual({ apiKey: sandbox.key, baseUrl: sandbox.url, theme: 'dark' });
   });
 
+  it('one Ctrl-C while waiting for a key on a pipe that stays open exits 130 and stores nothing', async () => {
+    const interrupt = new AbortController();
+    const result = await rep(['--debug', 'login', '--base-url', sandbox.url], {
+      keepStdinOpen: true,
+      signal: interrupt.signal,
+      onStderr: (chunk) => {
+        if (chunk.includes('reading the API key from the first line of stdin')) interrupt.abort();
+      },
+    });
+    expect(result.code).toBe(130);
+    expect(existsSync(configFile())).toBe(false);
+  });
+
   it('--no-verify sends nothing and stores', async () => {
     server = await startRecordingServer();
     const result = await rep(['login', '--no-verify', '--base-url', server.baseUrl.href], { input: 'rk_unverified_0123456789' });

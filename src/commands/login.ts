@@ -20,9 +20,9 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
     if (!io.stdinIsTTY || !io.stderrIsTTY) {
       throw new UsageError('no base URL to log in to', { hint: 'pass --base-url URL (the service address, ending in /api)' });
     }
-    baseUrl = parseBaseUrl(await ask(io, 'Base URL of the API (ends in /api): ', { hidden: false }));
+    baseUrl = parseBaseUrl(await ask(io, 'Base URL of the API (ends in /api): ', { hidden: false, signal: deps.signal }));
   }
-  const entered = (io.stdinIsTTY ? await ask(io, 'API key (input hidden): ', { hidden: true }) : await readFirstLine(io)).trim();
+  const entered = (io.stdinIsTTY ? await ask(io, 'API key (input hidden): ', { hidden: true, signal: deps.signal }) : await readKeyFromStdin(deps)).trim();
   if (!entered) throw new UsageError('no API key given', { hint: 'paste the key at the prompt, or pipe it: printf %s "$KEY" | rep login' });
   const key = checkKey(entered, io.stdinIsTTY ? 'the prompt' : 'stdin');
 
@@ -37,4 +37,9 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
   if (!deps.globals.quiet) {
     io.err(`Logged in to ${baseUrlText(baseUrl)} with key ${maskKey(key)}${opts.verify ? ' (verified)' : ' (not verified)'}; stored in ${configFile}\n`);
   }
+}
+
+function readKeyFromStdin(deps: Deps): Promise<string> {
+  deps.debug('reading the API key from the first line of stdin');
+  return readFirstLine(deps.io, deps.signal);
 }

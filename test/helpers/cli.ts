@@ -61,6 +61,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   /** Written to stdin, then stdin is closed. Without it stdin is closed at once. */
   input?: string;
+  /** Leave stdin open after `input`, like a pipe whose writer has not finished (closed when the child exits). */
+  keepStdinOpen?: boolean;
   /** Kill the child after this long (a safety net, not an assertion). */
   killAfterMs?: number;
   /** Called with the child's stdout as it arrives (for streaming tests). */
@@ -98,7 +100,9 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
       resolve({ code, signal, stdout, stderr });
     });
     child.stdin.on('error', () => {}); // the child may exit before reading its input
-    child.stdin.end(options.input ?? '');
+    if (options.keepStdinOpen) child.stdin.write(options.input ?? '');
+    else child.stdin.end(options.input ?? '');
+    child.on('close', () => child.stdin.destroy());
   });
 }
 
