@@ -66,6 +66,7 @@ describe('createBatchWriter', () => {
     expect(afterEach.every((written) => written === '')).toBe(true);
     expect(text).toMatch(/│ Ромашка +│ Кофейня Ромашка +│ +87\.4 \/ 100 │ +2 │ ok +│/);
     expect(text).toMatch(/│ Bare +│ Bare Co +│ +3\.5 │ +0 │ ok +│/);
+    expect(text).toMatch(/│ Ромашка +│ Dup +│ +1\.0 │ +0 │ ok +│/); // scores share their decimals
     expect(text).toMatch(/│ Nope +│ — +│ +— │ +— │ not found +│/);
     expect(text).toMatch(/│ =evil +│ — +│ +— │ +— │ server error \(500\) +│/);
     expect(text).not.toContain('\u001b');

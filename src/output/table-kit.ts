@@ -51,8 +51,8 @@ export function formatNumber(value: number, grouped = false, decimals = 0): stri
 }
 
 /** `87.4 / 100`, or the score alone when the scale is unknown. */
-export function formatScore(score: number, max: number | undefined): string {
-  return max === undefined ? formatNumber(score) : `${formatNumber(score)} / ${formatNumber(max)}`;
+export function formatScore(score: number, max: number | undefined, decimals = 0): string {
+  return max === undefined ? formatNumber(score, false, decimals) : `${formatNumber(score, false, decimals)} / ${formatNumber(max)}`;
 }
 
 /** Decimals a column of numbers shares (at most 2), so 90 and 99.6 line up as 90.0 and 99.6. */
