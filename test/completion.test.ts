@@ -1,5 +1,5 @@
 // The completion scripts work in the shells they are for: bash is run for real (COMP_WORDS/_rep),
-// zsh and fish are syntax-checked when those shells are installed.
+// zsh is syntax-checked and fish run for real when those shells are installed (.ci/run installs them).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -96,5 +96,17 @@ describe('rep completion zsh and fish', () => {
   it.skipIf(!installed('fish'))('fish: the script parses (fish -n)', () => {
     const run = spawnSync('fish', ['-n', scripts.fish as string], { encoding: 'utf8' });
     expect([run.status, run.stderr]).toEqual([0, '']);
+  });
+
+  it.skipIf(!installed('fish'))('fish: completes commands, options per command and --format values', () => {
+    const offers = (line: string) => {
+      const run = spawnSync('fish', ['--no-config', '-c', `source $argv[1]; complete -C ${JSON.stringify(line)}`, scripts.fish as string], { encoding: 'utf8', cwd: home.dir });
+      expect(run.stderr).toBe('');
+      return run.stdout.split('\n').filter(Boolean).map((entry) => entry.split('\t')[0]);
+    };
+    expect(offers('rep au')).toEqual(['audit']);
+    expect(offers('rep audit --f')).toEqual(expect.arrayContaining(['--file', '--format']));
+    expect(offers('rep --format ')).toEqual(['csv', 'json', 'ndjson', 'table']);
+    expect(offers('rep completion ')).toEqual(expect.arrayContaining(['bash', 'zsh', 'fish']));
   });
 });
