@@ -1,21 +1,16 @@
 // End to end: the built CLI as a child process against the sandbox over real HTTP, for every command
 // and every exit code of the contract that the sandbox can produce.
 import { readdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pulseIndex, sandboxData } from '../src/sandbox/data.js';
-import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
+import { startSandbox } from '../src/sandbox/server.js';
 import { runCli, useTempHome } from './helpers/cli.js';
 import { closedPort } from './helpers/fault-server.js';
+import { useSandbox } from './helpers/sandbox.js';
 
-let sandbox: RunningSandbox;
+const sandbox = useSandbox();
 const session = useTempHome();
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, limit: 10_000 });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
 
 /** `rep --retries 0 …args` in this test's home, against the shared sandbox unless env says otherwise. */
 function rep(args: string[], env: Record<string, string | undefined> = {}, input?: string) {

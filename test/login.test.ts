@@ -2,24 +2,18 @@
 // from util-linux `script`, when installed: helpers/terminal.ts), one verifying pulse call, and what ends up in the file.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultServer } from './helpers/fault-server.js';
 import { useTempHome } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
 import { startRecordingServer } from './helpers/servers.js';
 import { hasScript, runOnTerminal } from './helpers/terminal.js';
 
 const posix = process.platform !== 'win32';
-let sandbox: RunningSandbox;
+const sandbox = useSandbox();
 const { home, rep } = useTempHome();
 let server: FaultServer | undefined;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, limit: 10_000 });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
 afterEach(async () => {
   await server?.close();
   server = undefined;

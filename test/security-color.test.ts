@@ -1,9 +1,9 @@
 // Colour is rep's own choice, never the server's: `--no-color` > NO_COLOR > FORCE_COLOR > TERM=dumb >
 // whether the stream is a terminal. Unit-tested on colorEnabled, then end to end on a piped child.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { colorEnabled } from '../src/io.js';
-import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
 import { useTempHome } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
 
 describe('colorEnabled', () => {
   const cases: Array<[string, boolean, { noColorFlag?: boolean; env: NodeJS.ProcessEnv }, boolean]> = [
@@ -28,14 +28,8 @@ describe('colorEnabled', () => {
 
 describe('colour through the built CLI (stdout is a pipe)', () => {
   const AUDIT = ['audit', 'Кофейня Ромашка'];
-  let sandbox: RunningSandbox;
+  const sandbox = useSandbox();
   const session = useTempHome();
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, limit: 10_000 });
-  });
-  afterAll(async () => {
-    await sandbox.close();
-  });
 
   /** stdout of `rep --format table <args>` against the sandbox. */
   async function table(args: string[], env: Record<string, string> = {}): Promise<string> {
