@@ -1,9 +1,14 @@
 // Bundles src/ into dist/ with esbuild: one entry (cli.js) and lazy chunks, one per command module,
-// so `rep --version` loads only the CLI parser and each command loads only what it uses.
+// so `rep --version` loads only the CLI parser and each command loads only what it uses. Everything
+// but Node's built-ins is bundled, so the package installs with no dependencies; dist/ also gets the
+// bundled packages' licence notices, and source maps of rep's own code only.
 import { build } from 'esbuild';
-import { readdir, readFile, rm } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { isBuiltin } from 'node:module';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pruneSourceMap } from './prune-source-maps.mjs';
+import { bundledPackageDirs, thirdPartyNotices } from './third-party-notices.mjs';
 
 /**
  * undici's Client requires its HTTP/2 half (and with it node:http2, tls and crypto, ~8 ms) at load,
@@ -34,20 +39,40 @@ const result = await build({
   target: 'node20.18',
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
-  legalComments: 'none',
+  // Licence comments inside bundled files stay, at the end of their chunk; licence files go to NOTICES.
+  legalComments: 'eof',
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
   metafile: true,
+  write: false,
   plugins: [deferHttp2],
   define: { __REP_VERSION__: JSON.stringify(version) },
   // Several dependencies are CommonJS and call require(); give the ESM bundle a real one.
   banner: { js: "import { createRequire as __repCreateRequire } from 'node:module'; const require = __repCreateRequire(import.meta.url);" },
 });
 
+// A bare import left in dist/ would need a package the tarball does not install. (`node:` names are
+// Node's own even where this Node lacks them, like undici's lazy node:sqlite.)
+const unbundled = new Set();
+for (const output of Object.values(result.metafile.outputs)) {
+  for (const { path, external } of output.imports) if (external && !path.startsWith('node:') && !isBuiltin(path)) unbundled.add(path);
+}
+if (unbundled.size > 0) throw new Error(`dist/ would import ${[...unbundled].join(', ')} at run time: bundle it (esbuild left it external)`);
+
+const NOTICES = join(root, 'dist', 'THIRD_PARTY_NOTICES.txt');
+const files = result.outputFiles.map(({ path, text }) => ({ path, text: path.endsWith('.map') ? `${JSON.stringify(pruneSourceMap(JSON.parse(text)))}\n` : text }));
+files.push({ path: NOTICES, text: thirdPartyNotices(bundledPackageDirs(result.metafile, root)) });
+// Each file is replaced whole (write, then rename), so a concurrent run of the CLI never reads half a chunk.
+for (const { path, text } of files) {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(`${path}.${process.pid}.tmp`, text);
+  await rename(`${path}.${process.pid}.tmp`, path);
+}
+
 // Remove chunks of earlier builds only after the new ones are written, so a concurrent run of
 // the CLI never finds dist/ half-empty.
-const built = new Set(Object.keys(result.metafile.outputs).map((file) => join(root, file)));
+const built = new Set(files.map(({ path }) => path));
 for (const entry of await readdir(join(root, 'dist'), { recursive: true, withFileTypes: true })) {
   const file = join(entry.parentPath, entry.name);
   if (entry.isFile() && !built.has(file)) await rm(file, { force: true });

@@ -1,5 +1,5 @@
 // Start-up stays cheap: the built CLI runs with a module hook that records every file it loads, and each
-// loaded chunk's source map says which packages it holds. `--help`, `--version` and `completion` must
+// loaded chunk's source map says which packages it holds (x_bundled_packages, written by the build). `--help`, `--version` and `completion` must
 // load no HTTP client, no conf, no spinner and no table library; a piped command no spinner or table.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,21 +41,15 @@ async function packagesLoaded(args: string[], env: Record<string, string> = {}):
     env: { ...env, REP_TEST_LOAD_LOG: log, NODE_OPTIONS: `--import=${pathToFileURL(join(home.dir, 'register.mjs')).href}` },
   });
   const files = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => fileURLToPath(url));
-  const packages = new Set<string>();
-  for (const file of files) {
-    for (const source of sourcesOf(file)) {
-      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source);
-      if (match?.[1]) packages.add(match[1]);
-    }
-  }
+  const packages = new Set(files.flatMap(bundledPackagesOf));
   return { code: result.code, files, packages };
 }
 
-/** The sources a built file was made from, per its source map. */
-function sourcesOf(file: string): string[] {
+/** The npm packages bundled into a built file, per its source map. */
+function bundledPackagesOf(file: string): string[] {
   const map = `${file}.map`;
   if (!existsSync(map)) return [];
-  return (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources;
+  return (JSON.parse(readFileSync(map, 'utf8')) as { x_bundled_packages: string[] }).x_bundled_packages;
 }
 
 const heavyIn = (packages: Set<string>) => HEAVY.filter((name) => packages.has(name));

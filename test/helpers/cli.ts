@@ -57,6 +57,8 @@ export function makeTempHome(): TempHome {
 
 export interface RunOptions {
   home: TempHome;
+  /** An installed `rep` to run as a shell would (its own shebang); without it, `node bin/rep.js` of this checkout. */
+  bin?: string;
   /** Extra environment (REP_API_KEY, REP_BASE_URL, NO_COLOR, …); `undefined` removes a variable, even one of the home's. Nothing else is inherited but PATH. */
   env?: Record<string, string | undefined>;
   /** Written to stdin, then stdin is closed. Without it stdin is closed at once. */
@@ -73,7 +75,7 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-/** Runs `node bin/rep.js …args` and collects its exit code and output. Never blocks the event loop. */
+/** Runs `node bin/rep.js …args` (or `options.bin …args`) and collects its exit code and output. Never blocks the event loop. */
 export function runCli(args: string[], options: RunOptions): Promise<CliResult> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', ...options.home.env };
   for (const [name, value] of Object.entries(options.env ?? {})) {
@@ -81,7 +83,8 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
     else env[name] = value;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [REP_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [file, argv] = options.bin ? [options.bin, args] : [process.execPath, [REP_BIN, ...args]];
+    const child = spawn(file, argv, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

@@ -1,0 +1,144 @@
+// The package as a user gets it: `npm pack` of a copy of this checkout (prepack builds dist/ there),
+// then `npm install -g` of the tarball into a temp prefix, offline: nothing to download, nothing run,
+// no warnings, and the installed `rep` works. npm gets an empty user config and a temp cache, so the
+// machine's own npm settings neither leak in nor get touched.
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempHome, runCli } from './helpers/cli.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+/** What a fresh clone does not have: installed or built files, caches, VCS data. */
+const NOT_IN_A_CLONE = new Set(['node_modules', 'dist', '.git', '.cache', 'coverage']);
+
+interface NpmResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let dir: string;
+let npmEnv: Record<string, string>;
+let packed: { filename: string; files: Array<{ path: string }> };
+let install: NpmResult;
+let installed: string;
+
+function npm(args: string[], cwd: string): Promise<NpmResult> {
+  return new Promise((resolve) => {
+    execFile('npm', args, { cwd, env: npmEnv, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'rep-package-'));
+  writeFileSync(join(dir, 'npmrc'), '');
+  npmEnv = {
+    PATH: process.env.PATH ?? '',
+    HOME: join(dir, 'home'),
+    npm_config_userconfig: join(dir, 'npmrc'),
+    npm_config_cache: join(dir, 'npm-cache'),
+    npm_config_update_notifier: 'false',
+  };
+  const project = join(dir, 'project');
+  cpSync(ROOT, project, { recursive: true, filter: (source) => !NOT_IN_A_CLONE.has(source.slice(ROOT.length).split('/')[0] ?? '') });
+  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
+
+  const pack = await npm(['pack', '--offline', '--json', '--pack-destination', dir], project);
+  expect(pack.stderr).not.toMatch(/npm warn/i);
+  expect(pack.code).toBe(0);
+  [packed] = JSON.parse(pack.stdout) as [typeof packed];
+  install = await npm(['install', '--global', '--offline', '--prefix', join(dir, 'prefix'), join(dir, packed.filename)], dir);
+  installed = join(dir, 'prefix', 'lib', 'node_modules', 'rep-cli');
+}, 120_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the packed tarball', () => {
+  it('installs alone, offline, running nothing and printing no warning', () => {
+    expect(`${install.stdout}${install.stderr}`).not.toMatch(/npm warn/i);
+    expect(install.code).toBe(0);
+    expect(install.stdout).toMatch(/^added 1 package\b/m);
+    expect(existsSync(join(installed, 'node_modules'))).toBe(false);
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies?: object; scripts?: Record<string, string> };
+    expect(manifest.dependencies ?? {}).toEqual({});
+    expect(Object.keys(manifest.scripts ?? {}).filter((name) => /^(pre|post)?(install|prepare)$/.test(name))).toEqual([]);
+  });
+
+  it('runs from the installed bin: --version and a sandbox request', async () => {
+    const home = makeTempHome();
+    const bin = join(dir, 'prefix', 'bin', 'rep');
+    const versionRun = await runCli(['--version'], { home, bin });
+    expect(versionRun).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    const pulse = await runCli(['--sandbox', 'pulse', '--json'], { home, bin });
+    expect(pulse.stderr).toBe('');
+    expect(pulse.code).toBe(0);
+    expect(JSON.parse(pulse.stdout)).toMatchObject({ index: expect.any(Number) });
+  });
+
+  it('carries the MIT licence and the notices of every bundled package, and no sources or build scripts', () => {
+    const paths = packed.files.map((file) => file.path);
+    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/rep.js', 'dist/cli.js', 'dist/THIRD_PARTY_NOTICES.txt']));
+    expect(paths.filter((path) => !/^(bin|dist)\//.test(path)).sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
+    expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} rep contributors\n/);
+
+    const notices = readFileSync(join(installed, 'dist', 'THIRD_PARTY_NOTICES.txt'), 'utf8');
+    const bundled = new Set(mapsOf(installed).flatMap((map) => map.x_bundled_packages));
+    expect([...bundled]).toEqual(expect.arrayContaining(['undici', 'commander', 'conf', 'ora', 'cli-table3', 'chalk']));
+    for (const name of bundled) expect(notices, name).toMatch(new RegExp(`^${name.replace(/[/.]/g, '\\$&')} \\d+\\.\\d+\\.\\d+ \\(`, 'm'));
+  });
+
+  it("has source maps of rep's own code only, and imports no package at run time", () => {
+    const maps = mapsOf(installed);
+    const sources = maps.flatMap((map) => map.sources);
+    expect(sources.filter((source) => source.includes('node_modules'))).toEqual([]);
+    expect(sources).toContain('../src/cli.ts');
+    for (const map of maps) expect(map.sourcesContent?.length ?? 0).toBe(map.sources.length);
+
+    const bare = new Set<string>();
+    for (const file of readdirSync(join(installed, 'dist'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))) {
+      const code = readFileSync(join(installed, 'dist', file), 'utf8');
+      // esbuild's forms: `from"x"`, `import"x"`, `import("x")`, and `__require("x")` for a CommonJS require it left.
+      for (const [, specifier = ''] of code.matchAll(/(?:\bfrom\s*|\bimport\s*|\bimport\(\s*|\b__require\(\s*)["']([^"'\s]+)["']/g)) {
+        if (!/^(\.|\/|node:)/.test(specifier) && !isBuiltin(specifier)) bare.add(`${file}: ${specifier}`);
+      }
+    }
+    expect([...bare]).toEqual([]);
+  });
+});
+
+describe('the checkout', () => {
+  it('says how to build when dist/ is missing, instead of a module-not-found stack', async () => {
+    const clone = join(dir, 'unbuilt');
+    cpSync(join(ROOT, 'bin'), join(clone, 'bin'), { recursive: true });
+    const result = await runCli(['--version'], { home: makeTempHome(), bin: join(clone, 'bin', 'rep.js') });
+    expect(result).toMatchObject({ code: 1, stdout: '', stderr: 'rep: dist/ is not built in this checkout\nhint: run `npm run build` (`npm test` builds it too)\n' });
+  });
+
+  it('leaves no dependency install script unreviewed, so `npm ci` does not warn about one', async () => {
+    const pending = await npm(['install-scripts', 'ls', '--json'], ROOT);
+    expect(pending.code).toBe(0);
+    expect(JSON.parse(pending.stdout)).toEqual({ allowScripts: [] });
+  });
+});
+
+interface SourceMapFile {
+  sources: string[];
+  sourcesContent?: string[];
+  x_bundled_packages: string[];
+}
+
+function mapsOf(packageDir: string): SourceMapFile[] {
+  const dist = join(packageDir, 'dist');
+  return readdirSync(dist, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.map'))
+    .map((name) => JSON.parse(readFileSync(join(dist, name), 'utf8')) as SourceMapFile);
+}
