@@ -153,7 +153,7 @@ describe('status mapping', () => {
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as NotFoundError).exitCode).toBe(3);
     expect(error.message).toBe('no company named "Acme"');
-    expect((error as NotFoundError).hint).toBe('try: rep search "Acme"');
+    expect((error as NotFoundError).hint).toBe('try: rep search Acme');
   });
 
   it('404 with HTML, or on another endpoint: the base URL is wrong', async () => {
