@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { closedPort } from './helpers/fault-server.js';
 import { startRecordingServer } from './helpers/servers.js';
 
 const STORED = { apiKey: 'stored-key-aaaa1111', baseUrl: 'https://api.example.com/api' };
@@ -34,5 +35,28 @@ describe('--sandbox leaves the stored credentials alone', () => {
     expect(result.stderr).toMatch(/^rep: --sandbox .*(writes no files|needs no key).*\nhint: .*\n$/);
     expect(readFileSync(configFile(), 'utf8')).toBe(before.text);
     expect(statSync(configFile()).mtimeMs).toBe(before.mtimeMs);
+  });
+});
+
+describe('one error and one hint', () => {
+  it.each([401, 403])('without a key, a %i is one error whose hint says how to give a key; no separate warning', async (status) => {
+    const server = track(await startRecordingServer({ status, body: { error: 'unauthorized' } }));
+    const result = await rep(['pulse'], { env: { REP_BASE_URL: server.baseUrl.href } });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(new RegExp(`^rep: the server needs an API key \\(${status} [A-Za-z ]+\\)\\nhint: run \`rep login\`, or set REP_API_KEY\\n$`));
+  });
+
+  it('without a key, a failure that is not about the key is one error and its own hint', async () => {
+    const result = await rep(['pulse'], { env: { REP_BASE_URL: `http://127.0.0.1:${await closedPort()}/api` } });
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/^rep: cannot connect to [^\n]*\nhint: [^\n]*\n$/);
+  });
+
+  it('a key rejected during login: the hint says to check the key, not to run `rep login`', async () => {
+    const server = track(await startRecordingServer({ status: 401, body: { error: 'invalid key' } }));
+    const result = await rep(['login', '--base-url', server.baseUrl.href], { input: 'wrong-key-0123456789\n' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^rep: the server rejected the API key \(401 Unauthorized\)\nhint: check the key[^\n]*\n$/);
+    expect(result.stderr).not.toMatch(/rep login/);
   });
 });
