@@ -200,7 +200,7 @@ describe('exit codes', () => {
       const [message, hint, extra] = result.stderr.split('\n');
       expect(message).toMatch(/^rep: rate limit/);
       expect(message).toMatch(/1 request/);
-      expect(message).toMatch(/\d{2}:\d{2}/);
+      expect(message).toMatch(/\d{1,2}:\d{2}/);
       expect(hint).toMatch(/^hint: .*--wait.*higher tier/);
       expect(extra).toBe('');
     } finally {

@@ -3,6 +3,7 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../src/sandbox/server.js';
 import { closeAfterEach, useTempHome } from './helpers/cli.js';
 import { closedPort } from './helpers/fault-server.js';
 import { startRecordingServer } from './helpers/servers.js';
@@ -58,5 +59,52 @@ describe('one error and one hint', () => {
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/^rep: the server rejected the API key \(401 Unauthorized\)\nhint: check the key[^\n]*\n$/);
     expect(result.stderr).not.toMatch(/rep login/);
+  });
+});
+
+describe('rate-limit times', () => {
+  const KEY = 'window-test-key-0001';
+  const limited = async (windowMs: number) => {
+    const sandbox = track(await startSandbox({ port: 0, limit: 2, windowMs, key: KEY }));
+    return { REP_BASE_URL: sandbox.url, REP_API_KEY: KEY };
+  };
+
+  it.each([
+    [20_000, '20 s'],
+    [3_600_000, '1 h'],
+  ])('a window of %i ms reads "resets in %s", the way a person reads it', async (windowMs, reads) => {
+    const result = await rep(['pulse'], { env: await limited(windowMs) });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(new RegExp(`^rep: warning: 1 request left in this rate-limit window; resets in ${reads} \\(at [^)]+\\)\\n$`));
+  });
+
+  it('status shows the reset on the same clock, in the same form, as the error', async () => {
+    const env = await limited(20_000);
+    for (let i = 0; i < 2; i++) expect((await rep(['--quiet', 'pulse'], { env })).code).toBe(0);
+    const limitedOut = await rep(['pulse'], { env });
+    expect(limitedOut.code).toBe(5);
+    const at = / \(at ([^)]+)\)\n/.exec(limitedOut.stderr)?.[1];
+    expect(at).toBeDefined();
+    const status = await rep(['--format', 'table', 'status'], { env });
+    expect(status.stdout).toContain(`resets ${at} (seen `);
+  });
+});
+
+describe('status formats', () => {
+  const env = { REP_BASE_URL: 'https://api.example.com/api', REP_API_KEY: 'status-format-key-0001' };
+
+  it('csv: a header and one row, the rate limit in its own columns', async () => {
+    const result = await rep(['--format', 'csv', 'status'], { env });
+    expect(result.code).toBe(0);
+    const [header, row, ...rest] = result.stdout.split('\n');
+    expect(header).toBe('base_url,base_url_source,key,key_source,config_path,requests_last_hour,rate_limit.limit,rate_limit.remaining,rate_limit.reset_at,rate_limit.seen_at');
+    expect(row).toBe(`https://api.example.com/api,env,****0001,env,${configFile()},0,,,,`);
+    expect(rest).toEqual(['']);
+  });
+
+  it('ndjson: the JSON record on one line', async () => {
+    const [ndjson, json] = await Promise.all([rep(['--format', 'ndjson', 'status'], { env }), rep(['--json', 'status'], { env })]);
+    expect(ndjson.stdout.split('\n')).toHaveLength(2);
+    expect(JSON.parse(ndjson.stdout)).toEqual(JSON.parse(json.stdout));
   });
 });
