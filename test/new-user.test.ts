@@ -3,6 +3,7 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sandboxData } from '../src/sandbox/data.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { closeAfterEach, useTempHome } from './helpers/cli.js';
 import { closedPort } from './helpers/fault-server.js';
@@ -106,5 +107,32 @@ describe('status formats', () => {
     const [ndjson, json] = await Promise.all([rep(['--format', 'ndjson', 'status'], { env }), rep(['--json', 'status'], { env })]);
     expect(ndjson.stdout.split('\n')).toHaveLength(2);
     expect(JSON.parse(ndjson.stdout)).toEqual(JSON.parse(json.stdout));
+  });
+});
+
+describe('the sandbox, as a new user first sees it', () => {
+  it('pulse is the mean of the scores served, rounded to two decimals, in json and csv', async () => {
+    const { companies } = sandboxData();
+    const tenths = companies.reduce((total, company) => total + Math.round(company.score * 10), 0);
+    const mean = tenths / companies.length / 10; // the scores have one decimal: summed exactly as tenths
+    const [json, csv] = await Promise.all([rep(['--sandbox', 'pulse']), rep(['--sandbox', 'pulse', '--format', 'csv'])]);
+    const index = JSON.parse(json.stdout).index as number;
+    expect(Math.abs(index - mean)).toBeLessThanOrEqual(0.005);
+    expect(String(index)).toMatch(/^\d+(\.\d{1,2})?$/);
+    expect(csv.stdout.split('\n')[1]).toMatch(new RegExp(`^${String(index).replace('.', '\\.')},`));
+  });
+
+  it('the Details table labels its rows like the other cells and formats their numbers', async () => {
+    const [audit, pulse] = await Promise.all([
+      rep(['--sandbox', '--format', 'table', 'audit', 'Кофейня Ромашка']),
+      rep(['--sandbox', '--format', 'table', 'pulse']),
+    ]);
+    const total = sandboxData().companies.find((company) => company.name === 'Кофейня Ромашка')!.reviewsTotal;
+    expect(total).toBeGreaterThanOrEqual(1000); // so the grouping shows
+    expect(audit.stdout).toMatch(/│ Company id +│ c-00001 +│/);
+    expect(audit.stdout).toMatch(new RegExp(`│ Reviews total +│ ${total.toLocaleString('en-US')} +│`));
+    expect(audit.stdout).toMatch(/│ Updated at +│ 2026-11-01T00:00:00Z +│/);
+    expect(audit.stdout).not.toMatch(/company\.id|reviews_total/);
+    expect(pulse.stdout).toMatch(/│ Companies +│ 2,400 +│/);
   });
 });
