@@ -76,7 +76,8 @@ function readGlobals(raw: Record<string, unknown>): GlobalOptions {
  * that way), and the hint pointing at the help of the command that was given.
  */
 export function usageError(error: CommanderError, args: readonly string[] = [], commands: readonly Command[] = []): UsageError {
-  const command = commands.find((each) => args.includes(each.name()));
+  const given = args.find((arg) => commands.some((each) => each.name() === arg));
+  const command = commands.find((each) => each.name() === given);
   const message = reword(error.message.replace(/^error: /, ''), command)
     .replace(/^(unknown option '[^=']+)=[^']*'/, "$1=…'")
     .replace(/\s*\n\s*\((.*)\)\s*$/, (_, suggestion: string) => ` (${suggestion.charAt(0).toLowerCase()}${suggestion.slice(1)})`);

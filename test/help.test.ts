@@ -53,6 +53,7 @@ describe("each command's help", () => {
     [['login', '--base-url'], '--base-url'],
     [['search', 'x', '--format', 'xml'], '--format'],
     [['audit', 'x', '--max-wait', '1d'], '--max-wait'],
+    [['search', 'login', '--max-wait', '1d'], '--max-wait'], // the command given, not a word that names another
   ])('the help a usage error points at (rep %j) lists the option', async (args, option) => {
     const failed = await rep(args);
     expect(failed.code).toBe(2);
