@@ -1,6 +1,7 @@
 // End to end, the paper cuts a new user met (issue 9): `--sandbox` never touching the stored
-// credentials, one error and one hint without a key, hints that fit login, and status's clock and formats.
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// credentials, one error and one hint without a key, hints that fit login, rate-limit times and
+// status's clock and formats, the sandbox's pulse and the Details table.
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxData } from '../src/sandbox/data.js';
@@ -31,12 +32,15 @@ describe('--sandbox leaves the stored credentials alone', () => {
     ['login --no-verify', ['--sandbox', 'login', '--no-verify'], 'other-key-0123456789\n'],
   ])('%s refuses with exit 2, says why, and changes no file', async (_, args, input) => {
     const before = storeCredentials();
+    const files = () => readdirSync(home().dir, { recursive: true }).sort();
+    const listed = files();
     const result = await rep(args, input === undefined ? {} : { input });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^rep: --sandbox .*(writes no files|needs no key).*\nhint: .*\n$/);
     expect(readFileSync(configFile(), 'utf8')).toBe(before.text);
     expect(statSync(configFile()).mtimeMs).toBe(before.mtimeMs);
+    expect(files()).toEqual(listed);
   });
 });
 
