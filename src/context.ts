@@ -74,11 +74,10 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<ApiClie
   if (!settings.baseUrl) {
     throw new AuthError('no base URL is set', { hint: 'run `rep login --base-url URL`, set REP_BASE_URL, or try `--sandbox`' });
   }
-  if (!settings.key) deps.warn('no API key is set; sending the request without one (run `rep login` or set REP_API_KEY)');
   const [{ createClient }, { openRequestLog, keyId }] = await Promise.all([import('./api/client.js'), import('./state/requests.js')]);
   const requestLog = settings.keySource === 'sandbox' ? undefined : openRequestLog(deps.paths().stateDir, keyId(settings.key ?? ''));
   if (requestLog) deps.onExit(() => requestLog.flush());
-  return createClient({
+  const client = createClient({
     baseUrl: settings.baseUrl,
     key: settings.key,
     timeoutMs: deps.globals.timeout * 1000,
@@ -94,4 +93,19 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<ApiClie
     signal: deps.signal,
     userAgent: `rep/${VERSION} (node ${process.version})`,
   });
+  return settings.key ? client : warnOnAnswerWithoutKey(client, deps);
+}
+
+/**
+ * Without a key, the warning comes once the server has answered anyway: when the request fails, the
+ * error's own hint says what to do (a 401's says how to give a key), so the user reads one error and one hint.
+ */
+function warnOnAnswerWithoutKey(client: ApiClient, deps: Deps): ApiClient {
+  return {
+    async get(...args) {
+      const response = await client.get(...args);
+      deps.warn('no API key is set; the server answered without one (run `rep login` or set REP_API_KEY)');
+      return response;
+    },
+  };
 }

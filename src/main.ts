@@ -1,6 +1,6 @@
 // Runs one command: argv is parsed by the program in program.ts into plain option objects; each action
 // lazy-imports its command module and calls `run(opts, deps)`. `main` is where the exit code is chosen.
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import type { Format, GlobalOptions } from './deps.js';
 import { describeError, ExitCode, formatReport, InterruptedError, UsageError } from './errors.js';
 import { processIO } from './io.js';
@@ -44,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError && ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) {
       return ExitCode.ok;
     }
-    const report = describeError(interrupt.signal.aborted ? new InterruptedError() : error instanceof CommanderError ? usageError(error, args, program.commands.map((command) => command.name())) : error);
+    const report = describeError(interrupt.signal.aborted ? new InterruptedError() : error instanceof CommanderError ? usageError(error, args, program.commands) : error);
     if (report.exitCode === ExitCode.interrupted && !globals?.debug) return report.exitCode;
     process.stderr.write(formatReport(report, { debug: globals?.debug ?? args.includes('--debug') }));
     return report.exitCode;
@@ -75,15 +75,21 @@ function readGlobals(raw: Record<string, unknown>): GlobalOptions {
  * onto the line, the value of an unknown `--option=value` hidden (a user may have tried to pass a key
  * that way), and the hint pointing at the help of the command that was given.
  */
-export function usageError(error: CommanderError, args: readonly string[] = [], commands: readonly string[] = []): UsageError {
-  const message = reword(error.message.replace(/^error: /, ''))
+export function usageError(error: CommanderError, args: readonly string[] = [], commands: readonly Command[] = []): UsageError {
+  const given = args.find((arg) => commands.some((each) => each.name() === arg));
+  const command = commands.find((each) => each.name() === given);
+  const message = reword(error.message.replace(/^error: /, ''), command)
     .replace(/^(unknown option '[^=']+)=[^']*'/, "$1=…'")
     .replace(/\s*\n\s*\((.*)\)\s*$/, (_, suggestion: string) => ` (${suggestion.charAt(0).toLowerCase()}${suggestion.slice(1)})`);
-  const command = args.find((arg) => commands.includes(arg));
-  return new UsageError(message, { hint: `see \`rep ${command ? `${command} ` : ''}--help\`` });
+  return new UsageError(message, { hint: `see \`rep ${command ? `${command.name()} ` : ''}--help\`` });
 }
 
-function reword(message: string): string {
+/** Flags users bring from other tools, and what rep calls them. */
+const FAMILIAR_FLAGS: Record<string, string> = { '-v': '-V for the version, or --debug', '--verbose': '--debug' };
+/** How a missing argument is named, where its own name says too little. */
+const ARGUMENT_NOUNS: Record<string, string> = { text: 'search text' };
+
+function reword(message: string, command: Command | undefined): string {
   const reason = (text: string) => {
     const said = text.replace(/^Allowed choices are (.*)\.$/, 'expected one of $1').trim();
     return said ? `: ${said}` : '';
@@ -94,5 +100,19 @@ function reword(message: string): string {
   if (badArgument) return `invalid value '${badArgument[1]}' for <${badArgument[2]}>${reason(badArgument[3] ?? '')}`;
   const missingValue = /^option '(?:-\w, )?(--[\w-]+)[^']*' argument missing$/.exec(message);
   if (missingValue) return `${missingValue[1]} needs a value`;
+  const unknownOption = /^unknown option '([^'=]+)'$/.exec(message);
+  const familiar = unknownOption && FAMILIAR_FLAGS[unknownOption[1]!];
+  if (familiar) return `${message} (did you mean ${familiar}?)`;
+  const missingArgument = /^missing required argument '([^']+)'$/.exec(message);
+  if (missingArgument) {
+    const name = missingArgument[1]!;
+    const choices = command?.registeredArguments.find((argument) => argument.name() === name)?.argChoices;
+    return `missing ${ARGUMENT_NOUNS[name] ?? name}${choices ? `: expected one of ${choices.join(', ')}` : ''}`;
+  }
+  const tooMany = /^too many arguments for '([^']+)'\. Expected (\d+) arguments? but got (\d+)\.$/.exec(message);
+  if (tooMany) {
+    const expected = Number(tooMany[2]);
+    return `${tooMany[1]} takes ${expected === 0 ? 'no arguments' : `${expected} argument${expected === 1 ? '' : 's'}`}, but got ${tooMany[3]}`;
+  }
   return message;
 }

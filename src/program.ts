@@ -1,12 +1,27 @@
 // The commander program: every command, option and help text. Pure definitions; the actions
 // lazy-import their command modules through `runAction`, so defining the program loads nothing else.
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, Help, Option } from 'commander';
 import type { Deps, Format } from './deps.js';
+import { UsageError } from './errors.js';
 import { VERSION } from './version.js';
 import { parseDuration, portNumber, positiveInteger, positiveNumber, wholeNumber } from './options.js';
 
 
 export const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv'];
+
+/** The global options a command's help lists, when not all of them: only those that change what it does. */
+const GLOBALS_IN_HELP: Record<string, readonly string[]> = {
+  login: ['--base-url', '--timeout', '--retries', '--debug', '--quiet'],
+  logout: ['--quiet'],
+  status: ['--base-url', '--json', '--format', '--sandbox'],
+  sandbox: ['--quiet'],
+  completion: [],
+  help: [],
+};
+
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  ${line}\n`).join('')}`;
+}
 
 export function buildProgram(runAction: (load: () => Promise<CommandModule>, opts: object, command: Command) => Promise<void>): Command {
   const program = new Command('rep')
@@ -14,6 +29,16 @@ export function buildProgram(runAction: (load: () => Promise<CommandModule>, opt
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
+    .configureHelp({
+      // Error hints send users to `rep <command> --help`: it lists the global options that apply there.
+      showGlobalOptions: true,
+      visibleGlobalOptions(this: Help, command: Command) {
+        const only = GLOBALS_IN_HELP[command.name()];
+        return Help.prototype.visibleGlobalOptions
+          .call(this, command)
+          .filter((option) => option.long !== '--version' && (only === undefined || only.includes(option.long ?? '')));
+      },
+    })
     .option('--base-url <url>', 'API base URL, ending in /api (env: REP_BASE_URL)')
     .option('--json', 'same as --format json')
     .addOption(new Option('--format <format>', 'output format (default: table on a terminal, json otherwise)').choices(FORMATS))
@@ -44,22 +69,44 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 netwo
     .command('login')
     .description('store an API key (read from a hidden prompt, or the first line of stdin) and base URL')
     .option('--no-verify', 'store the key without checking it with one pulse call')
+    .addHelpText(
+      'after',
+      examples(
+        'rep login --base-url https://reputation.example.com/api',
+        `printf '%s\\n' "$KEY" | rep login --base-url https://reputation.example.com/api`,
+        'rep login --no-verify',
+      ),
+    )
     .action(action(() => import('./commands/login.js')));
-  program.command('logout').description('remove the stored API key (other settings stay)').action(action(() => import('./commands/logout.js')));
-  program.command('status').description('show base URL, key source, masked key, config path and recent request count').action(action(() => import('./commands/status.js')));
+  program
+    .command('logout')
+    .description('remove the stored API key (other settings stay)')
+    .addHelpText('after', examples('rep logout', 'rep logout && rep status'))
+    .action(action(() => import('./commands/logout.js')));
+  program
+    .command('status')
+    .description('show base URL, key source, masked key, config path and recent request count')
+    .addHelpText('after', examples('rep status', 'rep status --json | jq -r .key_source', 'rep --sandbox status'))
+    .action(action(() => import('./commands/status.js')));
   program
     .command('audit')
     .description('audit companies: Reputation Score and a summary by source')
     .argument('[name...]', 'company name; several names, --file or - (stdin) make a batch')
     .option('-f, --file <path>', 'read names from a file, one a line (- for stdin)')
     .option('-c, --concurrency <n>', 'requests in flight during a batch', positiveInteger, 4)
+    .addHelpText('after', examples('rep audit "Blue Bottle Coffee"', 'rep audit --file companies.txt --format ndjson > audits.ndjson', 'rep --sandbox audit "Кофейня Ромашка" --format table'))
     .action(action(() => import('./commands/audit.js')));
   program
     .command('search')
     .description('search companies, cities and categories (at most 5 of each)')
     .argument('<text...>', 'words to search for, joined with one space')
+    .addHelpText('after', examples('rep search coffee', "rep search coffee | jq -r '.companies[].name'", 'rep --sandbox search кофейня --format table'))
     .action(action(() => import('./commands/search.js')));
-  program.command('pulse').description('the market index: mean Reputation Score over all tracked companies').action(action(() => import('./commands/pulse.js')));
+  program
+    .command('pulse')
+    .description('the market index: mean Reputation Score over all tracked companies')
+    .addHelpText('after', examples('rep pulse', 'rep pulse | jq .index', 'rep --sandbox pulse --format table'))
+    .action(action(() => import('./commands/pulse.js')));
   program
     .command('sandbox')
     .description('run a local server that speaks the same API over a built-in data set')
@@ -67,12 +114,25 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 netwo
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--limit <n>', 'requests per key per window', positiveInteger, 100)
     .addOption(new Option('--window <duration>', 'rate-limit window (90, 90s, 15m, 1h)').argParser(parseDuration).default(3_600_000, '1h'))
+    .addHelpText('after', examples('rep sandbox --port 8080', 'rep sandbox --limit 5 --window 1m   # try rate limits and --wait quickly'))
     .action(action(() => import('./commands/sandbox.js')));
   program
     .command('completion')
     .description('print a shell completion script')
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+    .addHelpText('after', examples('source <(rep completion bash)   # in ~/.bashrc; zsh alike', 'rep completion fish > ~/.config/fish/completions/rep.fish'))
     .action(action(() => import('./commands/completion.js')));
+  // A command of its own rather than commander's help command, which shows the main help for an unknown name.
+  program
+    .command('help')
+    .description('show help for a command (the same as --help)')
+    .argument('[command]', 'the command to show help for')
+    .addHelpText('after', examples('rep help', 'rep help audit'))
+    .action((name: string | undefined) => {
+      const target = name === undefined ? program : program.commands.find((command) => command.name() === name);
+      if (!target) throw new UsageError(`unknown command '${name}'`, { hint: 'see `rep --help`' });
+      target.help(); // prints to stdout and ends the parse like --help (exit 0)
+    });
   return program;
 }
 

@@ -153,7 +153,7 @@ describe('status mapping', () => {
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as NotFoundError).exitCode).toBe(3);
     expect(error.message).toBe('no company named "Acme"');
-    expect((error as NotFoundError).hint).toBe('try: rep search "Acme"');
+    expect((error as NotFoundError).hint).toBe('try: rep search Acme');
   });
 
   it('404 with HTML, or on another endpoint: the base URL is wrong', async () => {
@@ -258,7 +258,7 @@ describe('rate limits', () => {
     expect((error as RateLimitError).exitCode).toBe(5);
     expect((error as RateLimitError).resetAt).toBe(resetAt);
     expect((error as RateLimitError).resetFromServer).toBe(true);
-    expect(error.message).toMatch(/^rate limit reached: (100 requests|the free tier's 100 requests) per hour; resets in \d+ (s|min) \(at \d\d:\d\d(:\d\d)?\)$/);
+    expect(error.message).toMatch(/^rate limit reached: (100 requests|the free tier's 100 requests) per hour; resets in \d+ (s|min) \(at \d{1,2}:\d\d(:\d\d)?(\s[AP]M)?\)$/);
     expect((error as RateLimitError).hint).toBe('wait and retry with --wait, or ask the service operator for a higher tier');
   });
 
@@ -321,7 +321,7 @@ describe('rate limits', () => {
     await api.get('pulse');
     await api.get('pulse');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^3 requests left in this rate-limit window; resets in 10 min \(at \d\d:\d\d(:\d\d)?\)$/);
+    expect(warnings[0]).toMatch(/^3 requests left in this rate-limit window; resets in 10 min \(at \d{1,2}:\d\d(:\d\d)?(\s[AP]M)?\)$/);
     expect(debugLines).toContain('< x-ratelimit-remaining: 3');
   });
 });

@@ -31,7 +31,7 @@ describe('rep audit: a batch meets the rate limit', () => {
     expect(fixture.server()?.received).toEqual(input.slice(0, 4));
     const [summary, error, hint, ...rest] = result.stderr.split('\n');
     expect(summary).toBe('audited 3, not found 0, failed 0, not audited 5');
-    expect(error).toMatch(/^rep: rate limit reached: 5 of 8 names not audited; 3 requests per hour; resets in 10 min \(at \d\d:\d\d\)$/);
+    expect(error).toMatch(/^rep: rate limit reached: 5 of 8 names not audited; 3 requests per hour; resets in 10 min \(at \d{1,2}:\d\d(:\d\d)?(\s[AP]M)?\)$/);
     expect(hint).toMatch(/^hint: .*--wait/);
     expect(rest).toEqual(['']);
   });

@@ -32,10 +32,10 @@ function expectReport(result: CliResult, code: number, message: RegExp, hint: Re
 describe('usage errors exit 2 with one line and a hint, and send nothing', () => {
   it.each([
     [['audit'], /^rep: missing company name$/, /^hint: rep audit "Blue Bottle Coffee", or --file PATH for a batch$/],
-    [['search'], /^rep: missing required argument 'text'$/],
-    [['completion'], /^rep: missing required argument 'shell'$/],
+    [['search'], /^rep: missing search text$/],
+    [['completion'], /^rep: missing shell: expected one of bash, zsh, fish$/],
     [['completion', 'powershell'], /^rep: invalid value 'powershell' for <shell>: expected one of bash, zsh, fish$/],
-    [['pulse', 'extra'], /too many arguments for 'pulse'/],
+    [['pulse', 'extra'], /^rep: pulse takes no arguments, but got 1$/],
     [['pulse', '--format'], /^rep: --format needs a value$/],
     [['--timeout', 'abc', 'pulse'], /^rep: invalid value 'abc' for --timeout: expected a positive number of seconds$/],
     [['--timeout', '0', 'pulse'], /^rep: invalid value '0' for --timeout: /],

@@ -127,7 +127,7 @@ describe('network faults exit 6', () => {
 });
 
 describe('rate limits exit 5', () => {
-  const clock = /in \d+ (s|sec|min|h)\b.*\(at \d{2}:\d{2}/;
+  const clock = /in \d+ (s|sec|min|h)\b.*\(at \d{1,2}:\d{2}/;
   it.each([
     ['Retry-After seconds', { 'retry-after': '120' }],
     ['Retry-After HTTP date', { 'retry-after': new Date(Date.now() + 300_000).toUTCString() }],

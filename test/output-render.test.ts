@@ -170,8 +170,8 @@ describe('table', () => {
     expect(out).toContain('Кофейня Ромашка');
     expect(out).toContain('Reputation Score  87.4 / 100');
     expect(out).toMatch(/│ Google Maps +│ +4\.6 │ +1,234 │/);
-    expect(out).toMatch(/│ reviews_total +│ 1500 +│/);
-    expect(out).toMatch(/│ company\.city +│ Москва +│/);
+    expect(out).toMatch(/│ Reviews total +│ 1,500 +│/);
+    expect(out).toMatch(/│ Company city +│ Москва +│/);
   });
 
   it('colours the score only when colour is on', async () => {
@@ -211,7 +211,14 @@ describe('table', () => {
   it('shows the market index standing out, then the details', async () => {
     const out = await render('pulse', PULSE, 'table');
     expect(out.split('\n')[0]).toBe('Market index  71.23');
-    expect(out).toMatch(/│ companies +│ 2400 +│/);
+    expect(out).toMatch(/│ Companies +│ 2,400 +│/);
+  });
+
+  it('details: counts grouped, numbers that name something kept as they are, every decimal kept', async () => {
+    const out = await render('pulse', { index: 1, reviews_total: 7305, company_id: 12345, founded_year: 1998, lat: 55.755826, delta: -1234.5, tiny: 1e-7, code: '01234' }, 'table');
+    for (const [label, value] of [['Reviews total', '7,305'], ['Company id', '12345'], ['Founded year', '1998'], ['Lat', '55.755826'], ['Delta', '-1,234.5'], ['Tiny', '1e-7'], ['Code', '01234']]) {
+      expect(out).toMatch(new RegExp(`│ ${label} +│ ${value!.replace('.', '\\.')} +│`));
+    }
   });
 
   it('keeps server text from driving the terminal', async () => {

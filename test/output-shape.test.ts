@@ -44,7 +44,7 @@ describe('auditView', () => {
         ['company.id', 'c-1'],
         ['company.city', 'Москва'],
         ['company.category', 'Кофейня'],
-        ['reviews_total', '1500'],
+        ['reviews_total', 1500],
         ['updated_at', '2026-11-01T00:00:00Z'],
       ],
     });
@@ -108,7 +108,7 @@ describe('auditView', () => {
         { source: 'Tripadvisor', extra: [] },
       ],
       details: [
-        ['platforms[3]', '5'],
+        ['platforms[3]', 5],
         ['tags', 'coffee, wifi'],
       ],
     });
@@ -126,9 +126,9 @@ describe('auditView', () => {
     const view = auditView(body);
     expect(view).toMatchObject({ name: 'Inner', score: 2 });
     expect(view.details).toEqual([
-      ['company.score', '1'],
+      ['company.score', 1],
       ['name', 'Top'],
-      ['rating', '3'],
+      ['rating', 3],
     ]);
   });
 
@@ -136,8 +136,8 @@ describe('auditView', () => {
     const view = auditView({ score: 50, summary: { positive: 10, negative: 2 } });
     expect(view.sources).toEqual([]);
     expect(view.details).toEqual([
-      ['summary.positive', '10'],
-      ['summary.negative', '2'],
+      ['summary.positive', 10],
+      ['summary.negative', 2],
     ]);
   });
 
@@ -188,8 +188,8 @@ describe('searchView', () => {
         { type: 'city', rows: [{ name: 'Казань' }] },
       ],
       details: [
-        ['took_ms', '3'],
-        ['results.total', '1'],
+        ['took_ms', 3],
+        ['results.total', 1],
       ],
       query: undefined,
     });
@@ -236,10 +236,10 @@ describe('searchView', () => {
 
 describe('pulseView', () => {
   it.each([
-    ['the sandbox shape', { index: 71.234, companies: 2400, updated_at: 'x' }, 71.234, [['companies', '2400'], ['updated_at', 'x']]],
-    ['a data envelope with market_index', { data: { market_index: '64.5' }, meta: { v: 2 } }, 64.5, [['meta.v', '2']]],
-    ['a result envelope with a nested pulse record', { result: { pulse: { value: 3.9, max: 5 }, as_of: 'today' } }, 3.9, [['pulse.max', '5'], ['as_of', 'today']]],
-    ['mean beside other numbers', { mean: 55, count: 10 }, 55, [['count', '10']]],
+    ['the sandbox shape', { index: 71.234, companies: 2400, updated_at: 'x' }, 71.234, [['companies', 2400], ['updated_at', 'x']]],
+    ['a data envelope with market_index', { data: { market_index: '64.5' }, meta: { v: 2 } }, 64.5, [['meta.v', 2]]],
+    ['a result envelope with a nested pulse record', { result: { pulse: { value: 3.9, max: 5 }, as_of: 'today' } }, 3.9, [['pulse.max', 5], ['as_of', 'today']]],
+    ['mean beside other numbers', { mean: 55, count: 10 }, 55, [['count', 10]]],
     ['average', { average: 12 }, 12, []],
     ['a bare number', 42.5, 42.5, []],
   ])('reads %s', (_name, body, index, details) => {
@@ -260,7 +260,7 @@ describe('pulseView', () => {
 describe('flatten', () => {
   it('uses dotted keys, indexes arrays of records and joins arrays of scalars', () => {
     expect(flatten({ a: { b: 1, c: [{ d: null }], e: ['x', 2] }, f: {}, g: [] })).toEqual([
-      ['a.b', '1'],
+      ['a.b', 1],
       ['a.c[0].d', 'null'],
       ['a.e', 'x, 2'],
       ['f', '{}'],

@@ -91,23 +91,34 @@ describe('rate-limit wording', () => {
     const error = rateLimitError({ limit: 100, windowSeconds: 3600 }, { resetAt: NOW + 14 * 60_000, fromServer: true }, NOW);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.exitCode).toBe(5);
-    expect(error.message).toMatch(/^rate limit reached: 100 requests per hour; resets in 14 min \(at \d\d:\d\d(:\d\d)?\)$/);
+    expect(error.message).toMatch(/^rate limit reached: 100 requests per hour; resets in 14 min \(at \d{1,2}:\d\d(:\d\d)?(\s[AP]M)?\)$/);
     expect(error.hint).toBe('wait and retry with --wait, or ask the service operator for a higher tier');
     expect(error.resetAt).toBe(NOW + 14 * 60_000);
     expect(error.limit).toBe(100);
   });
   it('falls back to the free tier and says "about" for an estimate', () => {
     const error = rateLimitError({}, { resetAt: NOW + 90_000, fromServer: false }, NOW);
-    expect(error.message).toMatch(/^rate limit reached: the free tier's 100 requests per hour; resets in about 2 min \(at about \d\d:\d\d(:\d\d)?\)$/);
+    expect(error.message).toMatch(/^rate limit reached: the free tier's 100 requests per hour; resets in about 2 min \(at about \d{1,2}:\d\d(:\d\d)?(\s[AP]M)?\)$/);
     expect(error.resetFromServer).toBe(false);
   });
   it('says when the reset is unknown', () => {
     expect(rateLimitError({ limit: 10, windowSeconds: 60 }, { fromServer: false }, NOW).message).toBe(
       'rate limit reached: 10 requests per minute; the reset time is unknown',
     );
+    // A window is stated exactly, never rounded like a time to wait.
+    expect(rateLimitError({ limit: 5, windowSeconds: 12 }, { fromServer: false }, NOW).message).toBe('rate limit reached: 5 requests per 12 s; the reset time is unknown');
+    expect(rateLimitError({ limit: 5, windowSeconds: 5400 }, { fromServer: false }, NOW).message).toBe('rate limit reached: 5 requests per 90 min; the reset time is unknown');
   });
   it('formats durations', () => {
-    expect(formatRelative(42_000)).toBe('42 s');
+    expect(formatRelative(400)).toBe('1 s');
+    expect(formatRelative(9_000)).toBe('9 s');
+    expect(formatRelative(42_000)).toBe('40 s');
+    // Whole-second reset headers overshoot by up to a second: a 20 s window still reads 20 s, an hour 1 h.
+    expect(formatRelative(20_900)).toBe('20 s');
+    expect(formatRelative(19_990)).toBe('20 s');
+    expect(formatRelative(57_600)).toBe('1 min');
+    expect(formatRelative(3_600_900)).toBe('1 h');
+    expect(formatRelative(3_599_100)).toBe('1 h');
     expect(formatRelative(14 * 60_000)).toBe('14 min');
     expect(formatRelative(125 * 60_000)).toBe('2 h 5 min');
     expect(formatCountdown(252_000)).toBe('4m 12s');
@@ -131,8 +142,11 @@ describe('retryDelay', () => {
 describe('reset clock', () => {
   it('shows seconds only when the reset is less than two minutes away', () => {
     const now = new Date(2026, 10, 22, 17, 44, 10).getTime();
-    expect(describeReset(now + 5_000, now, false)).toBe('resets in 5 s (at 17:44:15)');
-    expect(describeReset(now + 14 * 60_000, now, false)).toBe('resets in 14 min (at 17:58)');
-    expect(describeReset(now + 14 * 60_000, now, true)).toBe('resets in about 14 min (at about 17:58)');
+    // The locale's own form (17:44:15, or 5:44:15 PM), as `rep status` shows it too.
+    const clock = (at: number, seconds: boolean) => new Date(at).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
+    expect(describeReset(now + 5_000, now, false)).toBe(`resets in 5 s (at ${clock(now + 5_000, true)})`);
+    expect(describeReset(now + 14 * 60_000, now, false)).toBe(`resets in 14 min (at ${clock(now + 14 * 60_000, false)})`);
+    expect(describeReset(now + 14 * 60_000, now, true)).toBe(`resets in about 14 min (at about ${clock(now + 14 * 60_000, false)})`);
+    expect(clock(now, true)).toMatch(/^(17:44:10|5:44:10\sPM)$/);
   });
 });

@@ -184,9 +184,12 @@ describe('sandbox server', () => {
     expect(await json<SearchBody>(response)).toEqual({ query: 'zzzqqq', companies: [], cities: [], categories: [] });
   });
 
-  it('gives pulse as the exact mean of all scores', async () => {
+  it('gives pulse as the mean of all scores, exact to two decimals', async () => {
     const { companies } = buildSandboxData();
-    const mean = companies.reduce((total, company) => total + company.score, 0) / companies.length;
+    // One-decimal scores summed as whole tenths: exact, then the mean to two decimals.
+    const tenths = companies.reduce((total, company) => total + Math.round(company.score * 10), 0);
+    expect(companies.every((company) => Math.round(company.score * 10) === company.score * 10)).toBe(true);
+    const mean = Math.round((tenths * 10) / companies.length) / 100;
     const response = await get(sandbox, '/pulse');
     expect(response.status).toBe(200);
     expect(await json<unknown>(response)).toEqual({

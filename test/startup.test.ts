@@ -62,7 +62,7 @@ describe('start-up loads only what the command uses', () => {
     expect([...packages]).toEqual([]);
   });
 
-  it.each([[['--help']], [[]], [['audit', '--help']], [['completion', 'bash']], [['completion', 'fish']]])('rep %j loads no HTTP client, conf, spinner or table library', async (args) => {
+  it.each([[['--help']], [[]], [['audit', '--help']], [['help', 'audit']], [['completion', 'bash']], [['completion', 'fish']]])('rep %j loads no HTTP client, conf, spinner or table library', async (args) => {
     const { code, packages } = await packagesLoaded(args);
     expect(code).toBe(0);
     expect(packages.has('commander')).toBe(true); // the recorder sees bundled chunks

@@ -3,6 +3,7 @@
 import { STATUS_CODES } from 'node:http';
 import { ApiError, AuthError, NotFoundError, type RepError } from '../errors.js';
 import { scrubLine } from '../output/scrub.js';
+import { shellQuote } from '../shell-quote.js';
 import type { Endpoint } from './types.js';
 import { describeUrl } from './url.js';
 
@@ -96,7 +97,7 @@ export function errorFromStatus(answer: Answer): RepError {
   if (status === 404) {
     if (answer.endpoint === 'audit' && answer.q !== undefined && ('value' in parsed || answer.text.trim() === '')) {
       const name = scrubLine(answer.q);
-      return new NotFoundError(`no company named "${name}"`, { hint: `try: rep search "${name.replace(/["\\]/g, '\\$&')}"` });
+      return new NotFoundError(`no company named "${name}"`, { hint: `try: rep search ${name.startsWith('-') ? '-- ' : ''}${shellQuote(name)}` });
     }
     return new ApiError(`${describeUrl(answer.url)} was not found (404): is the base URL right?`, {
       ...details,

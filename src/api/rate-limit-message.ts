@@ -37,14 +37,24 @@ function perWindow(windowSeconds: number | undefined): string {
   if (windowSeconds === 60) return 'per minute';
   if (windowSeconds === 86400) return 'per day';
   if (windowSeconds === 1) return 'per second';
-  return `per ${formatRelative(windowSeconds * 1000)}`;
+  // A window is stated exactly, not rounded like a time to wait.
+  if (windowSeconds % 3600 === 0) return `per ${windowSeconds / 3600} h`;
+  if (windowSeconds % 60 === 0) return `per ${windowSeconds / 60} min`;
+  return `per ${windowSeconds} s`;
 }
 
-/** A duration for a sentence: `42 s`, `14 min`, `2 h 5 min` (rounded up: never promise too early). */
+/**
+ * A duration as a person reads it in a sentence: `5 s`, `20 s`, `14 min`, `1 h`, `2 h 5 min`. Rounded
+ * to the nearest step (seconds, then 5 s from 10 s on, then minutes), not up: reset headers in whole
+ * seconds already overshoot by up to a second, --wait sleeps a margin past the reset anyway, and
+ * the clock time shown beside it is exact.
+ */
 export function formatRelative(ms: number): string {
-  const seconds = Math.max(1, Math.ceil(ms / 1000));
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.ceil(seconds / 60);
+  const seconds = ms / 1000;
+  if (seconds < 9.5) return `${Math.max(1, Math.round(seconds))} s`;
+  const fives = Math.round(seconds / 5) * 5;
+  if (fives < 60) return `${fives} s`;
+  const minutes = Math.round(seconds / 60);
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
@@ -62,10 +72,11 @@ export function formatCountdown(ms: number): string {
   return `${s}s`;
 }
 
-/** Local clock time `HH:MM`, with seconds (`HH:MM:SS`) when it is less than two minutes away. */
+/**
+ * Local clock time in the locale's one form (`18:42`, `6:42 PM`), with seconds when `nowMs` is given and
+ * the time is less than two minutes ahead. Every clock time rep prints goes through here.
+ */
 export function formatClock(atMs: number, nowMs?: number): string {
-  const at = new Date(atMs);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const clock = `${pad(at.getHours())}:${pad(at.getMinutes())}`;
-  return nowMs !== undefined && atMs - nowMs < 120_000 ? `${clock}:${pad(at.getSeconds())}` : clock;
+  const seconds = nowMs !== undefined && atMs - nowMs < 120_000;
+  return new Date(atMs).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
 }

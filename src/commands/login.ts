@@ -4,14 +4,16 @@ import { updateConfigFile, readConfigFile } from '../config/file.js';
 import { baseUrlText, checkKey, maskKey, parseBaseUrl, resolveBaseUrl } from '../config/settings.js';
 import { clientFor } from '../context.js';
 import type { Deps } from '../deps.js';
-import { UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import { ask, readFirstLine } from '../prompt.js';
+import { refuseUnderSandbox } from './no-sandbox.js';
 
 export interface LoginOptions {
   verify: boolean;
 }
 
 export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
+  refuseUnderSandbox(deps, 'login');
   const { io } = deps;
   const { configFile } = deps.paths();
   const stored = readConfigFile(configFile);
@@ -28,7 +30,11 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
 
   if (opts.verify) {
     const client = await clientFor(deps, { baseUrl, key, keySource: 'config', baseUrlSource: 'flag', configPath: configFile });
-    await client.get('pulse', undefined, { signal: deps.signal });
+    await client.get('pulse', undefined, { signal: deps.signal }).catch((error: unknown) => {
+      // The usual hint is to run `rep login`, which is what the user just did.
+      if (error instanceof AuthError) error.hint = 'check the key (copy it again from your account) and the base URL, then try again';
+      throw error;
+    });
   }
   await updateConfigFile(configFile, (config) => ({ ...config, apiKey: key, baseUrl: baseUrlText(baseUrl) }));
   if (deps.env.REP_API_KEY?.trim()) {

@@ -1,8 +1,10 @@
 // `rep logout`: remove the stored key, and only the key.
 import { readConfigFile, updateConfigFile } from '../config/file.js';
 import type { Deps } from '../deps.js';
+import { refuseUnderSandbox } from './no-sandbox.js';
 
 export async function run(_opts: object, deps: Deps): Promise<void> {
+  refuseUnderSandbox(deps, 'logout');
   const { configFile } = deps.paths();
   const had = readConfigFile(configFile).apiKey !== undefined;
   if (had) {

@@ -1,8 +1,10 @@
 // `rep status`: where rep would send requests, with which key (masked), and how many it sent lately.
 // Exits 4 when no key is set, after showing the rest.
+import { formatClock } from '../api/rate-limit-message.js';
 import { baseUrlText, maskKey } from '../config/settings.js';
 import type { Deps } from '../deps.js';
 import { AuthError } from '../errors.js';
+import { csvRow } from '../output/csv.js';
 import type { RateLimitSnapshot } from '../state/requests.js';
 
 export async function run(_opts: object, deps: Deps): Promise<void> {
@@ -18,7 +20,8 @@ export async function run(_opts: object, deps: Deps): Promise<void> {
     requests_last_hour: usage?.lastHour ?? 0,
     rate_limit: usage?.rateLimit ? rateLimitRecord(usage.rateLimit) : null,
   };
-  if (deps.format() === 'table') {
+  const format = deps.format();
+  if (format === 'table') {
     const limit = status.rate_limit;
     const lines: Array<[string, string]> = [
       ['Base URL', status.base_url ? `${status.base_url} (from ${sourceName(status.base_url_source)})` : 'not set'],
@@ -26,11 +29,13 @@ export async function run(_opts: object, deps: Deps): Promise<void> {
       ['Config file', status.config_path],
       ['Requests, last hour', String(status.requests_last_hour)],
     ];
-    if (limit) lines.push(['Last rate limit seen', describeLimit(limit)]);
+    if (limit) lines.push(['Last rate limit seen', describeLimit(limit, deps.now())]);
     const width = Math.max(...lines.map(([label]) => label.length));
     deps.io.out(lines.map(([label, value]) => `${label.padEnd(width)}  ${value}\n`).join(''));
+  } else if (format === 'csv') {
+    deps.io.out(statusCsv(status));
   } else {
-    deps.io.out(`${JSON.stringify(status, null, deps.format() === 'json' ? 2 : undefined)}\n`);
+    deps.io.out(`${JSON.stringify(status, null, format === 'json' ? 2 : undefined)}\n`);
   }
   if (!settings.key) throw new AuthError('no API key is set', { hint: 'run `rep login`, or set REP_API_KEY' });
 }
@@ -56,9 +61,16 @@ function rateLimitRecord(snapshot: RateLimitSnapshot): RateLimitRecord {
   };
 }
 
-function describeLimit(limit: RateLimitRecord): string {
+/** A header and one row; the rate limit's fields in columns of their own, empty when none was seen. */
+function statusCsv({ rate_limit: limit, ...rest }: Record<string, unknown> & { rate_limit: RateLimitRecord | null }): string {
+  const fields = ['limit', 'remaining', 'reset_at', 'seen_at'] as const;
+  const record = { ...rest, ...Object.fromEntries(fields.map((field) => [`rate_limit.${field}`, limit?.[field]])) };
+  return csvRow(Object.keys(record)) + csvRow(Object.values(record));
+}
+
+function describeLimit(limit: RateLimitRecord, now: number): string {
   const parts = [];
   if (limit.remaining !== null) parts.push(`${limit.remaining}${limit.limit !== null ? ` of ${limit.limit}` : ''} left`);
-  if (limit.reset_at !== null) parts.push(`resets ${new Date(limit.reset_at).toLocaleTimeString()}`);
-  return `${parts.join(', ') || 'no details'} (seen ${new Date(limit.seen_at).toLocaleTimeString()})`;
+  if (limit.reset_at !== null) parts.push(`resets ${formatClock(Date.parse(limit.reset_at), now)}`);
+  return `${parts.join(', ') || 'no details'} (seen ${formatClock(Date.parse(limit.seen_at))})`;
 }

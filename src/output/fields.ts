@@ -2,7 +2,8 @@
 // reading numbers that may arrive as strings, and flattening whatever is left into key/value rows.
 
 export type JsonRecord = Record<string, unknown>;
-export type DetailRow = [string, string];
+/** A leftover field: its dotted path and its value, a number kept as a number so a table can format it. */
+export type DetailRow = [string, string | number];
 
 export function isRecord(value: unknown): value is JsonRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -70,7 +71,7 @@ export function flatten(value: unknown, prefix = ''): DetailRow[] {
   while (pending.length > 0) {
     const item = pending.pop()!; // the loop condition guarantees one
     const label = item.key === '' ? 'value' : item.key;
-    const scalar = scalarText(item.value);
+    const scalar = typeof item.value === 'number' ? item.value : scalarText(item.value);
     if (scalar !== undefined) {
       rows.push([label, scalar]);
       continue;

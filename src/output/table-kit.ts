@@ -118,10 +118,24 @@ export function drawGrid(kit: TableKit, head: readonly string[] | undefined, row
   return `${blocks.join('\n')}\n`;
 }
 
-/** Key/value rows for everything the known fields did not cover, capped with a note on what was left out. */
+/** The last word of a label that names rather than counts: its number keeps its digits as they are (`Company id 12345`). */
+const NAMING_WORDS = new Set(['id', 'year', 'code', 'zip', 'phone', 'port', 'version', 'at', 'timestamp', 'ts', 'epoch']);
+
+/** A detail's number: thousands grouped when it counts something, every decimal kept (a detail may be a coordinate). */
+function detailNumber(value: number, label: string): string {
+  const text = String(value);
+  const plain = /^(-?\d+)(\.\d+)?$/.exec(text);
+  if (!plain || NAMING_WORDS.has(label.split(' ').at(-1)!.toLowerCase())) return text;
+  return `${plain[1]!.replace(/\B(?=(\d{3})+$)/g, ',')}${plain[2] ?? ''}`;
+}
+
+/** Key/value rows for everything the known fields did not cover, labelled like column titles, capped with a note on what was left out. */
 export function drawDetails(kit: TableKit, details: readonly DetailRow[], title = 'Details'): string {
   if (details.length === 0) return '';
-  const shown = details.slice(0, MAX_DETAIL_ROWS).map(([key, value]) => [scrubLine(key), cellText(value)]);
+  const shown = details.slice(0, MAX_DETAIL_ROWS).map(([key, value]) => {
+    const label = scrubLine(titleOf(key));
+    return [label, typeof value === 'number' ? detailNumber(value, label) : cellText(value)];
+  });
   const omitted = details.length - shown.length;
   const note = omitted > 0 ? `${kit.chalk.dim(fitLine(kit, `… ${omitted} more fields; --format json shows them all`))}\n` : '';
   return `${kit.chalk.bold(fitLine(kit, title))}\n${drawGrid(kit, undefined, shown)}${note}`;

@@ -155,9 +155,10 @@ export function findCompany(data: SandboxData, name: string): Company | undefine
   return data.byName.get(normalizeName(name));
 }
 
-/** The market index: the exact arithmetic mean of every company's score, not rounded. */
+/** The market index: the mean of every company's score as served, rounded to two decimals (one more than the scores). */
 export function pulseIndex(data: SandboxData): number {
-  let total = 0;
-  for (const company of data.companies) total += company.score;
-  return total / data.companies.length;
+  // The scores have one decimal: summed as whole tenths the total is exact, so no float noise reaches the mean.
+  let tenths = 0;
+  for (const company of data.companies) tenths += Math.round(company.score * 10);
+  return Math.round((tenths * 10) / data.companies.length) / 100;
 }
