@@ -22,7 +22,7 @@ describe('rep audit: a batch', () => {
     const input = names(24);
     await serve({ companies: input, maxDelayMs: 40 });
     const result = await rep(['--format', 'ndjson', 'audit', '--concurrency', '6', ...input]);
-    expect(result.stderr).toBe('audited 24, not found 0, failed 0, not audited 0\n');
+    expect(result.stderr).toBe('24 names: 24 audited\n');
     expect(result.code).toBe(0);
     expect(lines(result.stdout)).toEqual(input.map((name) => ({ query: name, result: auditBody(name) })));
   });
@@ -126,7 +126,7 @@ describe('rep audit: batch exit codes and messages', () => {
     expect(result.code).toBe(3);
     expect(lines(result.stdout)).toHaveLength(4);
     expect(result.stderr).toBe(
-      'audited 2, not found 2, failed 0, not audited 0\nrep: 2 of 4 names failed\nhint: the records on stdout say what failed for each name (an "error" field; Status in a table)\n',
+      '4 names: 2 audited, 2 not found\nrep: 2 of 4 names not audited: not found\nhint: each name\'s record on stdout says why (its "error" field; Status in a table)\n',
     );
   });
 
@@ -139,7 +139,7 @@ describe('rep audit: batch exit codes and messages', () => {
     const result = await rep(['--format', 'ndjson', 'audit', 'Alpha', 'Beta'], { env: { REP_BASE_URL: url } });
     expect(result.code).toBe(6);
     expect(lines(result.stdout).map((record) => (record.error as { exit: number }).exit)).toEqual([6, 6]);
-    expect(result.stderr).toContain('audited 0, not found 0, failed 2, not audited 0\nrep: 2 of 2 names failed\n');
+    expect(result.stderr).toContain('2 names: 0 audited, 2 failed\nrep: 2 of 2 names not audited: failed\n');
   });
 
   it('--quiet drops the summary line but keeps the error', async () => {
@@ -148,7 +148,7 @@ describe('rep audit: batch exit codes and messages', () => {
     expect([ok.code, ok.stderr]).toEqual([0, '']);
     const failed = await rep(['--quiet', '--format', 'ndjson', 'audit', 'Alpha', 'Nobody']);
     expect(failed.code).toBe(3);
-    expect(failed.stderr).toMatch(/^rep: 1 of 2 names failed\n/);
+    expect(failed.stderr).toMatch(/^rep: 1 of 2 names not audited: not found\n/);
   });
 
   it('an input with no names is a usage error, and nothing is sent', async () => {
@@ -173,5 +173,28 @@ describe('rep audit: batch exit codes and messages', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
     expect(srv.received).toEqual([]);
+  });
+});
+
+describe('rep audit: one vocabulary for the summary and the final line', () => {
+  it('the final line counts the names the summary says were not audited, in its words', async () => {
+    const input = names(4);
+    await serve({ companies: input });
+    const result = await rep(['--format', 'ndjson', 'audit', ...input, 'Nobody']);
+    expect(result.code).toBe(3);
+    const [summary, error] = result.stderr.split('\n');
+    expect(summary).toBe('5 names: 4 audited, 1 not found');
+    expect(error).toBe('rep: 1 of 5 names not audited: not found');
+  });
+
+  it('several kinds of failure are each counted, in the same words', async () => {
+    await serve({ companies: ['Alpha'] });
+    const gone = await startBatchServer({ companies: [] });
+    await gone.close();
+    // Nobody is not found on the live server; on the gone one, every name fails (exit 6).
+    const first = await rep(['--format', 'ndjson', 'audit', 'Alpha', 'Nobody']);
+    const second = await rep(['--format', 'ndjson', 'audit', 'Alpha', 'Nobody'], { env: { REP_BASE_URL: gone.baseUrl } });
+    expect(first.stderr.split('\n').slice(0, 2)).toEqual(['2 names: 1 audited, 1 not found', 'rep: 1 of 2 names not audited: not found']);
+    expect(second.stderr.split('\n').slice(0, 2)).toEqual(['2 names: 0 audited, 2 failed', 'rep: 2 of 2 names not audited: failed']);
   });
 });
