@@ -198,3 +198,36 @@ describe('rep audit: one vocabulary for the summary and the final line', () => {
     expect(second.stderr.split('\n').slice(0, 2)).toEqual(['2 names: 0 audited, 2 failed', 'rep: 2 of 2 names not audited: failed']);
   });
 });
+
+describe('rep audit: unquoted words', () => {
+  const QUOTE_HINT = "hint: to audit one company whose name has spaces, quote it: rep audit 'Blue Bottle Coffee'\n";
+
+  it('when every bare word is not found, the hint shows the name quoted', async () => {
+    await serve({ companies: ['Blue Bottle Coffee'] });
+    const result = await rep(['--format', 'ndjson', 'audit', 'Blue', 'Bottle', 'Coffee']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe(`3 names: 0 audited, 3 not found\nrep: 3 of 3 names not audited: not found\n${QUOTE_HINT}`);
+  });
+
+  it('the quoted form is safe to paste: quotes, $ and a leading dash', async () => {
+    await serve({ companies: [] });
+    const quotes = await rep(['--format', 'ndjson', 'audit', "Joe's", '$HOME', 'Diner']);
+    expect(quotes.stderr).toContain(`hint: to audit one company whose name has spaces, quote it: rep audit 'Joe'\\''s $HOME Diner'\n`);
+    const dash = await rep(['--format', 'ndjson', 'audit', '--', '-Foo', 'Bar']);
+    expect(dash.stderr).toContain("quote it: rep audit -- '-Foo Bar'\n");
+  });
+
+  it('no such hint when a word was found, a name had spaces, or names came from a file', async () => {
+    await serve({ companies: ['Blue'] });
+    const found = await rep(['--format', 'ndjson', 'audit', 'Blue', 'Bottle', 'Coffee']);
+    const spaced = await rep(['--format', 'ndjson', 'audit', 'Blue Bottle', 'Coffee']);
+    const file = join(fixture.home().dir, 'names.txt');
+    writeFileSync(file, 'Bottle\nCoffee\n');
+    const fromFile = await rep(['--format', 'ndjson', 'audit', '--file', file]);
+    for (const result of [found, spaced, fromFile]) {
+      expect(result.code).toBe(3);
+      expect(result.stderr).not.toContain('quote it');
+      expect(result.stderr).toMatch(/\nhint: each name's record on stdout says why/);
+    }
+  });
+});

@@ -12,6 +12,8 @@ export interface BatchOptions {
   concurrency: number;
   /** Names read ahead of the oldest unwritten one (default: 16 per request in flight, at least 64). */
   window?: number;
+  /** The final error's hint when no name at all was found (instead of the one pointing at the records). */
+  allNotFoundHint?: string;
 }
 
 interface Slot {
@@ -114,7 +116,7 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
   await writer.end();
   if (io.stdoutClosed.aborted) return;
   if (!deps.globals.quiet) io.err(`${tally.summaryLine()}\n`);
-  const failure = BatchError.from(tally, rateLimit);
+  const failure = BatchError.from(tally, rateLimit, tally.notFound === tally.total ? options.allNotFoundHint : undefined);
   if (failure) throw failure;
 }
 
