@@ -231,3 +231,36 @@ describe('rep audit: unquoted words', () => {
     }
   });
 });
+
+describe('rep audit --batch: records even for one name', () => {
+  it('json: an array of one record; ndjson: one record; csv: the batch columns', async () => {
+    await serve({ companies: ['Alpha'] });
+    const json = await rep(['--json', 'audit', '--batch', 'Alpha']);
+    expect([json.code, json.stderr]).toEqual([0, '1 name: 1 audited\n']);
+    expect(JSON.parse(json.stdout)).toEqual([{ query: 'Alpha', result: auditBody('Alpha') }]);
+    const ndjson = await rep(['--format', 'ndjson', 'audit', 'Alpha', '--batch']);
+    expect(lines(ndjson.stdout)).toEqual([{ query: 'Alpha', result: auditBody('Alpha') }]);
+    const csv = await rep(['--format', 'csv', 'audit', 'Alpha', '--batch']);
+    expect(csv.stdout.split('\n')[0]).toBe('query,company,score,source,rating,reviews,error');
+  });
+
+  it('table: the batch summary; a name not found keeps its record and the batch exit code', async () => {
+    await serve({ companies: [] });
+    const table = await rep(['--format', 'table', '--no-color', 'audit', '--batch', 'Nobody']);
+    expect(table.code).toBe(3);
+    expect(table.stdout).toMatch(/│ Nobody +│.*│ not found +│/);
+    const json = await rep(['--json', 'audit', '--batch', 'Nobody']);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toEqual([{ query: 'Nobody', error: { exit: 3, message: 'no company named "Nobody"' } }]);
+    expect(json.stderr).toBe("1 name: 0 audited, 1 not found\nrep: 1 of 1 name not audited: not found\nhint: each name's record on stdout says why (its \"error\" field; Status in a table)\n");
+  });
+
+  it('with several names it changes nothing, and without a name it is still a usage error', async () => {
+    await serve({ companies: ['Alpha', 'Beta'] });
+    const several = await rep(['--json', 'audit', '--batch', 'Alpha', 'Beta']);
+    expect(JSON.parse(several.stdout)).toEqual([{ query: 'Alpha', result: auditBody('Alpha') }, { query: 'Beta', result: auditBody('Beta') }]);
+    const none = await rep(['--json', 'audit', '--batch']);
+    expect([none.code, none.stdout]).toEqual([2, '']);
+    expect(none.stderr).toMatch(/^rep: missing company name\n/);
+  });
+});

@@ -7,6 +7,8 @@ export interface AuditOptions {
   args: [string[]];
   file?: string;
   concurrency: number;
+  /** `--batch`: batch records, summary and exit codes even for one name. */
+  batch?: boolean;
 }
 
 export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
@@ -15,7 +17,7 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
     throw new UsageError('missing company name', { hint: 'rep audit "Blue Bottle Coffee", or --file PATH for a batch' });
   }
   const { isBatch, openNames, STDIN } = await import('../batch/input.js');
-  if (!isBatch(names, opts.file)) {
+  if (!opts.batch && !isBatch(names, opts.file)) {
     await fetchAndShow(deps, 'audit', queryFrom(names, 'company name'));
     return;
   }
