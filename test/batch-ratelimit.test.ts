@@ -57,5 +57,7 @@ describe('rep audit: a batch meets the rate limit', () => {
     expect(result.code).toBe(0);
     expect(result.records).toEqual(input.map((name) => ({ query: name, result: auditBody(name) })));
     expect(result.stderr).toContain('4 names: 4 audited\n');
+    // Off a terminal the pause is told in one line, not left to look like a hang.
+    expect(result.stderr).toMatch(/^rate limited; waiting \d+ s \(until \d[^)]*\), then retrying$/m);
   });
 });
