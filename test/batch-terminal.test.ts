@@ -1,8 +1,9 @@
 // A batch as a person sees it on a terminal (util-linux `script`, skipped where it is missing): the
-// summary fits the terminal's width.
+// summary fits the terminal's width, and a progress line shows while names are being audited.
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../src/output/text-width.js';
 import { useBatchFixture } from './helpers/batch-server.js';
+import { runCli } from './helpers/cli.js';
 import { hasScript, runOnTerminal } from './helpers/terminal.js';
 
 const fixture = useBatchFixture();
@@ -30,5 +31,31 @@ describe.skipIf(!hasScript)('the batch summary on a terminal', () => {
     expect(result.output).not.toMatch(/Query[\s\S]*Company|Company[\s\S]*Query/);
     expect(result.output).toContain('not found');
     if (columns >= 80) for (const name of NAMES) expect(result.output.split(name), name).toHaveLength(2); // whole, and once
+  });
+});
+
+describe.skipIf(!hasScript)('batch progress', () => {
+  it('shows how many names are done on stderr while the batch runs', async () => {
+    const names = ['Alpha', 'Beta', 'Gamma'];
+    const server = await fixture.serve({ companies: names, hold: ['Gamma'] });
+    // Gamma's answer is held until the progress line shows the other two done: no progress, no answer.
+    const result = await runOnTerminal(fixture.home(), ['--no-color', 'audit', ...names], {
+      columns: 80,
+      env: { REP_API_KEY: 'test-key', REP_BASE_URL: server.baseUrl, TERM: 'xterm' },
+      answers: [['2 of 3 names done', () => server.release('Gamma')]],
+    });
+    expect(result.code).toBe(0);
+    expect(result.output).toMatch(/auditing: 2 of 3 names done[\s\S]*Gamma/);
+  });
+
+  it('shows nothing under --quiet, or when stderr is not a terminal', async () => {
+    const names = ['Alpha', 'Beta'];
+    const server = await fixture.serve({ companies: names });
+    const env = { REP_API_KEY: 'test-key', REP_BASE_URL: server.baseUrl, TERM: 'xterm' };
+    const quiet = await runOnTerminal(fixture.home(), ['--quiet', '--no-color', 'audit', ...names], { columns: 80, env });
+    expect(quiet.code).toBe(0);
+    expect(quiet.output).not.toContain('names done');
+    const piped = await runCli(['--retries', '0', '--format', 'table', 'audit', ...names], { home: fixture.home(), env });
+    expect(piped.stderr).toBe('2 names: 2 audited\n');
   });
 });

@@ -32,8 +32,13 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
     },
   });
   const bareWords = opts.file === undefined && names.length > 1 && names.every((word) => word !== STDIN && !/\s/.test(word));
+  const typedNames = deps.io.stdinIsTTY && (names.includes(STDIN) || opts.file === STDIN);
   const { runBatch } = await import('../batch/run.js');
-  await runBatch(deps, input, { concurrency: opts.concurrency, ...(bareWords ? { allNotFoundHint: quoteHint(names.join(' ')) } : {}) });
+  await runBatch(deps, input, {
+    concurrency: opts.concurrency,
+    progress: !typedNames,
+    ...(bareWords ? { allNotFoundHint: quoteHint(names.join(' ')) } : {}),
+  });
 }
 
 /** `rep audit Blue Bottle Coffee` audits three names; when none exists, the user most likely meant one. */
