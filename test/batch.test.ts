@@ -126,7 +126,7 @@ describe('rep audit: batch exit codes and messages', () => {
     expect(result.code).toBe(3);
     expect(lines(result.stdout)).toHaveLength(4);
     expect(result.stderr).toBe(
-      '4 names: 2 audited, 2 not found\nrep: 2 of 4 names not audited: not found\nhint: each name\'s record on stdout says why (its "error" field; Status in a table)\n',
+      '4 names: 2 audited, 2 not found\nrep: 2 of 4 names not audited: not found\nhint: each name\'s record says why (its "error" field; Status in a table)\n',
     );
   });
 
@@ -227,7 +227,7 @@ describe('rep audit: unquoted words', () => {
     for (const result of [found, spaced, fromFile]) {
       expect(result.code).toBe(3);
       expect(result.stderr).not.toContain('quote it');
-      expect(result.stderr).toMatch(/\nhint: each name's record on stdout says why/);
+      expect(result.stderr).toMatch(/\nhint: each name's record says why/);
     }
   });
 });
@@ -252,7 +252,7 @@ describe('rep audit --batch: records even for one name', () => {
     const json = await rep(['--json', 'audit', '--batch', 'Nobody']);
     expect(json.code).toBe(3);
     expect(JSON.parse(json.stdout)).toEqual([{ query: 'Nobody', error: { exit: 3, message: 'no company named "Nobody"' } }]);
-    expect(json.stderr).toBe("1 name: 0 audited, 1 not found\nrep: 1 of 1 name not audited: not found\nhint: each name's record on stdout says why (its \"error\" field; Status in a table)\n");
+    expect(json.stderr).toBe("1 name: 0 audited, 1 not found\nrep: 1 of 1 name not audited: not found\nhint: each name's record says why (its \"error\" field; Status in a table)\n");
   });
 
   it('with several names it changes nothing, and without a name it is still a usage error', async () => {
