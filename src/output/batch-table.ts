@@ -62,7 +62,9 @@ export async function drawBatchSummary(io: IO, summaries: readonly BatchSummary[
 
 /** Company and Status widths that fit beside a whole Score and Sources, or undefined when none do. */
 function columnWidths(cells: readonly Cells[], width: number): { company: number; status: number } | undefined {
-  const widest = (pick: (cell: Cells) => string, title: string) => cells.reduce((most, cell) => Math.max(most, displayWidth(pick(cell))), displayWidth(title));
+  // Capped at the line's width: no column can use more, and a huge name then costs no more than a long one.
+  const widest = (pick: (cell: Cells) => string, title: string) =>
+    cells.reduce((most, cell) => Math.max(most, Math.min(width, displayWidth(pick(cell)))), displayWidth(title));
   const room = width - FRAME - widest((cell) => cell.score, 'Score') - widest((cell) => cell.sources, 'Sources');
   let company = widest(tableName, 'Company');
   let status = widest((cell) => cell.status, 'Status');
