@@ -304,6 +304,22 @@ describe('rate limits', () => {
     expect(io.stderrText().endsWith('\r\u001b[2K')).toBe(true);
   });
 
+  it('--wait off a terminal: one line for a pause, however many requests wait in it', async () => {
+    const s = await server();
+    s.expect('/api/audit', { status: 429, headers: { 'retry-after': '3' } }, { status: 429, headers: { 'retry-after': '3' } }, { body: {} }, { body: {} });
+    const io = testIO();
+    // Both waits are held until both have begun, as in a batch whose requests meet the limit together.
+    const waiting: Array<() => void> = [];
+    const sleep = () =>
+      new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        if (waiting.length === 2) for (const wake of waiting) wake();
+      });
+    const { api } = client(s.baseUrl, { wait: true, io, sleep });
+    await Promise.all([api.get('audit', 'a'), api.get('audit', 'b')]);
+    expect(io.stderrText()).toMatch(/^rate limited; waiting \d+ s \(until \d[^)]*\), then retrying\n$/);
+  });
+
   it('--wait: gives up with exit 5 when the reset is beyond --max-wait', async () => {
     const s = await server();
     s.expect('/api/audit', { status: 429, headers: { 'retry-after': '3600' } });

@@ -30,7 +30,7 @@ describe('rep audit: a batch meets the rate limit', () => {
     // The fourth request met the limit; nothing was sent after it.
     expect(fixture.server()?.received).toEqual(input.slice(0, 4));
     const [summary, error, hint, ...rest] = result.stderr.split('\n');
-    expect(summary).toBe('audited 3, not found 0, failed 0, not audited 5');
+    expect(summary).toBe('8 names: 3 audited, 5 rate limited');
     expect(error).toMatch(/^rep: rate limit reached: 5 of 8 names not audited; 3 requests per hour; resets in 10 min \(at \d{1,2}:\d\d(:\d\d)?(\s[AP]M)?\)$/);
     expect(hint).toMatch(/^hint: .*--wait/);
     expect(rest).toEqual(['']);
@@ -48,7 +48,7 @@ describe('rep audit: a batch meets the rate limit', () => {
     expect(result.records.at(-1)).toEqual({ query: 'Company 1', result: auditBody('Company 1') });
     // At most the requests already in flight when the first 429 came back went out after it.
     expect(fixture.server()?.received.length).toBeLessThanOrEqual(5 + 4);
-    expect(result.stderr).toMatch(/^audited 6, not found 0, failed 0, not audited 15\nrep: rate limit reached: 15 of 21 names not audited; /);
+    expect(result.stderr).toMatch(/^21 names: 6 audited, 15 rate limited\nrep: rate limit reached: 15 of 21 names not audited; /);
   });
 
   it('--wait: the batch pauses at the limit and goes on after the reset', async () => {
@@ -56,6 +56,8 @@ describe('rep audit: a batch meets the rate limit', () => {
     const result = await batch({ companies: input, limit: 2, resetSeconds: 1 }, ['--concurrency', '1', ...input, '--wait']);
     expect(result.code).toBe(0);
     expect(result.records).toEqual(input.map((name) => ({ query: name, result: auditBody(name) })));
-    expect(result.stderr).toContain('audited 4, not found 0, failed 0, not audited 0\n');
+    expect(result.stderr).toContain('4 names: 4 audited\n');
+    // Off a terminal the pause is told in one line, not left to look like a hang.
+    expect(result.stderr).toMatch(/^rate limited; waiting \d+ s \(until \d[^)]*\), then retrying$/m);
   });
 });

@@ -38,9 +38,9 @@ describe('BatchTally and BatchError', () => {
   it('counts kinds, and the first failure in input order sets the exit code', () => {
     const tally = new BatchTally();
     for (const outcome of [{ text: '{}' }, { error: { exit: 6, message: 'refused' } }, { error: { exit: 3, message: 'nope' } }] as Outcome[]) tally.count(outcome);
-    expect(tally.summaryLine()).toBe('audited 1, not found 1, failed 1, not audited 0');
+    expect(tally.summaryLine()).toBe('3 names: 1 audited, 1 not found, 1 failed');
     const error = BatchError.from(tally, undefined);
-    expect([error?.exitCode, error?.message]).toEqual([6, '2 of 3 names failed']);
+    expect([error?.exitCode, error?.message]).toEqual([6, '2 of 3 names not audited: 1 not found, 1 failed']);
   });
 
   it('a rate limit wins with exit 5 and reuses the limit message', () => {
@@ -48,7 +48,7 @@ describe('BatchTally and BatchError', () => {
     for (const outcome of [{ error: { exit: 3, message: 'nope' } }, NOT_AUDITED, NOT_AUDITED] as Outcome[]) tally.count(outcome);
     const limit = new RateLimitError('rate limit reached: 100 requests per hour; resets in 14 min (at 18:42)', { hint: 'use --wait' });
     const error = BatchError.from(tally, limit);
-    expect([error?.exitCode, error?.message, error?.hint]).toEqual([5, 'rate limit reached: 2 of 3 names not audited; 100 requests per hour; resets in 14 min (at 18:42)', 'use --wait']);
+    expect([error?.exitCode, error?.message, error?.hint]).toEqual([5, 'rate limit reached: 3 of 3 names not audited (1 not found, 2 rate limited); 100 requests per hour; resets in 14 min (at 18:42)', 'use --wait']);
   });
 
   it('no failures, no error', () => {

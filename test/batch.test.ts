@@ -22,7 +22,7 @@ describe('rep audit: a batch', () => {
     const input = names(24);
     await serve({ companies: input, maxDelayMs: 40 });
     const result = await rep(['--format', 'ndjson', 'audit', '--concurrency', '6', ...input]);
-    expect(result.stderr).toBe('audited 24, not found 0, failed 0, not audited 0\n');
+    expect(result.stderr).toBe('24 names: 24 audited\n');
     expect(result.code).toBe(0);
     expect(lines(result.stdout)).toEqual(input.map((name) => ({ query: name, result: auditBody(name) })));
   });
@@ -126,7 +126,7 @@ describe('rep audit: batch exit codes and messages', () => {
     expect(result.code).toBe(3);
     expect(lines(result.stdout)).toHaveLength(4);
     expect(result.stderr).toBe(
-      'audited 2, not found 2, failed 0, not audited 0\nrep: 2 of 4 names failed\nhint: the records on stdout say what failed for each name (an "error" field; Status in a table)\n',
+      '4 names: 2 audited, 2 not found\nrep: 2 of 4 names not audited: not found\nhint: each name\'s record says why (its "error" field; Status in a table)\n',
     );
   });
 
@@ -139,7 +139,7 @@ describe('rep audit: batch exit codes and messages', () => {
     const result = await rep(['--format', 'ndjson', 'audit', 'Alpha', 'Beta'], { env: { REP_BASE_URL: url } });
     expect(result.code).toBe(6);
     expect(lines(result.stdout).map((record) => (record.error as { exit: number }).exit)).toEqual([6, 6]);
-    expect(result.stderr).toContain('audited 0, not found 0, failed 2, not audited 0\nrep: 2 of 2 names failed\n');
+    expect(result.stderr).toContain('2 names: 0 audited, 2 failed\nrep: 2 of 2 names not audited: failed\n');
   });
 
   it('--quiet drops the summary line but keeps the error', async () => {
@@ -148,7 +148,7 @@ describe('rep audit: batch exit codes and messages', () => {
     expect([ok.code, ok.stderr]).toEqual([0, '']);
     const failed = await rep(['--quiet', '--format', 'ndjson', 'audit', 'Alpha', 'Nobody']);
     expect(failed.code).toBe(3);
-    expect(failed.stderr).toMatch(/^rep: 1 of 2 names failed\n/);
+    expect(failed.stderr).toMatch(/^rep: 1 of 2 names not audited: not found\n/);
   });
 
   it('an input with no names is a usage error, and nothing is sent', async () => {
@@ -173,5 +173,94 @@ describe('rep audit: batch exit codes and messages', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
     expect(srv.received).toEqual([]);
+  });
+});
+
+describe('rep audit: one vocabulary for the summary and the final line', () => {
+  it('the final line counts the names the summary says were not audited, in its words', async () => {
+    const input = names(4);
+    await serve({ companies: input });
+    const result = await rep(['--format', 'ndjson', 'audit', ...input, 'Nobody']);
+    expect(result.code).toBe(3);
+    const [summary, error] = result.stderr.split('\n');
+    expect(summary).toBe('5 names: 4 audited, 1 not found');
+    expect(error).toBe('rep: 1 of 5 names not audited: not found');
+  });
+
+  it('several kinds of failure are each counted, in the same words', async () => {
+    await serve({ companies: ['Alpha'] });
+    const gone = await startBatchServer({ companies: [] });
+    await gone.close();
+    // Nobody is not found on the live server; on the gone one, every name fails (exit 6).
+    const first = await rep(['--format', 'ndjson', 'audit', 'Alpha', 'Nobody']);
+    const second = await rep(['--format', 'ndjson', 'audit', 'Alpha', 'Nobody'], { env: { REP_BASE_URL: gone.baseUrl } });
+    expect(first.stderr.split('\n').slice(0, 2)).toEqual(['2 names: 1 audited, 1 not found', 'rep: 1 of 2 names not audited: not found']);
+    expect(second.stderr.split('\n').slice(0, 2)).toEqual(['2 names: 0 audited, 2 failed', 'rep: 2 of 2 names not audited: failed']);
+  });
+});
+
+describe('rep audit: unquoted words', () => {
+  const QUOTE_HINT = "hint: to audit one company whose name has spaces, quote it: rep audit 'Blue Bottle Coffee'\n";
+
+  it('when every bare word is not found, the hint shows the name quoted', async () => {
+    await serve({ companies: ['Blue Bottle Coffee'] });
+    const result = await rep(['--format', 'ndjson', 'audit', 'Blue', 'Bottle', 'Coffee']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe(`3 names: 0 audited, 3 not found\nrep: 3 of 3 names not audited: not found\n${QUOTE_HINT}`);
+  });
+
+  it('the quoted form is safe to paste: quotes, $ and a leading dash', async () => {
+    await serve({ companies: [] });
+    const quotes = await rep(['--format', 'ndjson', 'audit', "Joe's", '$HOME', 'Diner']);
+    expect(quotes.stderr).toContain(`hint: to audit one company whose name has spaces, quote it: rep audit 'Joe'\\''s $HOME Diner'\n`);
+    const dash = await rep(['--format', 'ndjson', 'audit', '--', '-Foo', 'Bar']);
+    expect(dash.stderr).toContain("quote it: rep audit -- '-Foo Bar'\n");
+  });
+
+  it('no such hint when a word was found, a name had spaces, or names came from a file', async () => {
+    await serve({ companies: ['Blue'] });
+    const found = await rep(['--format', 'ndjson', 'audit', 'Blue', 'Bottle', 'Coffee']);
+    const spaced = await rep(['--format', 'ndjson', 'audit', 'Blue Bottle', 'Coffee']);
+    const file = join(fixture.home().dir, 'names.txt');
+    writeFileSync(file, 'Bottle\nCoffee\n');
+    const fromFile = await rep(['--format', 'ndjson', 'audit', '--file', file]);
+    for (const result of [found, spaced, fromFile]) {
+      expect(result.code).toBe(3);
+      expect(result.stderr).not.toContain('quote it');
+      expect(result.stderr).toMatch(/\nhint: each name's record says why/);
+    }
+  });
+});
+
+describe('rep audit --batch: records even for one name', () => {
+  it('json: an array of one record; ndjson: one record; csv: the batch columns', async () => {
+    await serve({ companies: ['Alpha'] });
+    const json = await rep(['--json', 'audit', '--batch', 'Alpha']);
+    expect([json.code, json.stderr]).toEqual([0, '1 name: 1 audited\n']);
+    expect(JSON.parse(json.stdout)).toEqual([{ query: 'Alpha', result: auditBody('Alpha') }]);
+    const ndjson = await rep(['--format', 'ndjson', 'audit', 'Alpha', '--batch']);
+    expect(lines(ndjson.stdout)).toEqual([{ query: 'Alpha', result: auditBody('Alpha') }]);
+    const csv = await rep(['--format', 'csv', 'audit', 'Alpha', '--batch']);
+    expect(csv.stdout.split('\n')[0]).toBe('query,company,score,source,rating,reviews,error');
+  });
+
+  it('table: the batch summary; a name not found keeps its record and the batch exit code', async () => {
+    await serve({ companies: [] });
+    const table = await rep(['--format', 'table', '--no-color', 'audit', '--batch', 'Nobody']);
+    expect(table.code).toBe(3);
+    expect(table.stdout).toMatch(/│ Nobody +│.*│ not found +│/);
+    const json = await rep(['--json', 'audit', '--batch', 'Nobody']);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toEqual([{ query: 'Nobody', error: { exit: 3, message: 'no company named "Nobody"' } }]);
+    expect(json.stderr).toBe("1 name: 0 audited, 1 not found\nrep: 1 of 1 name not audited: not found\nhint: each name's record says why (its \"error\" field; Status in a table)\n");
+  });
+
+  it('with several names it changes nothing, and without a name it is still a usage error', async () => {
+    await serve({ companies: ['Alpha', 'Beta'] });
+    const several = await rep(['--json', 'audit', '--batch', 'Alpha', 'Beta']);
+    expect(JSON.parse(several.stdout)).toEqual([{ query: 'Alpha', result: auditBody('Alpha') }, { query: 'Beta', result: auditBody('Beta') }]);
+    const none = await rep(['--json', 'audit', '--batch']);
+    expect([none.code, none.stdout]).toEqual([2, '']);
+    expect(none.stderr).toMatch(/^rep: missing company name\n/);
   });
 });

@@ -11,8 +11,8 @@ const RECORDS: BatchRecord[] = [
   { query: 'Ромашка', result: { name: 'Dup', score: 1 } },
 ];
 
-async function writeAll(format: Format, records: readonly BatchRecord[]): Promise<{ text: string; afterEach: string[] }> {
-  const io = testIO();
+async function writeAll(format: Format, records: readonly BatchRecord[], columns = 80): Promise<{ text: string; afterEach: string[] }> {
+  const io = testIO({ columns });
   const writer = createBatchWriter(io, format);
   const afterEach: string[] = [];
   for (const record of records) {
@@ -64,13 +64,30 @@ describe('createBatchWriter', () => {
   it('table: buffers, then draws one summary row per input name', async () => {
     const { text, afterEach } = await writeAll('table', RECORDS);
     expect(afterEach.every((written) => written === '')).toBe(true);
-    expect(text).toMatch(/│ Ромашка +│ Кофейня Ромашка +│ +87\.4 \/ 100 │ +2 │ ok +│/);
-    expect(text).toMatch(/│ Bare +│ Bare Co +│ +3\.5 │ +0 │ ok +│/);
-    expect(text).toMatch(/│ Ромашка +│ Dup +│ +1\.0 │ +0 │ ok +│/); // scores share their decimals
-    expect(text).toMatch(/│ Nope +│ — +│ +— │ +— │ not found +│/);
-    expect(text).toMatch(/│ =evil +│ — +│ +— │ +— │ server error \(500\) +│/);
+    expect(text).toMatch(/│ Company +│ +Score │ Sources │ Status +│/);
+    expect(text).toMatch(/│ Кофейня Ромашка \(query: Ромашка\) +│ +87\.4 \/ 100 │ +2 │ ok +│/);
+    expect(text).toMatch(/│ Bare Co \(query: Bare\) +│ +3\.5 │ +0 │ ok +│/);
+    expect(text).toMatch(/│ Dup \(query: Ромашка\) +│ +1\.0 │ +0 │ ok +│/); // scores share their decimals
+    expect(text).toMatch(/│ Nope +│ +— │ +— │ not found +│/);
+    expect(text).toMatch(/│ =evil +│ +— │ +— │ server error \(500\) +│/);
     expect(text).not.toContain('\u001b');
     expect(Math.max(...text.split('\n').map((line) => Array.from(line).length))).toBeLessThanOrEqual(80);
+  });
+
+  it('table: one column for a name the company answers to, and the status words of the summary line', async () => {
+    const { text } = await writeAll('table', [
+      { query: 'blue  bottle COFFEE', result: { company: { name: 'Blue Bottle Coffee' }, score: 90 } },
+      { query: 'Late', error: { exit: 5, message: 'not audited: rate limit reached' } },
+    ]);
+    expect(text).toMatch(/│ Blue Bottle Coffee +│ +90 │ +0 │ ok +│/);
+    expect(text).toMatch(/│ Late +│ +— │ +— │ rate limited +│/);
+  });
+
+  it('table: a card per name where the columns do not fit, the query noted where it differs', async () => {
+    const { text } = await writeAll('table', RECORDS, 40);
+    expect(Math.max(...text.split('\n').map((line) => Array.from(line).length))).toBeLessThanOrEqual(40);
+    expect(text).toContain('│ Company │ Кофейня Ромашка │\n│ Query   │ Ромашка         │\n│ Score   │ 87.4 / 100      │\n│ Sources │ 2               │\n│ Status  │ ok              │\n');
+    expect(text).toContain('│ Company │ Nope      │\n│ Status  │ not found │\n');
   });
 
   it('stops streaming and reports false once stdout is closed', async () => {

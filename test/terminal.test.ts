@@ -1,7 +1,7 @@
 // What only a terminal shows: the --wait countdown on stderr, and its absence under --quiet. Run on a
-// pseudo-terminal (util-linux `script`); skipped where `script` is missing.
+// pseudo-terminal (util-linux `script`); skipped where `script` is missing. Off a terminal, one line instead.
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { closeAfterEach, runCli, useTempHome } from './helpers/cli.js';
 import { startFaultServer } from './helpers/fault-server.js';
 import { hasScript, runOnTerminal } from './helpers/terminal.js';
 
@@ -32,5 +32,21 @@ describe.skipIf(!hasScript)('--wait on a terminal', () => {
     expect(result.output).not.toContain('retrying in');
     expect(result.output).toContain('71.5');
     expect(server.count('/api/pulse')).toBe(2);
+  });
+});
+
+describe('--wait off a terminal', () => {
+  it('says once on stderr that it waits, how long and until when, then shows the answer', async () => {
+    const server = await limitedOnce();
+    const result = await runCli(['--retries', '0', '--wait', 'pulse'], { home: home(), env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^rate limited; waiting \d+ s \(until \d[^)]*\), then retrying\n$/);
+    expect(JSON.parse(result.stdout)).toEqual({ index: 71.5 });
+  });
+
+  it('says nothing under --quiet', async () => {
+    const server = await limitedOnce();
+    const result = await runCli(['--retries', '0', '--quiet', '--wait', 'pulse'], { home: home(), env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY } });
+    expect([result.code, result.stderr]).toEqual([0, '']);
   });
 });

@@ -32,9 +32,9 @@ export interface ClientOptions {
   debug: (line: string) => void;
   /** One warning line on stderr. */
   warn: (text: string) => void;
-  /** For the `--wait` countdown (only when stderr is a terminal). */
+  /** For the `--wait` countdown on a terminal, or the line that says rep waits elsewhere. */
   io: IO;
-  /** `--quiet`: wait without the countdown. */
+  /** `--quiet`: wait without a word. */
   quiet?: boolean;
   /** Undefined under --sandbox (which writes no files). */
   requestLog?: RequestLog;
@@ -70,6 +70,8 @@ export function createClient(options: ClientOptions): ApiClient {
     onSend: () => options.requestLog?.record(options.now()),
   });
   let waitedMs = 0;
+  /** Rate-limit waits under way: requests in flight together meet the limit together, and one telling is enough. */
+  let waits = 0;
   let warnedLow = false;
 
   /** When the limit resets: the server's word, else its earlier word, else the local count's estimate. */
@@ -93,11 +95,13 @@ export function createClient(options: ClientOptions): ApiClient {
     }
     debug(`rate limited: waiting ${formatRelative(waitMs)} before retrying`);
     waitedMs += waitMs;
+    waits += 1;
     onWait?.(true);
     try {
-      if (options.quiet) await sleep(waitMs, signal);
-      else await waitWithCountdown(waitMs, { io: options.io, sleep, ...(signal ? { signal } : {}) });
+      if (options.quiet || waits > 1) await sleep(waitMs, signal);
+      else await waitWithCountdown(waitMs, { io: options.io, sleep, now, ...(signal ? { signal } : {}) });
     } finally {
+      waits -= 1;
       onWait?.(false);
     }
   }

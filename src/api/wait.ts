@@ -1,7 +1,8 @@
-// Sleeping that Ctrl-C can cut short, and the `--wait` countdown on a terminal's stderr.
+// Sleeping that Ctrl-C can cut short, and how a `--wait` pause is told: a countdown on a terminal's
+// stderr, one line elsewhere (in CI a silent hour looks like a hang).
 import { InterruptedError } from '../errors.js';
 import type { IO } from '../io.js';
-import { formatCountdown } from './rate-limit-message.js';
+import { formatClock, formatCountdown, formatRelative } from './rate-limit-message.js';
 
 /** Sleeps ms, or throws InterruptedError as soon as the signal aborts. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -22,11 +23,15 @@ export const sleep: Sleep = (ms, signal) =>
 
 /**
  * Sleeps ms while showing `rate limited; retrying in 4m 12s…` on stderr, rewritten in place each
- * second, only when stderr is a terminal; silent otherwise. The line is cleared at the end.
+ * second, when stderr is a terminal (the line is cleared at the end); otherwise says once
+ * `rate limited; waiting 14 min (until 18:42), then retrying`.
  */
-export async function waitWithCountdown(ms: number, options: { io: IO; signal?: AbortSignal; sleep: Sleep }): Promise<void> {
+export async function waitWithCountdown(ms: number, options: { io: IO; signal?: AbortSignal; sleep: Sleep; now: number }): Promise<void> {
   const { io, signal } = options;
-  if (!io.stderrIsTTY) return options.sleep(ms, signal);
+  if (!io.stderrIsTTY) {
+    io.err(`rate limited; waiting ${formatRelative(ms)} (until ${formatClock(options.now + ms, options.now)}), then retrying\n`);
+    return options.sleep(ms, signal);
+  }
   try {
     for (let left = Math.ceil(ms); left > 0; ) {
       io.err(`\r\u001b[2Krate limited; retrying in ${formatCountdown(left)}…`);

@@ -1,5 +1,6 @@
 // What became of each name in a batch, the tally behind the summary line, and the one error a batch
-// with failures ends with (so stdout keeps every record and stderr gets one `rep:` line).
+// with failures ends with (so stdout keeps every record and stderr gets one `rep:` line). One set of
+// words for both: a name is audited, or not audited because it was not found, failed, or rate limited.
 import { ExitCode, RepError, type ExitCodeValue, type RateLimitError } from '../errors.js';
 
 export const NOT_AUDITED_MESSAGE = 'not audited: rate limit reached';
@@ -14,23 +15,44 @@ export class BatchTally {
   audited = 0;
   notFound = 0;
   failed = 0;
-  notAudited = 0;
+  rateLimited = 0;
   /** The exit code of the first failure in input order. */
   firstFailure: ExitCodeValue | undefined;
 
   count(outcome: Outcome): void {
     this.total += 1;
     if ('text' in outcome) this.audited += 1;
-    else if (outcome.notAudited) this.notAudited += 1;
+    else if (outcome.notAudited) this.rateLimited += 1;
     else if (outcome.error.exit === ExitCode.notFound) this.notFound += 1;
     else this.failed += 1;
     if ('error' in outcome) this.firstFailure ??= outcome.error.exit;
   }
 
-  /** `audited 8, not found 1, failed 0, not audited 3` */
+  /** `5 names: 4 audited, 1 not found`: the kinds with no name in them are left out. */
   summaryLine(): string {
-    return `audited ${this.audited}, not found ${this.notFound}, failed ${this.failed}, not audited ${this.notAudited}`;
+    return `${namesCount(this.total)}: ${[`${this.audited} audited`, ...this.#unaudited().map(counted)].join(', ')}`;
   }
+
+  /** Why names were not audited, in the summary's words: `not found`, or `1 not found, 2 failed` for several kinds. */
+  whyNotAudited(): string {
+    const kinds = this.#unaudited();
+    return kinds.length === 1 ? (kinds[0]?.word ?? '') : kinds.map(counted).join(', ');
+  }
+
+  #unaudited(): Array<{ count: number; word: string }> {
+    const kinds = [
+      { count: this.notFound, word: 'not found' },
+      { count: this.failed, word: 'failed' },
+      { count: this.rateLimited, word: 'rate limited' },
+    ];
+    return kinds.filter((kind) => kind.count > 0);
+  }
+}
+
+const counted = (kind: { count: number; word: string }) => `${kind.count} ${kind.word}`;
+
+function namesCount(count: number): string {
+  return `${count} ${count === 1 ? 'name' : 'names'}`;
 }
 
 /** A batch that did not fully succeed: exit 5 when a rate limit stopped it, else its first failure's code. */
@@ -42,16 +64,19 @@ export class BatchError extends RepError {
     this.exitCode = exitCode;
   }
 
-  /** The error to end a batch with, or undefined when every name succeeded. */
-  static from(tally: BatchTally, rateLimit: RateLimitError | undefined): BatchError | undefined {
-    const of = `of ${tally.total} ${tally.total === 1 ? 'name' : 'names'}`;
+  /**
+   * The error to end a batch with, or undefined when every name succeeded. `hint` replaces the
+   * usual one (which points at the records).
+   */
+  static from(tally: BatchTally, rateLimit: RateLimitError | undefined, hint?: string): BatchError | undefined {
+    const notAudited = `${tally.total - tally.audited} of ${namesCount(tally.total)} not audited`;
     if (rateLimit) {
       // The client's message already says the limit and when it resets; say what it cost the batch.
       const what = rateLimit.message.replace(/^rate limit reached: ?/, '');
-      return new BatchError(`rate limit reached: ${tally.notAudited} ${of} not audited; ${what}`, ExitCode.rateLimited, rateLimit.hint);
+      const why = tally.rateLimited === tally.total - tally.audited ? '' : ` (${tally.whyNotAudited()})`;
+      return new BatchError(`rate limit reached: ${notAudited}${why}; ${what}`, ExitCode.rateLimited, rateLimit.hint);
     }
     if (tally.firstFailure === undefined) return undefined;
-    const failures = tally.total - tally.audited;
-    return new BatchError(`${failures} ${of} failed`, tally.firstFailure, 'the records on stdout say what failed for each name (an "error" field; Status in a table)');
+    return new BatchError(`${notAudited}: ${tally.whyNotAudited()}`, tally.firstFailure, hint ?? 'each name\'s record says why (its "error" field; Status in a table)');
   }
 }

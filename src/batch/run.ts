@@ -1,10 +1,11 @@
 // Runs a batch of audits: up to `concurrency` requests in flight, each distinct name sent once, records
 // written in input order as soon as the input-order prefix is complete. Only a bounded window of names
 // is held at a time, so memory stays flat however long the input is.
-import type { ApiClient } from '../api/types.js';
+import type { ApiClient, CallOptions } from '../api/types.js';
 import type { Deps } from '../deps.js';
 import { describeError, InterruptedError, RateLimitError, UsageError } from '../errors.js';
 import type { BatchRecord, BatchWriter } from '../output/batch.js';
+import { startBatchProgress, type Progress } from '../progress.js';
 import { AnswerCache } from './cache.js';
 import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from './outcome.js';
 
@@ -12,6 +13,10 @@ export interface BatchOptions {
   concurrency: number;
   /** Names read ahead of the oldest unwritten one (default: 16 per request in flight, at least 64). */
   window?: number;
+  /** The final error's hint when no name at all was found (instead of the one pointing at the records). */
+  allNotFoundHint?: string;
+  /** false while names are typed at the terminal, where a progress line would draw over them. */
+  progress?: boolean;
 }
 
 interface Slot {
@@ -33,6 +38,13 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
   const queue: Slot[] = [];
   let inFlight = 0;
   let rateLimit: RateLimitError | undefined;
+  let read = 0;
+  let allRead = false;
+  const progress: Progress = options.progress === false ? { hold() {}, update() {}, stop() {} } : startBatchProgress(deps, 'auditing…');
+  const showProgress = () => {
+    const done = tally.total + queue.filter((slot) => slot.outcome).length;
+    progress.update(`auditing: ${done} of ${read}${allRead ? '' : '+'} ${read === 1 && allRead ? 'name' : 'names'} done`);
+  };
 
   // One waiter at a time (the loop below); every change that might unblock it calls `changed`.
   let wake: (() => void) | undefined;
@@ -61,6 +73,7 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
       tally.count(slot.outcome);
       writer.write(recordOf(slot));
     }
+    showProgress();
     changed();
   };
 
@@ -69,7 +82,7 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
     inFlight += 1;
     const request = new AbortController();
     requests.add(request);
-    void fetchOutcome(client, slot.name, request.signal).then((answer) => {
+    void fetchOutcome(client, slot.name, { signal: request.signal, onWait: (waiting) => progress.hold(waiting) }).then((answer) => {
       requests.delete(request);
       inFlight -= 1;
       if (answer === 'stopped') return changed();
@@ -87,6 +100,7 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
       if (stopped()) break;
       const slot: Slot = { name };
       queue.push(slot);
+      read += 1;
       const known = cache.get(name);
       if (known === 'pending') cache.wait(name, slot);
       else if (known) slot.outcome = known;
@@ -99,9 +113,11 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
       }
       flush();
     }
+    allRead = true;
     await until(() => inFlight === 0);
     flush();
   } finally {
+    progress.stop();
     io.stdoutClosed.removeEventListener('abort', onClosed);
     deps.signal.removeEventListener('abort', changed);
   }
@@ -114,15 +130,15 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
   await writer.end();
   if (io.stdoutClosed.aborted) return;
   if (!deps.globals.quiet) io.err(`${tally.summaryLine()}\n`);
-  const failure = BatchError.from(tally, rateLimit);
+  const failure = BatchError.from(tally, rateLimit, tally.notFound === tally.total ? options.allNotFoundHint : undefined);
   if (failure) throw failure;
 }
 
 type Answer = { outcome: Outcome; body?: unknown; rateLimit?: RateLimitError } | 'stopped';
 
-async function fetchOutcome(client: ApiClient, name: string, signal: AbortSignal): Promise<Answer> {
+async function fetchOutcome(client: ApiClient, name: string, call: CallOptions): Promise<Answer> {
   try {
-    const response = await client.get('audit', name, { signal });
+    const response = await client.get('audit', name, call);
     // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
     return { outcome: { text: JSON.stringify(response.body) ?? 'null' }, body: response.body };
   } catch (error) {

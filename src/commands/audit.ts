@@ -1,11 +1,14 @@
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { shellQuote } from '../shell-quote.js';
 import { fetchAndShow, queryFrom } from './query.js';
 
 export interface AuditOptions {
   args: [string[]];
   file?: string;
   concurrency: number;
+  /** `--batch`: batch records, summary and exit codes even for one name. */
+  batch?: boolean;
 }
 
 export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
@@ -13,8 +16,8 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
   if (names.length === 0 && opts.file === undefined) {
     throw new UsageError('missing company name', { hint: 'rep audit "Blue Bottle Coffee", or --file PATH for a batch' });
   }
-  const { isBatch, openNames } = await import('../batch/input.js');
-  if (!isBatch(names, opts.file)) {
+  const { isBatch, openNames, STDIN } = await import('../batch/input.js');
+  if (!opts.batch && !isBatch(names, opts.file)) {
     await fetchAndShow(deps, 'audit', queryFrom(names, 'company name'));
     return;
   }
@@ -28,6 +31,17 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
       if (!deps.globals.quiet) deps.io.err('reading company names from stdin, one a line (Ctrl-D to end)\n');
     },
   });
+  const bareWords = opts.file === undefined && names.length > 1 && names.every((word) => word !== STDIN && !/\s/.test(word));
+  const typedNames = deps.io.stdinIsTTY && (names.includes(STDIN) || opts.file === STDIN);
   const { runBatch } = await import('../batch/run.js');
-  await runBatch(deps, input, { concurrency: opts.concurrency });
+  await runBatch(deps, input, {
+    concurrency: opts.concurrency,
+    progress: !typedNames,
+    ...(bareWords ? { allNotFoundHint: quoteHint(names.join(' ')) } : {}),
+  });
+}
+
+/** `rep audit Blue Bottle Coffee` audits three names; when none exists, the user most likely meant one. */
+function quoteHint(name: string): string {
+  return `to audit one company whose name has spaces, quote it: rep audit ${name.startsWith('-') ? '-- ' : ''}${shellQuote(name)}`;
 }

@@ -11,6 +11,8 @@ export interface TerminalOptions {
   env?: Record<string, string>;
   /** Redirect rep's stdout to this file, so only stderr (and stdin) is the terminal. */
   stdoutTo?: string;
+  /** The terminal's width (`stty cols`); without it `script` gives a terminal of 0 columns. */
+  columns?: number;
 }
 
 const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
@@ -19,6 +21,7 @@ const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 export function runOnTerminal(home: TempHome, args: string[], options: TerminalOptions = {}): Promise<{ code: number | null; output: string }> {
   let command = [process.execPath, REP_BIN, '--retries', '0', ...args].map(quote).join(' ');
   if (options.stdoutTo) command += ` > ${quote(options.stdoutTo)}`;
+  if (options.columns) command = `stty cols ${options.columns} rows 50 && ${command}`;
   const env = { PATH: process.env.PATH ?? '', TERM: 'dumb', ...home.env, ...options.env };
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
