@@ -81,6 +81,12 @@ export class RateLimitError extends RepError {
 /** Refused, DNS, TLS, timeout, connection reset: the request never got a whole answer. */
 export class NetworkError extends RepError {
   readonly exitCode = ExitCode.network;
+  /** false when trying again cannot help (a TLS certificate the client refuses). */
+  readonly retryable: boolean;
+  constructor(message: string, options?: { hint?: string; cause?: unknown; retryable?: boolean }) {
+    super(message, options);
+    this.retryable = options?.retryable ?? true;
+  }
 }
 
 /** stdout could not be written (full disk, I/O error): what was printed is incomplete. */

@@ -3,12 +3,11 @@
 import { baseUrlText, maskKey } from '../config/settings.js';
 import type { Deps } from '../deps.js';
 import { AuthError } from '../errors.js';
-import type { RateLimitSnapshot } from '../state/requests.js';
+import type { RateLimitSnapshot, RequestStatus } from '../state/requests.js';
 
 export async function run(_opts: object, deps: Deps): Promise<void> {
   const settings = await deps.settings();
-  const { readRequestStatus, keyId } = await import('../state/requests.js');
-  const usage = settings.keySource === 'sandbox' ? undefined : readRequestStatus(deps.paths().stateDir, keyId(settings.key ?? ''), deps.now());
+  const usage = settings.keySource === 'sandbox' ? undefined : await requestStatus(deps, settings.key ?? '');
   const status = {
     base_url: settings.baseUrl ? baseUrlText(settings.baseUrl) : null,
     base_url_source: settings.baseUrlSource,
@@ -33,6 +32,16 @@ export async function run(_opts: object, deps: Deps): Promise<void> {
     deps.io.out(`${JSON.stringify(status, null, deps.format() === 'json' ? 2 : undefined)}\n`);
   }
   if (!settings.key) throw new AuthError('no API key is set', { hint: 'run `rep login`, or set REP_API_KEY' });
+}
+
+/** The local request count for a key; none (0) when the state dir cannot be read. */
+async function requestStatus(deps: Deps, key: string): Promise<RequestStatus | undefined> {
+  const { readRequestStatus, keyId } = await import('../state/requests.js');
+  try {
+    return readRequestStatus(deps.paths().stateDir, keyId(key), deps.now());
+  } catch {
+    return undefined;
+  }
 }
 
 function sourceName(source: string): string {
