@@ -5,7 +5,7 @@ import { repPaths, type RepPaths } from './config/paths.js';
 import { resolveSettings, type Settings } from './config/settings.js';
 import type { ApiClient } from './api/types.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
-import { AuthError } from './errors.js';
+import { AuthError, systemErrorText } from './errors.js';
 import type { IO } from './io.js';
 import { VERSION } from './version.js';
 
@@ -75,9 +75,15 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<ApiClie
     throw new AuthError('no base URL is set', { hint: 'run `rep login --base-url URL`, set REP_BASE_URL, or try `--sandbox`' });
   }
   if (!settings.key) deps.warn('no API key is set; sending the request without one (run `rep login` or set REP_API_KEY)');
-  const [{ createClient }, { openRequestLog, keyId }] = await Promise.all([import('./api/client.js'), import('./state/requests.js')]);
-  const requestLog = settings.keySource === 'sandbox' ? undefined : openRequestLog(deps.paths().stateDir, keyId(settings.key ?? ''));
-  if (requestLog) deps.onExit(() => void requestLog.flush());
+  const [{ createClient }, { openRequestLog, keyId, requestsDir }] = await Promise.all([import('./api/client.js'), import('./state/requests.js')]);
+  const { stateDir } = deps.paths();
+  const requestLog = settings.keySource === 'sandbox' ? undefined : openRequestLog(stateDir, keyId(settings.key ?? ''));
+  if (requestLog) {
+    deps.onExit(() => {
+      const failure = requestLog.flush();
+      if (failure) deps.warn(`cannot save the request count in ${requestsDir(stateDir)} (${systemErrorText(failure)}); \`rep status\` will not count these requests`);
+    });
+  }
   return createClient({
     baseUrl: settings.baseUrl,
     key: settings.key,

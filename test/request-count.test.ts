@@ -1,7 +1,7 @@
 // The local request count across processes, through the built CLI: exact however many rep processes
 // run at once (the counting server is the truth), bounded and private (0600) on disk, and counting
 // only requests that reached a server. A TLS certificate failure cannot succeed, so it is not retried.
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MERGE_AT } from '../src/state/requests.js';
@@ -46,6 +46,19 @@ describe('the request count', () => {
     expect(entries.filter((entry) => !entry.dir).length).toBeLessThanOrEqual(MERGE_AT + parallel); // merged as they pile up
     for (const entry of entries) expect({ path: entry.path, mode: entry.mode }).toEqual({ path: entry.path, mode: entry.dir ? 0o700 : 0o600 });
   }, 120_000);
+
+  it('a state directory that cannot be written: one warning naming it, and status says it cannot count', async () => {
+    const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 50 } });
+    writeFileSync(join(session.home().dir, 'state'), 'a file where the state directory should be');
+    const where = join(session.home().dir, 'state', 'rep', 'requests');
+    const result = await rep(['pulse'], server.baseUrl.href);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`rep: warning: cannot save the request count in ${where} (not a directory); \`rep status\` will not count these requests\n`);
+    const status = await rep(['--json', 'status'], server.baseUrl.href);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ requests_last_hour: 0 });
+    expect(status.stderr).toBe(`rep: warning: cannot read the request count in ${where} (not a directory)\n`);
+  });
 
   it('a refused connection reached no server: not counted', async () => {
     const nowhere = `http://127.0.0.1:${await closedPort()}/api`;

@@ -2,7 +2,7 @@
 // Exits 4 when no key is set, after showing the rest.
 import { baseUrlText, maskKey } from '../config/settings.js';
 import type { Deps } from '../deps.js';
-import { AuthError } from '../errors.js';
+import { AuthError, systemErrorText } from '../errors.js';
 import type { RateLimitSnapshot, RequestStatus } from '../state/requests.js';
 
 export async function run(_opts: object, deps: Deps): Promise<void> {
@@ -34,12 +34,14 @@ export async function run(_opts: object, deps: Deps): Promise<void> {
   if (!settings.key) throw new AuthError('no API key is set', { hint: 'run `rep login`, or set REP_API_KEY' });
 }
 
-/** The local request count for a key; none (0) when the state dir cannot be read. */
+/** The local request count for a key; none (0, with a warning) when the state dir cannot be read. */
 async function requestStatus(deps: Deps, key: string): Promise<RequestStatus | undefined> {
-  const { readRequestStatus, keyId } = await import('../state/requests.js');
+  const { readRequestStatus, keyId, requestsDir } = await import('../state/requests.js');
+  const { stateDir } = deps.paths();
   try {
-    return readRequestStatus(deps.paths().stateDir, keyId(key), deps.now());
-  } catch {
+    return readRequestStatus(stateDir, keyId(key), deps.now());
+  } catch (error) {
+    deps.warn(`cannot read the request count in ${requestsDir(stateDir)} (${systemErrorText(error)})`);
     return undefined;
   }
 }
