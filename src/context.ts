@@ -75,6 +75,10 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<ApiClie
     throw new AuthError('no base URL is set', { hint: 'run `rep login --base-url URL`, set REP_BASE_URL, or try `--sandbox`' });
   }
   if (!settings.key) deps.warn('no API key is set; sending the request without one (run `rep login` or set REP_API_KEY)');
+  if (settings.baseUrl.protocol === 'https:' && deps.env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
+    // Said even under --quiet: the key may be going to an impostor, which is no noise to hide.
+    deps.io.err(`rep: warning: TLS certificate verification is off (NODE_TLS_REJECT_UNAUTHORIZED=0): the API key goes to any server that answers as ${settings.baseUrl.hostname}\n`);
+  }
   const [{ createClient }, { openRequestLog, keyId, requestsDir }] = await Promise.all([import('./api/client.js'), import('./state/requests.js')]);
   const { stateDir } = deps.paths();
   const requestLog = settings.keySource === 'sandbox' ? undefined : openRequestLog(stateDir, keyId(settings.key ?? ''));
