@@ -1,6 +1,7 @@
 // The local request count (src/state/requests.ts over src/state/record-store.ts): counting, estimating,
 // records that parallel writers cannot lose, merged and pruned so the files stay few and small.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -127,6 +128,19 @@ describe('openRequestLog', () => {
     log.record(NOW);
     log.flush();
     expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(3);
+  });
+
+  it('never reads what is not a regular file (a FIFO would hang), and a merge clears it', () => {
+    mkdirSync(join(dir, REQUESTS_DIR), { recursive: true });
+    expect(spawnSync('mkfifo', [join(dir, REQUESTS_DIR, 'fifo.jsonl')]).status).toBe(0);
+    symlinkSync('/dev/zero', join(dir, REQUESTS_DIR, 'zero.jsonl'));
+    for (let run = 0; run < MERGE_AT; run++) {
+      const log = openRequestLog(dir, 'abc', () => NOW);
+      log.record(NOW);
+      log.flush();
+    }
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(MERGE_AT);
+    expect(recordFiles().filter((name) => ['fifo.jsonl', 'zero.jsonl'].includes(name))).toEqual([]);
   });
 
   it('never throws from flush when the directory cannot be written, and says why', () => {

@@ -43,13 +43,11 @@ export function openRecordStore<T extends StoredRecord>(dir: string, options: Re
       const files: string[] = [];
       let vanished = false;
       for (const name of recordFiles(dir)) {
-        const text = readRecordFile(join(dir, name));
-        if (text === 'gone') {
-          vanished = true;
-          continue;
-        }
+        const file = readRecordFile(join(dir, name));
+        if (file === 'gone') vanished = true;
+        if (typeof file !== 'object') continue;
         files.push(name);
-        for (const line of (text ?? '').split('\n')) {
+        for (const line of file.text.split('\n')) {
           const record = line ? options.parse(parseLine(line)) : undefined;
           if (record && !records.has(record.id)) records.set(record.id, record);
         }
@@ -120,19 +118,21 @@ function writeRecordFile(dir: string, records: StoredRecord[]): void {
 }
 
 /**
- * A record file's text: undefined for what is not a regular file of a sane size (never opened for
- * long: a FIFO does not block), 'gone' when a merge removed it since the listing.
+ * A record file's text; none from what is not a regular file of a sane size (a FIFO does not
+ * block: it is never read), so a merge removes it. 'gone' when a merge removed it since the listing,
+ * 'unreadable' when it cannot be opened now (it stays for later).
  */
-function readRecordFile(path: string): string | undefined | 'gone' {
+function readRecordFile(path: string): { text: string } | 'gone' | 'unreadable' {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? 'gone' : code === 'ELOOP' ? { text: '' } : 'unreadable';
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
+    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return { text: '' };
     const buffer = Buffer.alloc(stat.size);
     let read = 0;
     while (read < buffer.length) {
@@ -140,7 +140,7 @@ function readRecordFile(path: string): string | undefined | 'gone' {
       if (n === 0) break;
       read += n;
     }
-    return buffer.toString('utf8', 0, read);
+    return { text: buffer.toString('utf8', 0, read) };
   } finally {
     closeSync(fd);
   }
