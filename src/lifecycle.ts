@@ -1,6 +1,7 @@
 // What cli.ts watches from its first line, before any command code runs: Ctrl-C and SIGTERM (so a
-// signal during start-up still ends in exit 130), and stdout's fate. A reader that went away (EPIPE)
-// ends rep quietly; any other failed write (full disk, I/O error) lost output and must not pass for success.
+// signal during start-up still ends in exit 130), and the output streams. A reader of stdout that went
+// away (EPIPE) ends rep quietly; any other failed write to stdout (full disk, I/O error) lost output and
+// must not pass for success. A failed write to stderr loses only talk, never the exit code.
 import { describeError, ExitCode, formatReport, InterruptedError, OutputError } from './errors.js';
 
 /** Aborted with an InterruptedError on the first Ctrl-C or SIGTERM; a second one exits 130 at once. */
@@ -19,6 +20,11 @@ export interface StdoutWatch {
   readonly stopped: AbortSignal;
   /** Waits until everything written has left (or failed); then the write failure, if there was one. */
   settle(): Promise<OutputError | undefined>;
+}
+
+/** stderr that cannot be written (a full disk) drops the talk; the exit code still says what happened. */
+export function tolerateStderr(stream: NodeJS.WriteStream = process.stderr): void {
+  stream.on('error', () => {});
 }
 
 export function watchStdout(stream: NodeJS.WriteStream = process.stdout): StdoutWatch {

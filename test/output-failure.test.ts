@@ -61,6 +61,18 @@ describe.skipIf(!existsSync('/dev/full'))('stdout on a full disk', () => {
   });
 });
 
+describe.skipIf(!existsSync('/dev/full'))('stderr on a full disk', () => {
+  it.each([
+    [['--base-url', 'notaurl', 'pulse'], 2],
+    [['--json', 'status'], 4], // no key: the status, then an error
+  ])('rep %j still exits %i: talk that cannot be written is dropped, not a crash', async (args, code) => {
+    const fd = openSync('/dev/full', 'w');
+    descriptors.push(fd);
+    const result = await runCli(['--retries', '0', ...args], { home: fixture.home(), env: { REP_BASE_URL: 'http://127.0.0.1:9/api' }, stderrFd: fd });
+    expect(result.code).toBe(code);
+  });
+});
+
 describe('stdout not open for writing', () => {
   it.each([[['--sandbox', 'pulse']], [['--version']], [['--help']]])('rep %j exits 1 naming the cause', async (args) => {
     const result = await repInto('read-only', args);

@@ -75,6 +75,8 @@ export interface RunOptions {
   interruptWith?: NodeJS.Signals;
   /** A file descriptor for the child's stdout (/dev/full, a file) instead of a pipe; stdout is then ''. */
   stdoutFd?: number;
+  /** The same for stderr. */
+  stderrFd?: number;
 }
 
 /** Runs `node bin/rep.js …args` and collects its exit code and output. Never blocks the event loop. */
@@ -85,15 +87,15 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
     else env[name] = value;
   }
   return new Promise((resolve, reject) => {
-    const stdio: StdioOptions = ['pipe', options.stdoutFd ?? 'pipe', 'pipe'];
-    const child = spawn(process.execPath, [REP_BIN, ...args], { env, stdio }) as ChildProcessByStdio<Writable, Readable | null, Readable>;
+    const stdio: StdioOptions = ['pipe', options.stdoutFd ?? 'pipe', options.stderrFd ?? 'pipe'];
+    const child = spawn(process.execPath, [REP_BIN, ...args], { env, stdio }) as ChildProcessByStdio<Writable, Readable | null, Readable | null>;
     let stdout = '';
     let stderr = '';
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       options.onStdout?.(chunk);
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
       options.onStderr?.(chunk);
     });
