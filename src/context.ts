@@ -5,7 +5,7 @@ import { repPaths, type RepPaths } from './config/paths.js';
 import { resolveSettings, type Settings } from './config/settings.js';
 import type { ApiClient } from './api/types.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
-import { AuthError } from './errors.js';
+import { AuthError, systemErrorText } from './errors.js';
 import type { IO } from './io.js';
 import { VERSION } from './version.js';
 
@@ -74,9 +74,19 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<ApiClie
   if (!settings.baseUrl) {
     throw new AuthError('no base URL is set', { hint: 'run `rep login --base-url URL`, set REP_BASE_URL, or try `--sandbox`' });
   }
-  const [{ createClient }, { openRequestLog, keyId }] = await Promise.all([import('./api/client.js'), import('./state/requests.js')]);
-  const requestLog = settings.keySource === 'sandbox' ? undefined : openRequestLog(deps.paths().stateDir, keyId(settings.key ?? ''));
-  if (requestLog) deps.onExit(() => requestLog.flush());
+  if (settings.baseUrl.protocol === 'https:' && deps.env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
+    // Said even under --quiet: the key may be going to an impostor, which is no noise to hide.
+    deps.io.err(`rep: warning: TLS certificate verification is off (NODE_TLS_REJECT_UNAUTHORIZED=0): the API key goes to any server that answers as ${settings.baseUrl.hostname}\n`);
+  }
+  const [{ createClient }, { openRequestLog, keyId, requestsDir }] = await Promise.all([import('./api/client.js'), import('./state/requests.js')]);
+  const { stateDir } = deps.paths();
+  const requestLog = settings.keySource === 'sandbox' ? undefined : openRequestLog(stateDir, keyId(settings.key ?? ''));
+  if (requestLog) {
+    deps.onExit(() => {
+      const failure = requestLog.flush();
+      if (failure) deps.warn(`cannot save the request count in ${requestsDir(stateDir)} (${systemErrorText(failure)}); \`rep status\` will not count these requests`);
+    });
+  }
   const client = createClient({
     baseUrl: settings.baseUrl,
     key: settings.key,

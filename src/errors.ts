@@ -81,6 +81,20 @@ export class RateLimitError extends RepError {
 /** Refused, DNS, TLS, timeout, connection reset: the request never got a whole answer. */
 export class NetworkError extends RepError {
   readonly exitCode = ExitCode.network;
+  /** false when trying again cannot help (a TLS certificate the client refuses). */
+  readonly retryable: boolean;
+  constructor(message: string, options?: { hint?: string; cause?: unknown; retryable?: boolean }) {
+    super(message, options);
+    this.retryable = options?.retryable ?? true;
+  }
+}
+
+/** stdout could not be written (full disk, I/O error): what was printed is incomplete. */
+export class OutputError extends RepError {
+  readonly exitCode = ExitCode.error;
+  constructor(cause: unknown) {
+    super(`cannot write output: ${systemErrorText(cause)}`, { cause });
+  }
 }
 
 /** Ctrl-C / SIGTERM. */
@@ -98,6 +112,31 @@ export interface ErrorReport {
   hint?: string;
   /** Stack and details, shown only under `--debug`. */
   debug?: string;
+}
+
+const SYSTEM_ERRORS: Record<string, string> = {
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EFBIG: 'file too large',
+  EIO: 'input/output error',
+  EBADF: 'bad file descriptor',
+  EROFS: 'read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOTDIR: 'not a directory',
+  EISDIR: 'is a directory',
+  ENXIO: 'no such device or address',
+  EAGAIN: 'resource temporarily unavailable',
+  ECONNRESET: 'connection reset',
+};
+
+/** A system error's cause in words (`no space left on device`), not its code. */
+export function systemErrorText(error: unknown): string {
+  const { code, message } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && SYSTEM_ERRORS[code]) return SYSTEM_ERRORS[code];
+  // Node's own wording, `ENOSPC: no space left on device, write`, for codes not listed above.
+  const words = typeof message === 'string' ? /^[A-Z0-9_]+: ([^,]+)/.exec(message)?.[1] : undefined;
+  return words ?? (typeof code === 'string' ? code : String(message ?? error));
 }
 
 /** Turns anything thrown into what the user sees and the code the process exits with. */

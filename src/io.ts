@@ -12,13 +12,13 @@ export interface IO {
   /** Whether colour escapes may be written to stdout / stderr. */
   colorOut: boolean;
   colorErr: boolean;
-  /** Writes data to stdout. Returns false once stdout has been closed by the reader. */
+  /** Writes data to stdout. Returns false once stdout can take no more (see stdoutClosed). */
   out(text: string): boolean;
   /** Writes talk (warnings, hints, errors, progress) to stderr. */
   err(text: string): void;
   /** Resolves when stdout has drained (for streamed output under back-pressure). */
   drain(): Promise<void>;
-  /** Aborted when the reader of stdout goes away (`rep … | head -1`). */
+  /** Aborted once stdout can take no more: its reader went away (`rep … | head -1`), or a write failed (main then exits 1). */
   stdoutClosed: AbortSignal;
 }
 
@@ -40,15 +40,10 @@ export function colorEnabled(isTTY: boolean, choice: ColorChoice): boolean {
   return isTTY;
 }
 
-export function processIO(choice: ColorChoice): IO {
+/** The process's streams; `stdoutStopped` comes from the watch cli.ts keeps on stdout (lifecycle.ts). */
+export function processIO(choice: ColorChoice, stdoutStopped: AbortSignal): IO {
   const stdout = process.stdout;
   const stderr = process.stderr;
-  const closed = new AbortController();
-  const onStdoutError = (error: NodeJS.ErrnoException) => {
-    // The reader went away: stop quietly. Any other error on stdout is just as final.
-    if (!closed.signal.aborted) closed.abort(error);
-  };
-  stdout.on('error', onStdoutError);
   const stdoutIsTTY = Boolean(stdout.isTTY);
   const stderrIsTTY = Boolean(stderr.isTTY);
   return {
@@ -60,26 +55,26 @@ export function processIO(choice: ColorChoice): IO {
     colorOut: colorEnabled(stdoutIsTTY, choice),
     colorErr: colorEnabled(stderrIsTTY, choice),
     out(text) {
-      if (closed.signal.aborted) return false;
+      if (stdoutStopped.aborted) return false;
       stdout.write(text);
-      return !closed.signal.aborted;
+      return !stdoutStopped.aborted;
     },
     err(text) {
       stderr.write(text);
     },
     drain() {
-      if (!stdout.writableNeedDrain || closed.signal.aborted) return Promise.resolve();
+      if (!stdout.writableNeedDrain || stdoutStopped.aborted) return Promise.resolve();
       return new Promise((resolve) => {
         const done = () => {
           stdout.off('drain', done);
-          closed.signal.removeEventListener('abort', done);
+          stdoutStopped.removeEventListener('abort', done);
           resolve();
         };
         stdout.once('drain', done);
-        closed.signal.addEventListener('abort', done, { once: true });
+        stdoutStopped.addEventListener('abort', done, { once: true });
       });
     },
-    stdoutClosed: closed.signal,
+    stdoutClosed: stdoutStopped,
   };
 }
 

@@ -4,26 +4,33 @@ import { CommanderError, type Command } from 'commander';
 import type { Format, GlobalOptions } from './deps.js';
 import { describeError, ExitCode, formatReport, InterruptedError, UsageError } from './errors.js';
 import { processIO } from './io.js';
+import { exitAfterOutput, type StdoutWatch } from './lifecycle.js';
 import { buildProgram } from './program.js';
 
+export interface MainOptions {
+  /** Aborted on Ctrl-C / SIGTERM (watched by cli.ts from its first line). */
+  signal: AbortSignal;
+  stdout: StdoutWatch;
+}
+
 /** Parses argv, runs one command, and returns the exit code. Nothing else decides it. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], { signal, stdout }: MainOptions): Promise<number> {
+  if (signal.aborted) return ExitCode.interrupted; // a signal came while rep was starting
+  const code = await runCommand(argv, signal, stdout.stopped);
+  return exitAfterOutput(stdout, code, argv.includes('--debug'));
+}
+
+async function runCommand(argv: string[], signal: AbortSignal, stdoutStopped: AbortSignal): Promise<number> {
   const args = argv.slice(2);
   let globals: GlobalOptions | undefined;
   let cleanup: () => Promise<void> = async () => {};
-  const interrupt = new AbortController();
-  const onSignal = () => {
-    if (interrupt.signal.aborted) process.exit(ExitCode.interrupted); // a second Ctrl-C: leave now
-    interrupt.abort(new InterruptedError());
-  };
-  process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
 
   const program = buildProgram(async (load, opts, command) => {
     globals = readGlobals(command.optsWithGlobals());
-    const io = processIO({ noColorFlag: globals.color === false, env: process.env });
+    const io = processIO({ noColorFlag: globals.color === false, env: process.env }, stdoutStopped);
     // Loaded here, not at the top: `--help` and usage errors need no config, paths or client.
     const { createDeps } = await import('./context.js');
-    const context = createDeps({ globals, io, env: process.env, signal: interrupt.signal });
+    const context = createDeps({ globals, io, env: process.env, signal });
     cleanup = context.cleanup;
     const module = await load();
     await module.run(opts as never, context.deps);
@@ -44,13 +51,12 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError && ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) {
       return ExitCode.ok;
     }
-    const report = describeError(interrupt.signal.aborted ? new InterruptedError() : error instanceof CommanderError ? usageError(error, args, program.commands) : error);
+    const report = describeError(signal.aborted ? new InterruptedError() : error instanceof CommanderError ? usageError(error, args, program.commands) : error);
     if (report.exitCode === ExitCode.interrupted && !globals?.debug) return report.exitCode;
     process.stderr.write(formatReport(report, { debug: globals?.debug ?? args.includes('--debug') }));
     return report.exitCode;
   } finally {
     await cleanup();
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
   }
 }
 

@@ -90,10 +90,29 @@ describe('requests', () => {
     expect(s.requests[0]?.headers.authorization).toBeUndefined();
   });
 
-  it('reads an empty 2xx body as null', async () => {
+  it.each([
+    [204, undefined, /^the server's answer is empty \(204 No Content\)$/],
+    [200, '', /^the server's answer is empty \(200 OK\)$/],
+    [200, ' \n', /^the server's answer is empty \(200 OK\)$/],
+    [200, 'null', /^the server's answer is not a JSON object or array \(200 OK\)$/],
+    [200, '42', /^the server's answer is not a JSON object or array \(200 OK\)$/],
+    [200, '"ok"', /^the server's answer is not a JSON object or array \(200 OK\)$/],
+    [202, 'true', /^the server's answer is not a JSON object or array \(202 Accepted\)$/],
+  ] as const)('a %i with body %j is a malformed answer on every endpoint (exit 1)', async (status, body, message) => {
     const s = await server();
-    s.expect('/api/pulse', { status: 204 });
-    expect((await client(s.baseUrl).api.get('pulse')).body).toBeNull();
+    for (const endpoint of ['audit', 'search', 'pulse'] as const) {
+      s.expect(`/api/${endpoint}`, { status, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) });
+      const error = await failure(client(s.baseUrl).api.get(endpoint, endpoint === 'pulse' ? undefined : 'x'));
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).exitCode).toBe(1);
+      expect(error.message).toMatch(message);
+    }
+  });
+
+  it('a 2xx whose body is a JSON array is an answer', async () => {
+    const s = await server();
+    s.expect('/api/search', { body: [{ type: 'company', name: 'A' }] });
+    expect((await client(s.baseUrl).api.get('search', 'a')).body).toEqual([{ type: 'company', name: 'A' }]);
   });
 });
 

@@ -2,7 +2,7 @@
 // (DNS, TLS), and proxy support through a real forwarding proxy (helpers/proxy.ts).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../src/api/client.js';
-import { errorCode, networkError } from '../src/api/network-errors.js';
+import { errorCode, networkError, neverSent } from '../src/api/network-errors.js';
 import { testIO } from '../src/io.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
 import { startProxy, type ForwardingProxy } from './helpers/proxy.js';
@@ -28,6 +28,24 @@ describe('networkError', () => {
     expect(mapped.exitCode).toBe(6);
     expect(mapped.message).toBe(message);
     expect(mapped.hint).toBeTruthy();
+  });
+
+  it('a TLS failure is not retryable: the same certificate is refused again', () => {
+    expect(networkError(coded('DEPTH_ZERO_SELF_SIGNED_CERT'), url, 'connect').retryable).toBe(false);
+    expect(networkError(coded('ECONNRESET'), url, 'connect').retryable).toBe(true);
+    expect(networkError(coded('ECONNREFUSED'), url, 'connect').retryable).toBe(true);
+  });
+
+  it.each([
+    [coded('ECONNREFUSED'), true],
+    [coded('ENOTFOUND'), true],
+    [coded('UND_ERR_SOCKET', coded('CERT_HAS_EXPIRED')), true],
+    [coded('EHOSTUNREACH'), true],
+    [coded('ECONNRESET'), false],
+    [coded('UND_ERR_HEADERS_TIMEOUT'), false],
+    [new Error('aborted'), false],
+  ] as const)('%s never reached a server: %s', (error, expected) => {
+    expect(neverSent(error)).toBe(expected);
   });
 
   it('finds codes on causes and aggregates', () => {

@@ -1,15 +1,19 @@
-// The local request count (src/state/requests.ts): counting, estimating, compact atomic storage.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+// The local request count (src/state/requests.ts over src/state/record-store.ts): counting, estimating,
+// records that parallel writers cannot lose, merged and pruned so the files stay few and small.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { keyId, openRequestLog, readRequestStatus, REQUESTS_FILE } from '../src/state/requests.js';
+import { keyId, MERGE_AT, openRequestLog, readRequestStatus, REQUESTS_DIR } from '../src/state/requests.js';
 
 const NOW = Date.UTC(2030, 0, 1, 12, 0, 0);
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 let root: string;
 let dir: string;
+/** The record files in the store. */
+const recordFiles = () => readdirSync(join(dir, REQUESTS_DIR));
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'rep-requests-'));
@@ -43,10 +47,11 @@ describe('openRequestLog', () => {
     log.record(NOW);
     log.noteRateLimit({ limit: 100, remaining: 42, resetAt: NOW + 600_000, seenAt: NOW });
     expect(() => statSync(dir)).toThrow();
-    log.flush();
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(statSync(join(dir, REQUESTS_FILE)).mode & 0o777).toBe(0o600);
-    expect(readdirSync(dir)).toEqual([REQUESTS_FILE]); // no temp file left behind
+    expect(log.flush()).toBeUndefined();
+    expect(statSync(join(dir, REQUESTS_DIR)).mode & 0o777).toBe(0o700);
+    const files = recordFiles();
+    expect(files).toHaveLength(1); // no temp file left behind
+    expect(statSync(join(dir, REQUESTS_DIR, files[0] as string)).mode & 0o777).toBe(0o600);
     const again = openRequestLog(dir, 'abc', () => NOW);
     expect(again.countSince(NOW - HOUR)).toBe(1);
     expect(again.lastRateLimit()).toEqual({ limit: 100, remaining: 42, resetAt: NOW + 600_000, seenAt: NOW });
@@ -58,12 +63,12 @@ describe('openRequestLog', () => {
     log.record(NOW - 2 * HOUR);
     for (let i = 0; i < 10_000; i++) log.record(NOW - 50 * MINUTE + i * 300);
     log.flush();
-    const text = readFileSync(join(dir, REQUESTS_FILE), 'utf8');
+    const text = readFileSync(join(dir, REQUESTS_DIR, recordFiles()[0] as string), 'utf8');
     expect(text.length).toBeLessThan(2000);
     expect(openRequestLog(dir, 'abc', () => NOW).countSince(0)).toBe(10_000);
   });
 
-  it('merges with what another process wrote meanwhile', () => {
+  it('merges with what other processes wrote meanwhile', () => {
     const first = openRequestLog(dir, 'abc', () => NOW);
     const second = openRequestLog(dir, 'abc', () => NOW);
     first.record(NOW);
@@ -75,21 +80,74 @@ describe('openRequestLog', () => {
     expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(3);
   });
 
-  it('ignores and replaces a corrupt file', () => {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, REQUESTS_FILE), '{"version":1,"keys":{"abc":{"minutes":{"x":"y"}}');
-    const log = openRequestLog(dir, 'abc', () => NOW);
-    expect(log.countSince(0)).toBe(0);
-    log.record(NOW);
-    log.flush();
-    expect(JSON.parse(readFileSync(join(dir, REQUESTS_FILE), 'utf8'))).toMatchObject({ version: 1, keys: { abc: { minutes: { [String(NOW / MINUTE)]: 1 } } } });
+  it('keeps the files few: merged once there are MERGE_AT of them, every count kept', () => {
+    for (let run = 0; run < 5 * MERGE_AT; run++) {
+      const log = openRequestLog(dir, 'abc', () => NOW);
+      log.record(NOW - (run % 50) * MINUTE);
+      log.flush();
+      expect(recordFiles().length).toBeLessThan(MERGE_AT);
+    }
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(5 * MERGE_AT);
+    expect(recordFiles().some((name) => name.startsWith('.'))).toBe(false); // no lock or temp file left
   });
 
-  it('never throws from flush when the directory cannot be written', () => {
+  it('a merge drops counts older than an hour, and keeps only the latest rate-limit facts of a key', () => {
+    for (let run = 0; run < MERGE_AT - 1; run++) {
+      const log = openRequestLog(dir, 'abc', () => NOW - 2 * HOUR);
+      log.record(NOW - 2 * HOUR);
+      log.noteRateLimit({ remaining: run, seenAt: NOW - 2 * HOUR + run });
+      log.flush();
+    }
+    const now = openRequestLog(dir, 'abc', () => NOW);
+    now.record(NOW);
+    now.flush(); // the MERGE_AT-th file: merged at NOW
+    const files = recordFiles();
+    expect(files).toHaveLength(1);
+    const lines = readFileSync(join(dir, REQUESTS_DIR, files[0] as string), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    expect(readRequestStatus(dir, 'abc', NOW)).toEqual({ lastHour: 1, rateLimit: { remaining: MERGE_AT - 2, seenAt: NOW - 2 * HOUR + MERGE_AT - 2 } });
+  });
+
+  it('counts a record once when racing merges left it in two files', () => {
+    const log = openRequestLog(dir, 'abc', () => NOW);
+    log.record(NOW);
+    log.record(NOW);
+    log.flush();
+    const [file] = recordFiles();
+    const text = readFileSync(join(dir, REQUESTS_DIR, file as string), 'utf8');
+    writeFileSync(join(dir, REQUESTS_DIR, 'merged-elsewhere.jsonl'), text, { mode: 0o600 });
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(2);
+  });
+
+  it('skips a broken line and counts the rest', () => {
+    mkdirSync(join(dir, REQUESTS_DIR), { recursive: true });
+    const good = JSON.stringify({ id: 'aa11', key: 'abc', minutes: { [String(NOW / MINUTE)]: 2 } });
+    writeFileSync(join(dir, REQUESTS_DIR, 'a.jsonl'), `{"id":"bb22","key":"abc","minu\n${good}\n{"id":"cc","key":"abc","minutes":{"x":"y"}}\n`);
+    const log = openRequestLog(dir, 'abc', () => NOW);
+    expect(log.countSince(0)).toBe(2);
+    log.record(NOW);
+    log.flush();
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(3);
+  });
+
+  it('never reads what is not a regular file (a FIFO would hang), and a merge clears it', () => {
+    mkdirSync(join(dir, REQUESTS_DIR), { recursive: true });
+    expect(spawnSync('mkfifo', [join(dir, REQUESTS_DIR, 'fifo.jsonl')]).status).toBe(0);
+    symlinkSync('/dev/zero', join(dir, REQUESTS_DIR, 'zero.jsonl'));
+    for (let run = 0; run < MERGE_AT; run++) {
+      const log = openRequestLog(dir, 'abc', () => NOW);
+      log.record(NOW);
+      log.flush();
+    }
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(MERGE_AT);
+    expect(recordFiles().filter((name) => ['fifo.jsonl', 'zero.jsonl'].includes(name))).toEqual([]);
+  });
+
+  it('never throws from flush when the directory cannot be written, and says why', () => {
     writeFileSync(join(root, 'state'), 'a file where the directory should be');
     const log = openRequestLog(dir, 'abc', () => NOW);
     log.record(NOW);
-    expect(() => log.flush()).not.toThrow();
+    expect(log.flush()).toMatchObject({ code: 'ENOTDIR' });
   });
 });
 

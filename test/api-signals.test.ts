@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { linkSignals } from '../src/api/signals.js';
 
@@ -24,5 +25,15 @@ describe('linkSignals', () => {
     linked.dispose();
     a.abort();
     expect(linked.signal.aborted).toBe(false);
+  });
+
+  it('hangs one listener on a source however many signals follow it, and aborts them all', () => {
+    const interrupt = new AbortController();
+    const linked = Array.from({ length: 50 }, () => linkSignals([interrupt.signal, new AbortController().signal]));
+    expect(getEventListeners(interrupt.signal, 'abort')).toHaveLength(1);
+    linked[0]?.dispose();
+    interrupt.abort('stop');
+    expect(linked.map((link) => link.signal.aborted)).toEqual([false, ...Array<boolean>(49).fill(true)]);
+    expect(linked[1]?.signal.reason).toBe('stop');
   });
 });

@@ -110,6 +110,19 @@ describe('rep audit: a batch', () => {
     expect(result.stdout).toContain('not found');
   });
 
+  it.each([[[]], [['--quiet']]])('--concurrency 20 %j: no Node warning on stderr, however many requests are in flight', async (quiet) => {
+    const input = names(30);
+    const last = input.at(-1) as string;
+    const srv = await serve({ companies: input, hold: input.slice(0, 20) });
+    // All 20 first names are held until the 20th has arrived: 20 requests are in flight at once.
+    void srv.arrived(input[19] as string).then(() => input.slice(0, 20).forEach((name) => srv.release(name)));
+    const result = await rep([...quiet, '--format', 'ndjson', 'audit', '--concurrency', '20', ...input]);
+    expect(result.code).toBe(0);
+    expect(lines(result.stdout).map((record) => record.query)).toEqual(input);
+    expect(srv.count(last)).toBe(1);
+    expect(result.stderr).not.toMatch(/warning/i);
+  });
+
   it('a single name without --file stays one request rendered as the plain body', async () => {
     await serve({ companies: ['Alpha'] });
     const result = await rep(['--json', 'audit', 'Alpha']);

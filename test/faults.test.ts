@@ -61,6 +61,18 @@ describe('server faults exit 1', () => {
     expectCleanFailure(await rep(['pulse'], server.baseUrl.href), 1, /not valid JSON/);
   });
 
+  it.each([
+    [['audit', 'Acme'], 'audit', 204, ''],
+    [['--format', 'table', 'audit', 'Acme'], 'audit', 200, ''],
+    [['--format', 'csv', 'audit', 'Acme'], 'audit', 200, 'null'],
+    [['--format', 'csv', 'search', 'acme'], 'search', 204, ''],
+    [['--format', 'table', 'pulse'], 'pulse', 200, '71.5'],
+  ])('rep %j (%s answers %i %j): a malformed answer, not an empty result', async (args, endpoint, status, body) => {
+    server = await startFaultServer();
+    server.expect(`/api/${endpoint}`, { status, headers: { 'content-type': 'application/json' }, body });
+    expectCleanFailure(await rep(args, server.baseUrl.href), 1, /^rep: the server's answer is (empty|not a JSON object or array) \(2\d\d /);
+  });
+
   it('--debug adds the stack and the start of the body, never the key', async () => {
     server = await startFaultServer();
     server.expect('/api/pulse', { status: 200, body: 'not json at all' });

@@ -77,12 +77,26 @@ describe('a closed stdout', () => {
     expect(result.code).toBe(0);
   });
 
+  it.each([[['--help']], [['-h']], [['--version']], [['-V']], [['audit', '--help']], [['completion', 'bash']], [['status']], [['--sandbox', '--format', 'csv', 'search', 'co']]])(
+    'rep %j into a reader that has gone: exit 0 and nothing on stderr',
+    (args) => {
+      const env = { REP_API_KEY: 'k', REP_BASE_URL: 'http://127.0.0.1:9/api' }; // status sends nothing
+      expect(intoClosedPipe(args, env)).toEqual({ stdout: 'exit=0\n', stderr: '' });
+    },
+  );
+
   it('a shell pipeline into a reader that never reads: exit 0 and nothing on stderr', () => {
     // The reader closes its end at once (long before rep has started), so every write rep makes meets a closed pipe (EPIPE).
-    for (const command of ['--format ndjson search co', 'pulse', '--format ndjson audit "Compass & Acorn Studio" "Cozy Pebble Drugstore"']) {
-      const script = `"${process.execPath}" "${REP_BIN}" --sandbox ${command} | (exec 0<&-; sleep 0.2); echo "exit=\${PIPESTATUS[0]}"`;
-      const run = spawnSync('bash', ['-c', script], { env: { PATH: process.env.PATH ?? '', ...fixture.home().env }, encoding: 'utf8', timeout: 20_000 });
-      expect({ command, stdout: run.stdout, stderr: run.stderr }).toEqual({ command, stdout: 'exit=0\n', stderr: '' });
+    for (const command of [['--format', 'ndjson', 'search', 'co'], ['pulse'], ['--format', 'ndjson', 'audit', 'Compass & Acorn Studio', 'Cozy Pebble Drugstore']]) {
+      expect({ command, ...intoClosedPipe(['--sandbox', ...command]) }).toEqual({ command, stdout: 'exit=0\n', stderr: '' });
     }
   });
 });
+
+/** Runs rep with its stdout a pipe whose reader closed its end at once (long before rep has started). */
+function intoClosedPipe(args: string[], env: Record<string, string> = {}): { stdout: string; stderr: string } {
+  const quoted = args.map((arg) => `'${arg}'`).join(' ');
+  const script = `"${process.execPath}" "${REP_BIN}" ${quoted} | (exec 0<&-; sleep 0.2); echo "exit=\${PIPESTATUS[0]}"`;
+  const run = spawnSync('bash', ['-c', script], { env: { PATH: process.env.PATH ?? '', ...fixture.home().env, ...env }, encoding: 'utf8', timeout: 20_000 });
+  return { stdout: run.stdout, stderr: run.stderr };
+}

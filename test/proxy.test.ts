@@ -1,28 +1,23 @@
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY: the built CLI reaches the API through a real forwarding proxy,
 // CONNECT-tunnelled for https, and NO_PROXY sends a host around it.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
 import { makeTempHome, runCli, type TempHome } from './helpers/cli.js';
 import { startProxy, type ForwardingProxy } from './helpers/proxy.js';
+import { hasOpenssl, startTlsServer, type TlsServer } from './helpers/tls.js';
 
 let home: TempHome;
 let proxy: ForwardingProxy;
 let sandbox: RunningSandbox;
-let tlsServer: Server | undefined;
+let tlsServer: TlsServer | undefined;
 
 beforeEach(async () => {
   home = makeTempHome();
   [proxy, sandbox] = await Promise.all([startProxy(), startSandbox({ port: 0 })]);
 });
 afterEach(async () => {
-  tlsServer?.closeAllConnections();
-  await new Promise((resolve) => (tlsServer ? tlsServer.close(resolve) : resolve(undefined)));
+  await tlsServer?.close();
   tlsServer = undefined;
   await Promise.all([proxy.close(), sandbox.close()]);
   home.cleanup();
@@ -92,27 +87,17 @@ describe('proxy variables', () => {
   });
 
   it.skipIf(!hasOpenssl())('HTTPS_PROXY: a whole https answer through the CONNECT tunnel (self-signed cert, NODE_EXTRA_CA_CERTS)', async () => {
-    const cert = join(home.dir, 'cert.pem');
-    const key = join(home.dir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert,
-      '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-    const server = createServer({ cert: readFileSync(cert), key: readFileSync(key) }, (req, res) => {
+    const server = await startTlsServer(home.dir, (req, res) => {
       const ok = req.url === '/api/pulse' && req.headers.authorization === 'Bearer tls-key';
       res.writeHead(ok ? 200 : 599, { 'content-type': 'application/json' }).end(JSON.stringify(ok ? { index: 71.5 } : { unexpected: req.url }));
     });
     tlsServer = server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const target = `127.0.0.1:${(server.address() as AddressInfo).port}`;
     const result = await runCli(['--retries', '0', '--json', 'pulse'], {
       home,
-      env: { REP_API_KEY: 'tls-key', REP_BASE_URL: `https://${target}/api`, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: cert },
+      env: { REP_API_KEY: 'tls-key', REP_BASE_URL: `https://${server.host}/api`, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: server.certFile },
     });
     expect([result.code, result.stderr]).toEqual([0, '']);
     expect(JSON.parse(result.stdout)).toEqual({ index: 71.5 });
-    expect(proxy.forwarded).toEqual([{ method: 'CONNECT', target }]);
+    expect(proxy.forwarded).toEqual([{ method: 'CONNECT', target: server.host }]);
   });
 });
-
-function hasOpenssl(): boolean {
-  return spawnSync('openssl', ['version']).status === 0;
-}

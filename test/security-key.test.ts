@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultServer } from './helpers/fault-server.js';
 import { useTempHome } from './helpers/cli.js';
 import { startConnectionCounter, startRecordingServer, type ConnectionCounter } from './helpers/servers.js';
+import { hasOpenssl, startTlsServer, type TlsServer } from './helpers/tls.js';
 
 const KEY = 'rk_live_S3cr3tKeyValue0042';
 const { home, rep } = useTempHome();
@@ -130,5 +131,27 @@ describe('plain http:// only for loopback', () => {
     const result = await rep(['--json', 'status'], { env: { REP_BASE_URL: 'https://api.example.com/v1/api/', REP_API_KEY: KEY } });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ base_url: 'https://api.example.com/v1/api', base_url_source: 'env' });
+  });
+});
+
+describe('certificate checks turned off', () => {
+  let tls: TlsServer | undefined;
+  afterEach(async () => {
+    await tls?.close();
+    tls = undefined;
+  });
+
+  it.skipIf(!hasOpenssl())('NODE_TLS_REJECT_UNAUTHORIZED=0: rep says so in its own words before sending the key, even under --quiet', async () => {
+    tls = await startTlsServer(home().dir, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"index":70}'));
+    const env = { REP_BASE_URL: `https://${tls.host}/api`, REP_API_KEY: KEY, NODE_TLS_REJECT_UNAUTHORIZED: '0' };
+    for (const quiet of [[], ['--quiet']]) {
+      const result = await rep([...quiet, 'pulse'], { env });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(/^rep: warning: TLS certificate verification is off \(NODE_TLS_REJECT_UNAUTHORIZED=0\): the API key goes to any server that answers as 127\.0\.0\.1$/m);
+      expect(shown(result)).not.toContain(KEY);
+    }
+    const checked = await rep(['pulse'], { env: { ...env, NODE_TLS_REJECT_UNAUTHORIZED: undefined } });
+    expect(checked.code).toBe(6); // the same self-signed server, with checks on
+    expect(checked.stderr).not.toMatch(/verification is off/);
   });
 });

@@ -151,7 +151,7 @@ export function createClient(options: ClientOptions): ApiClient {
       try {
         raw = await transport(url, signal);
       } catch (error) {
-        if (error instanceof NetworkError && (await retryAfter(error, undefined))) continue;
+        if (error instanceof NetworkError && error.retryable && (await retryAfter(error, undefined))) continue;
         throw error;
       }
       const info = parseRateLimitHeaders(raw.headers, options.now());

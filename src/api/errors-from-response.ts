@@ -34,11 +34,23 @@ export function bodyExcerpt(text: string, redact: (text: string) => string): str
   return excerpt.length > EXCERPT_CHARS ? `${excerpt.slice(0, EXCERPT_CHARS)}…` : excerpt;
 }
 
-/** Parses a body as JSON: empty → null; anything else that is not JSON → ApiError. */
+/**
+ * A 2xx body as the JSON object or array every endpoint answers with. Anything else (no body, a
+ * 204, a bare `null` or number, text that is not JSON) is a malformed answer: ApiError, never an empty result.
+ */
 export function parseJsonBody(answer: Answer): unknown {
-  if (answer.text.trim() === '') return null;
+  const malformed = (what: string) => new ApiError(`the server's answer is ${what} (${statusLine(answer.status)})`, {
+    status: answer.status,
+    headers: answer.headers,
+    bodyExcerpt: bodyExcerpt(answer.text, answer.redact),
+    hint: 'run again with --debug to see the request and the answer',
+  });
+  if (answer.text.trim() === '') throw malformed('empty');
   const parsed = parseJson(answer.text);
-  if ('value' in parsed) return parsed.value;
+  if ('value' in parsed) {
+    if (typeof parsed.value !== 'object' || parsed.value === null) throw malformed('not a JSON object or array');
+    return parsed.value;
+  }
   throw new ApiError("the server's answer is not valid JSON", {
     status: answer.status,
     headers: answer.headers,

@@ -10,6 +10,7 @@ const TLS_CODE = /^(?:CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const UNREACHABLE_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN', 'EADDRNOTAVAIL']);
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL']);
 
 /** The first error code found on an error, its causes, or the errors of an AggregateError. */
 export function errorCode(error: unknown, depth = 0): string | undefined {
@@ -27,6 +28,12 @@ export function errorCode(error: unknown, depth = 0): string | undefined {
   return errorCode(cause, depth + 1);
 }
 
+/** Whether a failed request never reached a server (refused, DNS, TLS, unreachable): it is not counted. */
+export function neverSent(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== undefined && (code === 'ECONNREFUSED' || DNS_CODES.has(code) || TLS_CODE.test(code) || UNREACHABLE_CODES.has(code));
+}
+
 /** A NetworkError for a failed request to url. */
 export function networkError(error: unknown, url: URL, phase: Phase): NetworkError {
   const code = errorCode(error);
@@ -35,11 +42,12 @@ export function networkError(error: unknown, url: URL, phase: Phase): NetworkErr
   if (code === 'ECONNREFUSED') {
     return new NetworkError(`cannot connect to ${hostAndPort(url)} (connection refused)`, options('is the server running? check --base-url'));
   }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME' || code === 'EAI_FAIL') {
+  if (code !== undefined && DNS_CODES.has(code)) {
     return new NetworkError(`cannot resolve ${host}`, options('check the host name in --base-url, and your network or DNS'));
   }
   if (code && TLS_CODE.test(code)) {
-    return new NetworkError(`TLS handshake with ${host} failed (${code})`, options("check the base URL's host and the system's certificates (NODE_EXTRA_CA_CERTS)"));
+    // A certificate or protocol the client refuses is refused again on a retry.
+    return new NetworkError(`TLS handshake with ${host} failed (${code})`, { ...options("check the base URL's host and the system's certificates (NODE_EXTRA_CA_CERTS)"), retryable: false });
   }
   if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || (phase === 'body' && code !== undefined && RESET_CODES.has(code))) {
     return new NetworkError(`the answer from ${host} was cut off`, options('try again; use --retries to retry automatically'));

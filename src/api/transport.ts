@@ -3,7 +3,7 @@
 // every failure into a typed error. undici is imported on first use, so loading this file is free.
 import { ApiError, InterruptedError, RepError } from '../errors.js';
 import { statusLine } from './errors-from-response.js';
-import { networkError, timeoutError, type Phase } from './network-errors.js';
+import { networkError, neverSent, timeoutError, type Phase } from './network-errors.js';
 import { linkSignals } from './signals.js';
 import { loadRequest, type RequestFn } from './undici.js';
 import { describeUrl } from './url.js';
@@ -25,7 +25,7 @@ export interface TransportOptions {
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
   debug: (line: string) => void;
-  /** Called once per HTTP request sent (for the local request count). */
+  /** Called once per HTTP request that reached a server (for the local request count). */
   onSend: () => void;
 }
 
@@ -55,8 +55,11 @@ export function createTransport(options: TransportOptions): Transport {
         if (options.maskedAuthorization) options.debug(`> authorization: ${options.maskedAuthorization}`);
         const started = performance.now();
         phase = 'connect';
+        const response = await request(url, { method: 'GET', headers: options.headers, signal: combined }).catch((error: unknown) => {
+          if (!neverSent(error)) options.onSend();
+          throw error;
+        });
         options.onSend();
-        const response = await request(url, { method: 'GET', headers: options.headers, signal: combined });
         const headers = flattenHeaders(response.headers);
         const location = headers.location;
         if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {

@@ -122,7 +122,10 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
     deps.signal.removeEventListener('abort', changed);
   }
 
-  if (deps.signal.aborted) throw new InterruptedError();
+  if (deps.signal.aborted) {
+    await writer.end({ interrupted: true }); // what is written stays, as a whole document (json: `]`)
+    throw new InterruptedError();
+  }
   if (io.stdoutClosed.aborted) return; // the reader went away: end quietly, as `cat | head` would
   if (tally.total === 0) {
     throw new UsageError('no company names in the input', { hint: 'give one name a line; blank lines and lines starting with # are skipped' });

@@ -3,14 +3,13 @@
 import { formatClock } from '../api/rate-limit-message.js';
 import { baseUrlText, maskKey } from '../config/settings.js';
 import type { Deps } from '../deps.js';
-import { AuthError } from '../errors.js';
+import { AuthError, systemErrorText } from '../errors.js';
 import { csvRow } from '../output/csv.js';
-import type { RateLimitSnapshot } from '../state/requests.js';
+import type { RateLimitSnapshot, RequestStatus } from '../state/requests.js';
 
 export async function run(_opts: object, deps: Deps): Promise<void> {
   const settings = await deps.settings();
-  const { readRequestStatus, keyId } = await import('../state/requests.js');
-  const usage = settings.keySource === 'sandbox' ? undefined : readRequestStatus(deps.paths().stateDir, keyId(settings.key ?? ''), deps.now());
+  const usage = settings.keySource === 'sandbox' ? undefined : await requestStatus(deps, settings.key ?? '');
   const status = {
     base_url: settings.baseUrl ? baseUrlText(settings.baseUrl) : null,
     base_url_source: settings.baseUrlSource,
@@ -38,6 +37,18 @@ export async function run(_opts: object, deps: Deps): Promise<void> {
     deps.io.out(`${JSON.stringify(status, null, format === 'json' ? 2 : undefined)}\n`);
   }
   if (!settings.key) throw new AuthError('no API key is set', { hint: 'run `rep login`, or set REP_API_KEY' });
+}
+
+/** The local request count for a key; none (0, with a warning) when the state dir cannot be read. */
+async function requestStatus(deps: Deps, key: string): Promise<RequestStatus | undefined> {
+  const { readRequestStatus, keyId, requestsDir } = await import('../state/requests.js');
+  const { stateDir } = deps.paths();
+  try {
+    return readRequestStatus(stateDir, keyId(key), deps.now());
+  } catch (error) {
+    deps.warn(`cannot read the request count in ${requestsDir(stateDir)} (${systemErrorText(error)})`);
+    return undefined;
+  }
 }
 
 function sourceName(source: string): string {

@@ -14,8 +14,11 @@ export type BatchRecord =
 export interface BatchWriter {
   /** Writes (or keeps) one record; false once stdout has been closed by its reader. */
   write(record: BatchRecord): boolean;
-  /** Closes the output (the JSON array's `]`, the table) and waits for stdout to drain. */
-  end(): Promise<void>;
+  /**
+   * Closes the output (the JSON array's `]`, the table) and waits for stdout to drain. Interrupted,
+   * it only closes what was streamed: the table, never drawn yet, is not drawn at all.
+   */
+  end(options?: { interrupted?: boolean }): Promise<void>;
 }
 
 const BATCH_CSV_COLUMNS = ['query', 'company', 'score', 'source', 'rating', 'reviews', 'error'];
@@ -67,8 +70,8 @@ function tableWriter(io: IO): BatchWriter {
       summaries.push(summaryOf(record));
       return !io.stdoutClosed.aborted;
     },
-    async end() {
-      if (io.stdoutClosed.aborted) return;
+    async end(options) {
+      if (io.stdoutClosed.aborted || options?.interrupted) return;
       const { drawBatchSummary } = await import('./batch-table.js');
       io.out(await drawBatchSummary(io, summaries));
       await io.drain();

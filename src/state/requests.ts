@@ -1,15 +1,19 @@
 // The local count of requests sent, per key, in per-minute buckets over the last hour: it estimates
-// when a rate limit resets when the server does not say, and feeds `rep status`. It is a cache, not
-// config: a broken file is ignored and replaced. Keys are stored only as a hash (keyId).
+// when a rate limit resets when the server does not say, and feeds `rep status`. Each run adds what it
+// sent as one record to a record store (record-store.ts), so parallel rep processes lose no count.
+// It is a cache, not config: a broken record is skipped. Keys are stored only as a hash (keyId).
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openRecordStore, type RecordStore } from './record-store.js';
 
-export const REQUESTS_FILE = 'requests.json';
+/** The directory of the request records, in the state dir. */
+export const REQUESTS_DIR = 'requests';
+/** Merge the record files once this many are there: a run reads them all at start. */
+export const MERGE_AT = 16;
 /** The window the log counts over: the service's rate limit is per hour. */
 export const HOUR_MS = 60 * 60 * 1000;
 const MINUTE_MS = 60 * 1000;
-/** Last rate-limit facts older than this are dropped from the file. */
+/** Last rate-limit facts older than this are dropped. */
 const RATE_LIMIT_TTL_MS = 24 * HOUR_MS;
 
 /** The last rate-limit facts a server sent for a key. */
@@ -23,7 +27,7 @@ export interface RateLimitSnapshot {
 }
 
 export interface RequestLog {
-  /** One request was sent at nowMs. */
+  /** One request reached the server at nowMs. */
   record(nowMs: number): void;
   /** Requests sent at or after sinceMs (to the minute: the minute holding sinceMs counts whole). */
   countSince(sinceMs: number): number;
@@ -31,8 +35,8 @@ export interface RequestLog {
   oldestSince(sinceMs: number): number | undefined;
   noteRateLimit(info: Omit<RateLimitSnapshot, 'seenAt'> & { seenAt?: number }): void;
   lastRateLimit(): RateLimitSnapshot | undefined;
-  /** Writes pending changes (synchronous: safe in a process 'exit' handler; never throws). */
-  flush(): void;
+  /** Writes pending changes (synchronous: safe in a process 'exit' handler). Never throws: returns why it could not. */
+  flush(): Error | undefined;
 }
 
 export interface RequestStatus {
@@ -41,15 +45,18 @@ export interface RequestStatus {
   rateLimit?: RateLimitSnapshot;
 }
 
-interface KeyState {
+/** What one run added for one key: its requests per minute and the last rate-limit facts it saw. */
+interface CountRecord {
+  id: string;
+  key: string;
   /** Minute index (epoch ms / 60000) → requests sent in that minute. */
-  minutes: Record<string, number>;
+  minutes?: Record<string, number>;
   rateLimit?: RateLimitSnapshot;
 }
 
-interface StateFile {
-  version: 1;
-  keys: Record<string, KeyState>;
+interface KeyState {
+  minutes: Record<string, number>;
+  rateLimit?: RateLimitSnapshot;
 }
 
 /** A stable, non-reversible name for a key: the first 16 hex digits of its SHA-256. */
@@ -59,10 +66,15 @@ export function keyId(key: string): string {
 
 /** Opens the log of one key in stateDir. Nothing is written until flush(); `now` dates pruning. */
 export function openRequestLog(stateDir: string, id: string, now: () => number = Date.now): RequestLog {
-  const path = join(stateDir, REQUESTS_FILE);
-  const initial = readState(path).keys[id];
+  const store = countStore(stateDir, now);
+  let initial: KeyState | undefined;
+  try {
+    initial = keyState(store.read(), id);
+  } catch {
+    // Unreadable: counted from zero; flush says why when it cannot write either.
+  }
   const view: KeyState = { minutes: { ...(initial?.minutes ?? {}) }, ...(initial?.rateLimit ? { rateLimit: initial.rateLimit } : {}) };
-  // Only what this process added is merged at flush, so concurrent rep processes do not lose counts.
+  // Only what this process added is written, so concurrent rep processes do not count twice.
   let pending: Record<string, number> = {};
   let pendingRateLimit: RateLimitSnapshot | undefined;
 
@@ -89,30 +101,47 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
       return view.rateLimit;
     },
     flush() {
-      if (Object.keys(pending).length === 0 && !pendingRateLimit) return;
+      if (Object.keys(pending).length === 0 && !pendingRateLimit) return undefined;
+      const record = countRecordOf(randomBytes(8).toString('hex'), id, recentMinutes(pending, now()), pendingRateLimit);
       try {
-        const state = readState(path);
-        const entry = (state.keys[id] ??= { minutes: {} });
-        for (const [minute, n] of Object.entries(pending)) entry.minutes[minute] = (entry.minutes[minute] ?? 0) + n;
-        if (pendingRateLimit && (!entry.rateLimit || entry.rateLimit.seenAt <= pendingRateLimit.seenAt)) entry.rateLimit = pendingRateLimit;
-        writeState(stateDir, path, prune(state, now()));
+        if (record) store.add([record]);
         pending = {};
         pendingRateLimit = undefined;
-      } catch {
+        return undefined;
+      } catch (error) {
         // A cache that cannot be written (read-only home, full disk) must not fail the command.
+        return error instanceof Error ? error : new Error(String(error));
       }
     },
   };
 }
 
-/** What `rep status` shows: requests in the last hour and the last rate-limit facts, for one key. */
+/** What `rep status` shows: requests in the last hour and the last rate-limit facts, for one key. Throws when unreadable. */
 export function readRequestStatus(stateDir: string, id: string, nowMs: number): RequestStatus {
-  const entry = readState(join(stateDir, REQUESTS_FILE)).keys[id];
-  const status: RequestStatus = {
-    lastHour: entry ? requestsSince(entry.minutes, nowMs - HOUR_MS) : 0,
-  };
-  if (entry?.rateLimit) status.rateLimit = entry.rateLimit;
+  const entry = keyState(countStore(stateDir, () => nowMs).read(), id);
+  const status: RequestStatus = { lastHour: requestsSince(entry.minutes, nowMs - HOUR_MS) };
+  if (entry.rateLimit) status.rateLimit = entry.rateLimit;
   return status;
+}
+
+/** The directory of the request records, for messages. */
+export function requestsDir(stateDir: string): string {
+  return join(stateDir, REQUESTS_DIR);
+}
+
+function countStore(stateDir: string, now: () => number): RecordStore<CountRecord> {
+  return openRecordStore(requestsDir(stateDir), { parse: countRecord, prune: (records) => prune(records, now()), mergeAt: MERGE_AT });
+}
+
+/** One key's requests per minute, summed over every run, and the latest rate-limit facts. */
+function keyState(records: CountRecord[], id: string): KeyState {
+  const state: KeyState = { minutes: {} };
+  for (const record of records) {
+    if (record.key !== id) continue;
+    for (const [minute, n] of Object.entries(record.minutes ?? {})) state.minutes[minute] = (state.minutes[minute] ?? 0) + n;
+    if (record.rateLimit && (!state.rateLimit || state.rateLimit.seenAt <= record.rateLimit.seenAt)) state.rateLimit = record.rateLimit;
+  }
+  return state;
 }
 
 /** Buckets whose minute ends after sinceMs, oldest first, as [minute index, count]. */
@@ -128,40 +157,20 @@ function requestsSince(minutes: Record<string, number>, sinceMs: number): number
   return bucketsSince(minutes, sinceMs).reduce((sum, [, n]) => sum + n, 0);
 }
 
-function readState(path: string): StateFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return emptyState();
-  }
-  try {
-    return validState(JSON.parse(text) as unknown) ?? emptyState();
-  } catch {
-    return emptyState();
-  }
-}
-
-function emptyState(): StateFile {
-  return { version: 1, keys: {} };
-}
-
-/** Keeps only well-formed entries of a parsed file; anything else means the file is replaced. */
-function validState(data: unknown): StateFile | undefined {
-  if (!isRecord(data) || data.version !== 1 || !isRecord(data.keys)) return undefined;
-  const state = emptyState();
-  for (const [id, value] of Object.entries(data.keys)) {
-    if (!/^[0-9a-f]{1,64}$/.test(id) || !isRecord(value) || !isRecord(value.minutes)) continue;
+/** A well-formed record, or undefined: anything else is skipped. */
+function countRecord(data: unknown): CountRecord | undefined {
+  if (!isRecord(data) || typeof data.id !== 'string' || !/^[0-9a-f]{1,64}$/.test(data.id) || typeof data.key !== 'string' || !/^[0-9a-f]{1,64}$/.test(data.key)) return undefined;
+  const record: CountRecord = { id: data.id, key: data.key };
+  if (isRecord(data.minutes)) {
     const minutes: Record<string, number> = {};
-    for (const [minute, n] of Object.entries(value.minutes)) {
+    for (const [minute, n] of Object.entries(data.minutes)) {
       if (/^\d+$/.test(minute) && typeof n === 'number' && Number.isSafeInteger(n) && n > 0) minutes[minute] = n;
     }
-    const entry: KeyState = { minutes };
-    const rateLimit = isRecord(value.rateLimit) ? cleanSnapshot(value.rateLimit) : undefined;
-    if (rateLimit) entry.rateLimit = rateLimit;
-    state.keys[id] = entry;
+    record.minutes = minutes;
   }
-  return state;
+  const rateLimit = isRecord(data.rateLimit) ? cleanSnapshot(data.rateLimit) : undefined;
+  if (rateLimit) record.rateLimit = rateLimit;
+  return record;
 }
 
 function cleanSnapshot(data: Record<string, unknown>): RateLimitSnapshot | undefined {
@@ -176,27 +185,33 @@ function cleanSnapshot(data: Record<string, unknown>): RateLimitSnapshot | undef
   return snapshot;
 }
 
-function prune(state: StateFile, nowMs: number): StateFile {
-  const firstMinute = Math.floor((nowMs - HOUR_MS) / MINUTE_MS);
-  for (const [id, entry] of Object.entries(state.keys)) {
-    for (const minute of Object.keys(entry.minutes)) if (Number(minute) < firstMinute) delete entry.minutes[minute];
-    if (entry.rateLimit && nowMs - entry.rateLimit.seenAt > RATE_LIMIT_TTL_MS) delete entry.rateLimit;
-    if (Object.keys(entry.minutes).length === 0 && !entry.rateLimit) delete state.keys[id];
+/** What a merge keeps: minutes of the last hour, and per key only the latest rate-limit facts of the last day. */
+function prune(records: CountRecord[], nowMs: number): CountRecord[] {
+  const latest = new Map<string, CountRecord>();
+  for (const record of records) {
+    const seenAt = record.rateLimit?.seenAt;
+    if (seenAt === undefined || nowMs - seenAt > RATE_LIMIT_TTL_MS) continue;
+    const best = latest.get(record.key)?.rateLimit?.seenAt;
+    if (best === undefined || best <= seenAt) latest.set(record.key, record);
   }
-  return state;
+  return records.flatMap((record) => {
+    const kept = countRecordOf(record.id, record.key, recentMinutes(record.minutes ?? {}, nowMs), latest.get(record.key) === record ? record.rateLimit : undefined);
+    return kept ? [kept] : [];
+  });
 }
 
-function writeState(dir: string, path: string, state: StateFile): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    writeFileSync(temp, `${JSON.stringify(state)}\n`, { mode: 0o600 });
-    chmodSync(temp, 0o600); // the umask may have narrowed it already; never widened
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+/** A record of what is given, or undefined when that is nothing. */
+function countRecordOf(id: string, key: string, minutes: Record<string, number>, rateLimit: RateLimitSnapshot | undefined): CountRecord | undefined {
+  const record: CountRecord = { id, key };
+  if (Object.keys(minutes).length > 0) record.minutes = minutes;
+  if (rateLimit) record.rateLimit = rateLimit;
+  return record.minutes || record.rateLimit ? record : undefined;
+}
+
+/** The buckets of the hour before nowMs. */
+function recentMinutes(minutes: Record<string, number>, nowMs: number): Record<string, number> {
+  const firstMinute = Math.floor((nowMs - HOUR_MS) / MINUTE_MS);
+  return Object.fromEntries(Object.entries(minutes).filter(([minute]) => Number(minute) >= firstMinute));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,9 +1,10 @@
 // Spawns the built `rep` as a child process, the way a user or a CI job runs it, with HOME, XDG_* and
 // REP_CONFIG_DIR pointing into a fresh temp dir, so no test touches the real home directory.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio, type StdioOptions } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 
@@ -71,8 +72,13 @@ export interface RunOptions {
   onStdout?: (chunk: string) => void;
   /** Called with stderr as it arrives. */
   onStderr?: (chunk: string) => void;
-  /** Abort to send SIGINT. */
+  /** Abort to send SIGINT (or `interruptWith`). */
   signal?: AbortSignal;
+  interruptWith?: NodeJS.Signals;
+  /** A file descriptor for the child's stdout (/dev/full, a file) instead of a pipe; stdout is then ''. */
+  stdoutFd?: number;
+  /** The same for stderr. */
+  stderrFd?: number;
 }
 
 /** Runs `node bin/rep.js …args` (or `options.bin …args`) and collects its exit code and output. Never blocks the event loop. */
@@ -83,20 +89,21 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
     else env[name] = value;
   }
   return new Promise((resolve, reject) => {
+    const stdio: StdioOptions = ['pipe', options.stdoutFd ?? 'pipe', options.stderrFd ?? 'pipe'];
     const [file, argv] = options.bin ? [options.bin, args] : [process.execPath, [REP_BIN, ...args]];
-    const child = spawn(file, argv, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, argv, { env, stdio }) as ChildProcessByStdio<Writable, Readable | null, Readable | null>;
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       options.onStdout?.(chunk);
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
       options.onStderr?.(chunk);
     });
     const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 30_000);
-    options.signal?.addEventListener('abort', () => child.kill('SIGINT'), { once: true });
+    options.signal?.addEventListener('abort', () => child.kill(options.interruptWith ?? 'SIGINT'), { once: true });
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(killer);

@@ -1,0 +1,79 @@
+// The local request count across processes, through the built CLI: exact however many rep processes
+// run at once (the counting server is the truth), bounded and private (0600) on disk, and counting
+// only requests that reached a server. A TLS certificate failure cannot succeed, so it is not retried.
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MERGE_AT } from '../src/state/requests.js';
+import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { closedPort, startFaultServer } from './helpers/fault-server.js';
+import { hasOpenssl, startTlsServer } from './helpers/tls.js';
+
+const KEY = 'count-test-key-0123456789';
+const session = useTempHome();
+const track = closeAfterEach();
+
+function rep(args: string[], baseUrl: string) {
+  return session.rep(args, { env: { REP_API_KEY: KEY, REP_BASE_URL: baseUrl } });
+}
+
+async function requestsLastHour(baseUrl: string): Promise<number> {
+  const status = await rep(['--json', 'status'], baseUrl);
+  expect(status.stderr).toBe('');
+  return (JSON.parse(status.stdout) as { requests_last_hour: number }).requests_last_hour;
+}
+
+/** Every file and directory rep keeps in the state dir, with its permission bits. */
+function stateEntries(): Array<{ path: string; dir: boolean; mode: number }> {
+  const root = join(session.home().dir, 'state', 'rep');
+  return readdirSync(root, { recursive: true, withFileTypes: true }).map((entry) => {
+    const path = join(entry.parentPath, entry.name);
+    return { path, dir: entry.isDirectory(), mode: statSync(path).mode & 0o777 };
+  });
+}
+
+describe('the request count', () => {
+  it('25 rep processes at once, twice: the count equals what the server received, and stays small and private', async () => {
+    const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 50 } });
+    const parallel = 25;
+    for (let round = 0; round < 2; round++) {
+      const results = await Promise.all(Array.from({ length: parallel }, () => rep(['pulse'], server.baseUrl.href)));
+      expect(results.map((result) => [result.code, result.stderr])).toEqual(Array.from({ length: parallel }, () => [0, '']));
+    }
+    expect(server.count('/api/pulse')).toBe(2 * parallel);
+    expect(await requestsLastHour(server.baseUrl.href)).toBe(2 * parallel);
+    const entries = stateEntries();
+    expect(entries.filter((entry) => !entry.dir).length).toBeLessThanOrEqual(MERGE_AT + parallel); // merged as they pile up
+    for (const entry of entries) expect({ path: entry.path, mode: entry.mode }).toEqual({ path: entry.path, mode: entry.dir ? 0o700 : 0o600 });
+  }, 120_000);
+
+  it('a state directory that cannot be written: one warning naming it, and status says it cannot count', async () => {
+    const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 50 } });
+    writeFileSync(join(session.home().dir, 'state'), 'a file where the state directory should be');
+    const where = join(session.home().dir, 'state', 'rep', 'requests');
+    const result = await rep(['pulse'], server.baseUrl.href);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`rep: warning: cannot save the request count in ${where} (not a directory); \`rep status\` will not count these requests\n`);
+    const status = await rep(['--json', 'status'], server.baseUrl.href);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ requests_last_hour: 0 });
+    expect(status.stderr).toBe(`rep: warning: cannot read the request count in ${where} (not a directory)\n`);
+  });
+
+  it('a refused connection reached no server: not counted', async () => {
+    const nowhere = `http://127.0.0.1:${await closedPort()}/api`;
+    const result = await rep(['--retries', '1', 'pulse'], nowhere);
+    expect(result.code).toBe(6);
+    expect(await requestsLastHour(nowhere)).toBe(0);
+  });
+
+  it.skipIf(!hasOpenssl())('a certificate the system does not trust: one attempt (no retry), not counted, exit 6', async () => {
+    const server = track(await startTlsServer(session.home().dir, (_req, res) => res.writeHead(599).end()));
+    const baseUrl = `https://${server.host}/api`;
+    const result = await rep(['--retries', '2', 'pulse'], baseUrl);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/^rep: TLS handshake with 127\.0\.0\.1 failed \(\w+\)\n/);
+    expect(server.connections()).toBe(1);
+    expect(await requestsLastHour(baseUrl)).toBe(0);
+  });
+});
