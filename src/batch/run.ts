@@ -27,7 +27,7 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
   const window = Math.max(1, options.window ?? Math.max(64, concurrency * 16));
   const client = await deps.client();
   const { createBatchWriter } = await import('../output/batch.js');
-  const writer = createBatchWriter(io, deps.format());
+  const writer = createBatchWriter(io, deps.format(), deps.signal);
   const tally = new BatchTally();
   const cache = new AnswerCache<Slot>();
   const queue: Slot[] = [];

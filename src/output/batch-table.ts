@@ -17,9 +17,9 @@ function summaryRow(kit: TableKit, summary: BatchSummary, scoreDecimals: number)
   return [query, summary.company === undefined ? '—' : scrubLine(summary.company), scoreText, String(summary.sources ?? 0), kit.chalk.green('ok')];
 }
 
-export async function drawBatchSummary(io: IO, summaries: readonly BatchSummary[]): Promise<string> {
+export async function drawBatchSummary(io: IO, summaries: readonly BatchSummary[], signal?: AbortSignal): Promise<string> {
   if (summaries.length === 0) return '';
-  const kit = await loadTableKit(io);
+  const kit = await loadTableKit(io, signal);
   const scoreDecimals = sharedDecimals(summaries.map((summary) => summary.score));
   const rows = summaries.map((summary) => summaryRow(kit, summary, scoreDecimals));
   return drawGrid(kit, ['Query', 'Company', 'Score', 'Sources', 'Status'], rows, ['left', 'left', 'right', 'right', 'left']);

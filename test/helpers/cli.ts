@@ -69,8 +69,9 @@ export interface RunOptions {
   onStdout?: (chunk: string) => void;
   /** Called with stderr as it arrives. */
   onStderr?: (chunk: string) => void;
-  /** Abort to send SIGINT. */
+  /** Abort to send SIGINT (or `interruptWith`). */
   signal?: AbortSignal;
+  interruptWith?: NodeJS.Signals;
 }
 
 /** Runs `node bin/rep.js …args` and collects its exit code and output. Never blocks the event loop. */
@@ -93,7 +94,7 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
       options.onStderr?.(chunk);
     });
     const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 30_000);
-    options.signal?.addEventListener('abort', () => child.kill('SIGINT'), { once: true });
+    options.signal?.addEventListener('abort', () => child.kill(options.interruptWith ?? 'SIGINT'), { once: true });
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(killer);
