@@ -1,7 +1,7 @@
 // Spawns the built `rep` as a child process, the way a user or a CI job runs it, with HOME, XDG_* and
 // REP_CONFIG_DIR pointing into a fresh temp dir, so no test touches the real home directory.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +61,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   /** Written to stdin, then stdin is closed. Without it stdin is closed at once. */
   input?: string;
+  /** A file (or device: /dev/zero) opened as stdin instead of a pipe; `input` is then ignored. */
+  stdinFrom?: string;
   /** Leave stdin open after `input`, like a pipe whose writer has not finished (closed when the child exits). */
   keepStdinOpen?: boolean;
   /** Kill the child after this long (a safety net, not an assertion). */
@@ -82,14 +84,17 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
     else env[name] = value;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [REP_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const stdinFd = options.stdinFrom === undefined ? undefined : openSync(options.stdinFrom, 'r');
+    const child = spawn(process.execPath, [REP_BIN, ...args], { env, stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'] });
+    if (stdinFd !== undefined) closeSync(stdinFd); // the child has its own copy
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    // stdout and stderr are always pipes here; with a file as stdin the typings no longer know it.
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       options.onStdout?.(chunk);
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
       options.onStderr?.(chunk);
     });
@@ -100,10 +105,13 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
       clearTimeout(killer);
       resolve({ code, signal, stdout, stderr });
     });
-    child.stdin.on('error', () => {}); // the child may exit before reading its input
-    if (options.keepStdinOpen) child.stdin.write(options.input ?? '');
-    else child.stdin.end(options.input ?? '');
-    child.on('close', () => child.stdin.destroy());
+    const { stdin } = child;
+    if (stdin) {
+      stdin.on('error', () => {}); // the child may exit before reading its input
+      if (options.keepStdinOpen) stdin.write(options.input ?? '');
+      else stdin.end(options.input ?? '');
+      child.on('close', () => stdin.destroy());
+    }
   });
 }
 
