@@ -76,7 +76,7 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<ApiClie
   }
   if (!settings.key) deps.warn('no API key is set; sending the request without one (run `rep login` or set REP_API_KEY)');
   const [{ createClient }, { openRequestLog, keyId }] = await Promise.all([import('./api/client.js'), import('./state/requests.js')]);
-  const requestLog = settings.keySource === 'sandbox' ? undefined : openRequestLog(deps.paths().stateDir, keyId(settings.key ?? ''));
+  const requestLog = settings.keySource === 'sandbox' ? undefined : openRequestLog(deps.paths().stateDir, keyId(settings.key ?? ''), deps.now, deps.warn);
   if (requestLog) deps.onExit(() => requestLog.flush());
   return createClient({
     baseUrl: settings.baseUrl,

@@ -217,6 +217,17 @@ describe('the config file', () => {
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ baseUrl: 'https://x/api', extra: [1, { b: true }] });
   });
 
+  it('a file over 1 MB is a ConfigError naming the path, read no further', () => {
+    write(`{"apiKey":"k","pad":"${' '.repeat(1024 * 1024)}"}`);
+    expect(() => readConfigFile(path)).toThrow(ConfigError);
+    expect(() => readConfigFile(path)).toThrow(`the config file ${path} is larger than 1 MB`);
+  });
+
+  it('a directory where the file should be is a ConfigError naming the path', () => {
+    mkdirSync(path, { recursive: true });
+    expect(() => readConfigFile(path)).toThrow(`the config file ${path} is a directory, not a regular file`);
+  });
+
   it('refuses to overwrite a broken file, and leaves it as it was', async () => {
     write('{"apiKey": "half');
     await expect(updateConfigFile(path, () => ({ apiKey: 'new' }))).rejects.toThrow(ConfigError);

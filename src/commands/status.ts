@@ -8,7 +8,7 @@ import type { RateLimitSnapshot } from '../state/requests.js';
 export async function run(_opts: object, deps: Deps): Promise<void> {
   const settings = await deps.settings();
   const { readRequestStatus, keyId } = await import('../state/requests.js');
-  const usage = settings.keySource === 'sandbox' ? undefined : readRequestStatus(deps.paths().stateDir, keyId(settings.key ?? ''), deps.now());
+  const usage = settings.keySource === 'sandbox' ? undefined : readRequestStatus(deps.paths().stateDir, keyId(settings.key ?? ''), deps.now(), deps.warn);
   const status = {
     base_url: settings.baseUrl ? baseUrlText(settings.baseUrl) : null,
     base_url_source: settings.baseUrlSource,

@@ -2,8 +2,9 @@
 // when a rate limit resets when the server does not say, and feeds `rep status`. It is a cache, not
 // config: a broken file is ignored and replaced. Keys are stored only as a hash (keyId).
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LocalFileError, readLocalFile } from '../local-file.js';
 
 export const REQUESTS_FILE = 'requests.json';
 /** The window the log counts over: the service's rate limit is per hour. */
@@ -11,6 +12,11 @@ export const HOUR_MS = 60 * 60 * 1000;
 const MINUTE_MS = 60 * 1000;
 /** Last rate-limit facts older than this are dropped from the file. */
 const RATE_LIMIT_TTL_MS = 24 * HOUR_MS;
+/** An hour of counts for many keys is far smaller: a larger file is read as empty. */
+const MAX_STATE_BYTES = 8 * 1024 * 1024;
+
+/** How a state file that cannot be read as one (a FIFO, a directory, too large) is reported. */
+export type Warn = (text: string) => void;
 
 /** The last rate-limit facts a server sent for a key. */
 export interface RateLimitSnapshot {
@@ -58,9 +64,9 @@ export function keyId(key: string): string {
 }
 
 /** Opens the log of one key in stateDir. Nothing is written until flush(); `now` dates pruning. */
-export function openRequestLog(stateDir: string, id: string, now: () => number = Date.now): RequestLog {
+export function openRequestLog(stateDir: string, id: string, now: () => number = Date.now, warn?: Warn): RequestLog {
   const path = join(stateDir, REQUESTS_FILE);
-  const initial = readState(path).keys[id];
+  const initial = readState(path, warn).keys[id];
   const view: KeyState = { minutes: { ...(initial?.minutes ?? {}) }, ...(initial?.rateLimit ? { rateLimit: initial.rateLimit } : {}) };
   // Only what this process added is merged at flush, so concurrent rep processes do not lose counts.
   let pending: Record<string, number> = {};
@@ -91,7 +97,7 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
     flush() {
       if (Object.keys(pending).length === 0 && !pendingRateLimit) return;
       try {
-        const state = readState(path);
+        const state = readState(path, warn);
         const entry = (state.keys[id] ??= { minutes: {} });
         for (const [minute, n] of Object.entries(pending)) entry.minutes[minute] = (entry.minutes[minute] ?? 0) + n;
         if (pendingRateLimit && (!entry.rateLimit || entry.rateLimit.seenAt <= pendingRateLimit.seenAt)) entry.rateLimit = pendingRateLimit;
@@ -106,8 +112,8 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
 }
 
 /** What `rep status` shows: requests in the last hour and the last rate-limit facts, for one key. */
-export function readRequestStatus(stateDir: string, id: string, nowMs: number): RequestStatus {
-  const entry = readState(join(stateDir, REQUESTS_FILE)).keys[id];
+export function readRequestStatus(stateDir: string, id: string, nowMs: number, warn?: Warn): RequestStatus {
+  const entry = readState(join(stateDir, REQUESTS_FILE), warn).keys[id];
   const status: RequestStatus = {
     lastHour: entry ? requestsSince(entry.minutes, nowMs - HOUR_MS) : 0,
   };
@@ -128,11 +134,12 @@ function requestsSince(minutes: Record<string, number>, sinceMs: number): number
   return bucketsSince(minutes, sinceMs).reduce((sum, [, n]) => sum + n, 0);
 }
 
-function readState(path: string): StateFile {
+function readState(path: string, warn: Warn | undefined): StateFile {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
+    text = readLocalFile(path, MAX_STATE_BYTES);
+  } catch (error) {
+    if (error instanceof LocalFileError) warn?.(`the state file ${path} ${error.message}; it is read as empty`);
     return emptyState();
   }
   try {
