@@ -5,6 +5,7 @@ import type { ApiClient } from '../api/types.js';
 import type { Deps } from '../deps.js';
 import { describeError, InterruptedError, RateLimitError, UsageError } from '../errors.js';
 import type { BatchRecord, BatchWriter } from '../output/batch.js';
+import { serializeJson } from '../output/json-text.js';
 import { AnswerCache } from './cache.js';
 import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from './outcome.js';
 
@@ -124,7 +125,7 @@ async function fetchOutcome(client: ApiClient, name: string, signal: AbortSignal
   try {
     const response = await client.get('audit', name, { signal });
     // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
-    return { outcome: { text: JSON.stringify(response.body) ?? 'null' }, body: response.body };
+    return { outcome: { text: serializeJson(response.body) }, body: response.body };
   } catch (error) {
     if (error instanceof InterruptedError) return 'stopped';
     if (error instanceof RateLimitError) return { outcome: NOT_AUDITED, rateLimit: error };
