@@ -95,6 +95,25 @@ describe('parseBaseUrl', () => {
     expect(() => parseBaseUrl(input)).toThrow(message);
   });
 
+  it.each([
+    'http://user:s3cretpw@127.0.0.1:99999/b/api',
+    'https://user:s3cretpw@exa mple.com/api',
+    'user:s3cretpw@example.com/api',
+    'https://user:s3cret@pw/x@exa mple.com:99999/api',
+    'https://s3cretpw@[::1/api',
+  ])('never echoes the user name or password of an invalid URL: %s', (input) => {
+    const error = (() => {
+      try {
+        parseBaseUrl(input, 'env');
+      } catch (caught) {
+        return caught as UsageError;
+      }
+    })();
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error?.message).toMatch(/^invalid base URL from REP_BASE_URL: /);
+    expect(error?.message).not.toMatch(/s3cret|user:/);
+  });
+
   it('names where the bad value came from', () => {
     expect(() => parseBaseUrl('http://x.example', 'env')).toThrow(/REP_BASE_URL/);
     expect(() => parseBaseUrl('nope', 'config')).toThrow(/the config file/);

@@ -136,6 +136,23 @@ describe('no flag takes the key (it would show in `ps`)', () => {
   });
 });
 
+describe('credentials in a base URL are never echoed', () => {
+  const url = 'http://user:s3cretpw@127.0.0.1:99999/b/api';
+
+  it('from --base-url, REP_BASE_URL or the config file (rep status): exit 2, no user name or password', async () => {
+    const fromFlag = await rep(['--base-url', url, 'pulse'], { env: { REP_API_KEY: KEY } });
+    const fromEnv = await rep(['--debug', 'pulse'], { env: { REP_API_KEY: KEY, REP_BASE_URL: url } });
+    mkdirSync(home().configDir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(home().configDir, 'config.json'), JSON.stringify({ baseUrl: url }), { mode: 0o600 });
+    const fromConfig = await rep(['status'], { env: { REP_API_KEY: KEY } });
+    for (const [result, source] of [[fromFlag, '--base-url'], [fromEnv, 'REP_BASE_URL'], [fromConfig, 'the config file']] as const) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`^rep: invalid base URL from ${source}: `, 'm'));
+      expect(shown(result)).not.toMatch(/s3cretpw|user:/);
+    }
+  });
+});
+
 describe('plain http:// only for loopback', () => {
   // Were a request sent to the http:// URL, it would go through this proxy, which counts connections.
   async function proxyEnv(): Promise<Record<string, string>> {
