@@ -4,9 +4,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { auditBody, startBatchServer, useBatchFixture } from './helpers/batch-server.js';
-import { runCli, type RunOptions } from './helpers/cli.js';
+import { closeAfterEach, runCli, type RunOptions } from './helpers/cli.js';
+import { startRecordingServer } from './helpers/servers.js';
 
 const fixture = useBatchFixture();
+const track = closeAfterEach();
 const serve = fixture.serve;
 
 function rep(args: string[], options: Omit<RunOptions, 'home'> = {}) {
@@ -162,6 +164,15 @@ describe('rep audit: batch exit codes and messages', () => {
     const failed = await rep(['--quiet', '--format', 'ndjson', 'audit', 'Alpha', 'Nobody']);
     expect(failed.code).toBe(3);
     expect(failed.stderr).toMatch(/^rep: 1 of 2 names not audited: not found\n/);
+  });
+
+  it.each(['table', 'csv', 'ndjson'])('a body nested 20,000 deep is a result like any other (%s)', async (format) => {
+    const body = `${'{"data":'.repeat(20_000)}{"score":7}${'}'.repeat(20_000)}`; // as text: too deep for JSON.stringify
+    const srv = track(await startRecordingServer({ headers: { 'content-type': 'application/json' }, body }));
+    const result = await rep(['--format', format, 'audit', 'Deep', 'Deeper'], { env: { REP_BASE_URL: srv.baseUrl.href } });
+    expect(result.stderr).toBe('audited 2, not found 0, failed 0, not audited 0\n');
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(/call stack/i);
   });
 
   it('an input with no names is a usage error, and nothing is sent', async () => {

@@ -95,6 +95,25 @@ describe('parseBaseUrl', () => {
     expect(() => parseBaseUrl(input)).toThrow(message);
   });
 
+  it.each([
+    'http://user:s3cretpw@127.0.0.1:99999/b/api',
+    'https://user:s3cretpw@exa mple.com/api',
+    'user:s3cretpw@example.com/api',
+    'https://user:s3cret@pw/x@exa mple.com:99999/api',
+    'https://s3cretpw@[::1/api',
+  ])('never echoes the user name or password of an invalid URL: %s', (input) => {
+    const error = (() => {
+      try {
+        parseBaseUrl(input, 'env');
+      } catch (caught) {
+        return caught as UsageError;
+      }
+    })();
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error?.message).toMatch(/^invalid base URL from REP_BASE_URL: /);
+    expect(error?.message).not.toMatch(/s3cret|user:/);
+  });
+
   it('names where the bad value came from', () => {
     expect(() => parseBaseUrl('http://x.example', 'env')).toThrow(/REP_BASE_URL/);
     expect(() => parseBaseUrl('nope', 'config')).toThrow(/the config file/);
@@ -215,6 +234,17 @@ describe('the config file', () => {
     write('{"apiKey":"old","baseUrl":"https://x/api","extra":[1,{"b":true}]}');
     await updateConfigFile(path, ({ apiKey: _removed, ...rest }) => rest);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ baseUrl: 'https://x/api', extra: [1, { b: true }] });
+  });
+
+  it('a file over 1 MB is a ConfigError naming the path, read no further', () => {
+    write(`{"apiKey":"k","pad":"${' '.repeat(1024 * 1024)}"}`);
+    expect(() => readConfigFile(path)).toThrow(ConfigError);
+    expect(() => readConfigFile(path)).toThrow(`the config file ${path} is larger than 1 MB`);
+  });
+
+  it('a directory where the file should be is a ConfigError naming the path', () => {
+    mkdirSync(path, { recursive: true });
+    expect(() => readConfigFile(path)).toThrow(`the config file ${path} is a directory, not a regular file`);
   });
 
   it('refuses to overwrite a broken file, and leaves it as it was', async () => {

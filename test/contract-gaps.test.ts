@@ -37,7 +37,12 @@ describe('usage errors exit 2 with one line and a hint, and send nothing', () =>
     [['completion', 'powershell'], /^rep: invalid value 'powershell' for <shell>: expected one of bash, zsh, fish$/],
     [['pulse', 'extra'], /^rep: pulse takes no arguments, but got 1$/],
     [['pulse', '--format'], /^rep: --format needs a value$/],
-    [['--timeout', 'abc', 'pulse'], /^rep: invalid value 'abc' for --timeout: expected a positive number of seconds$/],
+    [['--timeout', 'abc', 'pulse'], /^rep: invalid value 'abc' for --timeout: expected a positive number of seconds, at most 2147483 \(about 24 days\)$/],
+    // Node's timers hold at most 2^31 - 1 ms: a longer --timeout fired at once.
+    [['--timeout', '2147484', 'pulse'], /^rep: invalid value '2147484' for --timeout: .*at most 2147483 /],
+    [['--timeout', '1e9', 'pulse'], /^rep: invalid value '1e9' for --timeout: .*at most 2147483 /],
+    [['--wait', '--max-wait', '596h32m', 'pulse'], /^rep: invalid value '596h32m' for --max-wait: .*at most 596h31m23s \(about 24 days\)$/],
+    [['--wait', '--max-wait', '2147484', 'pulse'], /^rep: invalid value '2147484' for --max-wait: .*at most 596h31m23s/],
     [['--timeout', '0', 'pulse'], /^rep: invalid value '0' for --timeout: /],
     [['--retries', '-1', 'pulse'], /^rep: invalid value '-1' for --retries: expected a whole number/],
     [['--wait', '--max-wait', '1d', 'pulse'], /^rep: invalid value '1d' for --max-wait: .*90, 90s, 15m or 1h$/],

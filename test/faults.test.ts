@@ -214,6 +214,29 @@ describe('rate limits exit 5', () => {
     expect(server.count('/api/pulse')).toBe(1);
   });
 
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s while a long table is drawn exits 130 without writing it', async (interruptWith) => {
+    server = await startFaultServer();
+    // 100,000 source rows: drawing them takes far longer than the safety net below.
+    const sources = Array.from({ length: 100_000 }, (_, index) => ({ source: `s${index}`, rating: 4, reviews: index }));
+    server.expect('/api/audit', { body: { name: 'Long Co', score: 50, sources } });
+    const interrupt = new AbortController();
+    let stderr = '';
+    // --debug says when the answer is in: the signal is sent then, while rep builds or draws the table.
+    const result = await rep(['--debug', '--format', 'table', 'audit', 'Long Co'], server.baseUrl.href, {
+      signal: interrupt.signal,
+      interruptWith,
+      killAfterMs: 20_000,
+      onStderr: (chunk) => {
+        stderr += chunk;
+        if (/^debug: < 200/m.test(stderr)) interrupt.abort();
+      },
+    });
+    expect(interrupt.signal.aborted).toBe(true);
+    expect(result.signal).toBeNull(); // not the safety net's SIGKILL
+    expect(result.code).toBe(130);
+    expect(result.stdout).toBe('');
+  });
+
   it('warns when 10 or fewer requests remain', async () => {
     server = await startFaultServer();
     const low = { status: 200, headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '60' }, body: { index: 1 } };

@@ -136,6 +136,34 @@ describe('rep login with the key on stdin', () => {
     expect(existsSync(configFile())).toBe(false);
   });
 
+  it.each([
+    ['100 KB without a newline', 'k'.repeat(100_000)],
+    ['a first line of 5,000 characters', `${'k'.repeat(5_000)}\n`],
+  ])('%s on stdin is no key: exit 2, nothing sent or stored', async (_name, input) => {
+    server = await startRecordingServer();
+    const result = await rep(['login', '--no-verify', '--base-url', server.baseUrl.href], { input });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^rep: stdin does not hold an API key: its first line is longer than 4096 bytes\nhint: /m);
+    expect(result.stderr).not.toContain('kkkk');
+    expect(server.requests).toEqual([]);
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it.runIf(posix)('stdin from /dev/zero (endless binary) ends at once: exit 2, nothing stored', async () => {
+    const result = await rep(['login', '--no-verify', '--base-url', sandbox.url], { stdinFrom: '/dev/zero', killAfterMs: 20_000 });
+    expect(result.signal).toBeNull(); // not the safety net's SIGKILL
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^rep: stdin does not hold an API key: it holds binary data/m);
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it('binary data on a pipe that stays open ends at once too', async () => {
+    const result = await rep(['login', '--no-verify', '--base-url', sandbox.url], { input: 'rk_\u0000\u0001', keepStdinOpen: true, killAfterMs: 20_000 });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/binary data/);
+    expect(existsSync(configFile())).toBe(false);
+  });
+
   it('a key with a space or control character: exit 2, not echoed', async () => {
     const result = await rep(['login', '--no-verify', '--base-url', sandbox.url], { input: 'rk_with space_123456\n' });
     expect(result.code).toBe(2);
@@ -165,6 +193,13 @@ describe.runIf(hasScript)('rep login on a terminal', () => {
     expect(result.code).toBe(0);
     expect(result.output).toContain('(verified)');
     expect(stored()).toEqual({ apiKey: sandbox.key, baseUrl: sandbox.url });
+  });
+
+  it('a key of 5,000 characters typed or pasted at the prompt: exit 2, nothing stored', async () => {
+    const result = await repOnTerminal(['login', '--no-verify', '--base-url', sandbox.url], [['API key (input hidden): ', `${'k'.repeat(5_000)}\r`]]);
+    expect(result.code).toBe(2);
+    expect(result.output).toMatch(/rep: the API key typed is longer than 4096 characters/);
+    expect(existsSync(configFile())).toBe(false);
   });
 
   it('Ctrl-C at the key prompt exits 130 and stores nothing', async () => {

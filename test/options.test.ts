@@ -19,6 +19,14 @@ describe('parseDuration', () => {
   it.each(['', 'h', '1d', '-5', 'ten', '1.5m', '5 m'])('rejects %j', (text) => {
     expect(() => parseDuration(text)).toThrow(InvalidArgumentError);
   });
+
+  it("accepts up to the longest delay Node's timers hold (2^31 - 1 ms), and names it beyond", () => {
+    expect(parseDuration('596h31m23s')).toBe(2_147_483_000);
+    expect(parseDuration('2147483')).toBe(2_147_483_000);
+    for (const text of ['596h31m24s', '2147483.648', '2147484', '999999999999h', `${'9'.repeat(400)}`]) {
+      expect(() => parseDuration(text)).toThrow(/at most 596h31m23s \(about 24 days\)/);
+    }
+  });
 });
 
 describe('numeric options', () => {
@@ -26,6 +34,8 @@ describe('numeric options', () => {
     expect(positiveNumber('0.5')).toBe(0.5);
     expect(() => positiveNumber('0')).toThrow(InvalidArgumentError);
     expect(() => positiveNumber('abc')).toThrow(InvalidArgumentError);
+    expect(positiveNumber('2147483')).toBe(2147483);
+    for (const text of ['2147484', '1e9', '1e2', '0x10', 'Infinity', ' ', '5s']) expect(() => positiveNumber(text)).toThrow(/at most 2147483 \(about 24 days\)/);
     expect(wholeNumber('0')).toBe(0);
     expect(() => wholeNumber('1.5')).toThrow(InvalidArgumentError);
     expect(() => wholeNumber('-1')).toThrow(InvalidArgumentError);

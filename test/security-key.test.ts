@@ -3,6 +3,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from '../src/api/client.js';
+import { redactBody } from '../src/api/redact.js';
+import { testIO } from '../src/io.js';
+import { createBatchWriter } from '../src/output/batch.js';
+import { writeResult, type ResultKind } from '../src/output/render.js';
 import type { FaultServer } from './helpers/fault-server.js';
 import { useTempHome } from './helpers/cli.js';
 import { startConnectionCounter, startRecordingServer, type ConnectionCounter } from './helpers/servers.js';
@@ -69,6 +74,52 @@ describe('the key is never shown', () => {
   });
 });
 
+describe('a 200 body that echoes the key (in process, client to renderer)', () => {
+  // The key as a value, inside text, as a field name, in an array, spelt with JSON escapes, and deep down.
+  const ECHO = `{"name":"Echo Co","score":50,"you":"${KEY}","note":"sent with key ${KEY}.","${KEY}":{"k":["${KEY}"]},`
+    + `"escaped":"\\u0072k_live_S3cr3tKeyValue0042","sources":[{"source":"${KEY}","rating":4}],`
+    + `"deep":${'['.repeat(5000)}"${KEY}"${']'.repeat(5000)}}`;
+
+  async function answer(kind: ResultKind): Promise<unknown> {
+    server = await startRecordingServer({ headers: { 'content-type': 'application/json' }, body: ECHO });
+    const client = createClient({ baseUrl: server.baseUrl, key: KEY, timeoutMs: 5000, retries: 0, wait: false, maxWaitMs: 0, now: Date.now, debug: () => {}, warn: () => {}, io: testIO(), env: {} });
+    return (await client.get(kind, kind === 'pulse' ? undefined : 'echo')).body;
+  }
+
+  it.each(['audit', 'search', 'pulse'] as const)('%s: every format shows the mask where the key was, and json stays JSON', async (kind) => {
+    const body = await answer(kind);
+    for (const format of ['json', 'ndjson', 'csv', 'table'] as const) {
+      const io = testIO({ columns: 200 });
+      await writeResult(io, kind, body, format);
+      expect(io.stdoutText()).not.toContain(KEY);
+      expect(io.stdoutText()).not.toContain('S3cr3t');
+      expect(io.stdoutText()).toContain('****0042');
+    }
+    const io = testIO();
+    await writeResult(io, kind, body, 'json');
+    const parsed = JSON.parse(io.stdoutText()) as Record<string, unknown>;
+    expect(parsed).toMatchObject({ you: '****0042', note: 'sent with key ****0042.', escaped: '****0042', '****0042': { k: ['****0042'] } });
+  });
+
+  it('a field named __proto__ stays a field (no prototype is set), masked like any other', () => {
+    const text = `{"__proto__":"${KEY}","${KEY}":{"__proto__":{"x":"${KEY}"}}}`;
+    const body = redactBody(JSON.parse(text), text, KEY) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+    expect(JSON.stringify(body)).toBe('{"__proto__":"****0042","****0042":{"__proto__":{"x":"****0042"}}}');
+  });
+
+  it('a batch record shows the mask too', async () => {
+    const body = await answer('audit');
+    for (const format of ['json', 'ndjson', 'csv', 'table'] as const) {
+      const io = testIO({ columns: 200 });
+      const writer = createBatchWriter(io, format);
+      writer.write({ query: 'echo', result: body });
+      await writer.end();
+      expect(io.stdoutText()).not.toContain(KEY);
+    }
+  });
+});
+
 describe('no flag takes the key (it would show in `ps`)', () => {
   it.each([['--api-key', 'x', 'pulse'], ['--key', 'x', 'pulse'], ['pulse', '--token', 'x']])('`rep %s %s %s` is an unknown option, exit 2', async (...args) => {
     const result = await rep(args, { env: { REP_BASE_URL: 'https://api.example.com/api' } });
@@ -83,6 +134,23 @@ describe('no flag takes the key (it would show in `ps`)', () => {
     expect(result.stderr).not.toContain(KEY);
     expect(server.requests).toEqual([]);
     expect((await rep(['--json', 'status'])).code).toBe(4);
+  });
+});
+
+describe('credentials in a base URL are never echoed', () => {
+  const url = 'http://user:s3cretpw@127.0.0.1:99999/b/api';
+
+  it('from --base-url, REP_BASE_URL or the config file (rep status): exit 2, no user name or password', async () => {
+    const fromFlag = await rep(['--base-url', url, 'pulse'], { env: { REP_API_KEY: KEY } });
+    const fromEnv = await rep(['--debug', 'pulse'], { env: { REP_API_KEY: KEY, REP_BASE_URL: url } });
+    mkdirSync(home().configDir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(home().configDir, 'config.json'), JSON.stringify({ baseUrl: url }), { mode: 0o600 });
+    const fromConfig = await rep(['status'], { env: { REP_API_KEY: KEY } });
+    for (const [result, source] of [[fromFlag, '--base-url'], [fromEnv, 'REP_BASE_URL'], [fromConfig, 'the config file']] as const) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`^rep: invalid base URL from ${source}: `, 'm'));
+      expect(shown(result)).not.toMatch(/s3cretpw|user:/);
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import { HOUR_MS, type RequestLog } from '../state/requests.js';
 import { errorFromStatus, parseJsonBody, type Answer } from './errors-from-response.js';
 import { describeReset, formatRelative, rateLimitError, type ResetEstimate } from './rate-limit-message.js';
 import { hasRateLimitInfo, parseRateLimitHeaders, parseRetryAfter, type RateLimitInfo } from './ratelimit.js';
-import { keyRedactor, maskKey } from './redact.js';
+import { keyRedactor, maskKey, redactBody } from './redact.js';
 import { isRetryableStatus, retryDelay } from './retry.js';
 import { createTransport, type RawAnswer } from './transport.js';
 import type { ApiClient, ApiResponse, CallOptions, Endpoint } from './types.js';
@@ -165,7 +165,8 @@ export function createClient(options: ClientOptions): ApiClient {
         continue;
       }
       if (raw.status >= 200 && raw.status < 300) {
-        return { status: raw.status, headers: raw.headers, body: parseJsonBody(answer) };
+        // Masked here, where the body enters rep: no format can then print a key the server echoed.
+        return { status: raw.status, headers: raw.headers, body: redactBody(parseJsonBody(answer), raw.text, options.key) };
       }
       const error = errorFromStatus(answer);
       if (isRetryableStatus(raw.status) && (await retryAfter(error, parseRetryAfter(raw.headers['retry-after'], options.now())))) continue;

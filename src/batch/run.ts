@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import { describeError, InterruptedError, RateLimitError, UsageError } from '../errors.js';
 import type { BatchRecord, BatchWriter } from '../output/batch.js';
 import { startBatchProgress, type Progress } from '../progress.js';
+import { serializeJson } from '../output/json-text.js';
 import { AnswerCache } from './cache.js';
 import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from './outcome.js';
 
@@ -32,7 +33,7 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
   const window = Math.max(1, options.window ?? Math.max(64, concurrency * 16));
   const client = await deps.client();
   const { createBatchWriter } = await import('../output/batch.js');
-  const writer = createBatchWriter(io, deps.format());
+  const writer = createBatchWriter(io, deps.format(), deps.signal);
   const tally = new BatchTally();
   const cache = new AnswerCache<Slot>();
   const queue: Slot[] = [];
@@ -143,7 +144,7 @@ async function fetchOutcome(client: ApiClient, name: string, call: CallOptions):
   try {
     const response = await client.get('audit', name, call);
     // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
-    return { outcome: { text: JSON.stringify(response.body) ?? 'null' }, body: response.body };
+    return { outcome: { text: serializeJson(response.body) }, body: response.body };
   } catch (error) {
     if (error instanceof InterruptedError) return 'stopped';
     if (error instanceof RateLimitError) return { outcome: NOT_AUDITED, rateLimit: error };

@@ -19,5 +19,5 @@ export async function fetchAndShow(deps: Deps, endpoint: Endpoint, query?: strin
     client.get(endpoint, query, { signal: deps.signal, onWait: (waiting) => spinner.hold(waiting) }),
   );
   const { writeResult } = await import('../output/render.js');
-  await writeResult(deps.io, endpoint, response.body, deps.format());
+  await writeResult(deps.io, endpoint, response.body, deps.format(), deps.signal);
 }

@@ -1,8 +1,9 @@
 // The config file: read with plain fs (fast, and never rewrites a broken file), written with conf
 // (atomic, mode 0600) only by `login` and `logout`, in a directory kept at mode 0700.
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { LocalFileError, readLocalFile } from '../local-file.js';
 
 export interface StoredConfig {
   apiKey?: string;
@@ -12,6 +13,8 @@ export interface StoredConfig {
 }
 
 const FIX_HINT = 'fix the file by hand, or delete it and run `rep login` again';
+/** A config holds a key and a URL: a file this large is not one. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /**
  * Reads the config file; a missing file is an empty config, a broken one a ConfigError naming the
@@ -20,9 +23,10 @@ const FIX_HINT = 'fix the file by hand, or delete it and run `rep login` again';
 export function readConfigFile(path: string, warn?: (text: string) => void): StoredConfig {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readLocalFile(path, MAX_CONFIG_BYTES);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if (error instanceof LocalFileError) throw new ConfigError(`the config file ${path} ${error.message}`, { hint: FIX_HINT });
     throw new ConfigError(`cannot read the config file ${path}: ${(error as Error).message}`, { hint: 'check its permissions', cause: error });
   }
   if (warn) for (const problem of looseConfigPermissions(path)) warn(problem);

@@ -83,10 +83,12 @@ export function parseBaseUrl(value: string, source: BaseUrlSource = 'flag'): URL
   try {
     url = new URL(value.trim());
   } catch {
-    throw new UsageError(`invalid base URL from ${from}: ${JSON.stringify(value)}`, { hint: 'give a full URL such as https://example.com/api' });
+    throw new UsageError(`invalid base URL from ${from}: ${JSON.stringify(withoutUserinfo(value))}`, { hint: 'give a full URL such as https://example.com/api' });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`invalid base URL from ${from}: ${url.protocol} is not http or https`, { hint: 'give a full URL such as https://example.com/api' });
+    // Without `//` after it, the "scheme" may be a user name: `user:password@host/api`.
+    const scheme = value.trim().toLowerCase().startsWith(`${url.protocol}//`) ? url.protocol : 'its scheme';
+    throw new UsageError(`invalid base URL from ${from}: ${scheme} is not http or https`, { hint: 'give a full URL such as https://example.com/api' });
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new UsageError(`refusing the plain http:// base URL from ${from} for ${url.hostname}: the API key would travel unencrypted`, {
@@ -101,6 +103,14 @@ export function parseBaseUrl(value: string, source: BaseUrlSource = 'flag'): URL
   }
   url.pathname = url.pathname.replace(/\/+$/, '');
   return url;
+}
+
+/** A base URL as typed, for a message: whatever comes before its last `@` (a user name, a password) is left out. */
+function withoutUserinfo(value: string): string {
+  const at = value.lastIndexOf('@');
+  if (at === -1) return value;
+  const scheme = /^\s*[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0] ?? '';
+  return `${scheme}…@${value.slice(at + 1)}`;
 }
 
 /** A base URL as shown and stored: without the slash URL puts after a bare origin. */

@@ -51,9 +51,9 @@ function sameName(a: string, b: string): boolean {
   return normal(a) === normal(b);
 }
 
-export async function drawBatchSummary(io: IO, summaries: readonly BatchSummary[]): Promise<string> {
+export async function drawBatchSummary(io: IO, summaries: readonly BatchSummary[], signal?: AbortSignal): Promise<string> {
   if (summaries.length === 0) return '';
-  const kit = await loadTableKit(io);
+  const kit = await loadTableKit(io, signal);
   const scoreDecimals = sharedDecimals(summaries.map((summary) => summary.score));
   const cells = summaries.map((summary) => cellsOf(summary, scoreDecimals));
   const widths = columnWidths(cells, kit.width);
@@ -87,7 +87,7 @@ function statusText(kit: TableKit, cell: Cells, status: string): string {
   return cell.ok ? kit.chalk.green(status) : kit.chalk.red(status);
 }
 
-function drawTable(kit: TableKit, cells: readonly Cells[], widths: { company: number; status: number }): string {
+function drawTable(kit: TableKit, cells: readonly Cells[], widths: { company: number; status: number }): Promise<string> {
   const rows = cells.map((cell) => [
     truncateToWidth(tableName(cell), widths.company),
     cell.score,
@@ -98,14 +98,14 @@ function drawTable(kit: TableKit, cells: readonly Cells[], widths: { company: nu
 }
 
 /** One key/value card per name; a name that failed shows only what is known of it. */
-function drawCards(kit: TableKit, cells: readonly Cells[]): string {
-  return cells
-    .map((cell) => {
-      const rows = [['Company', cell.company]];
-      if (cell.query !== undefined) rows.push(['Query', cell.query]);
-      if (cell.ok) rows.push(['Score', cell.score], ['Sources', cell.sources]);
-      rows.push(['Status', statusText(kit, cell, cell.status)]);
-      return drawGrid(kit, undefined, rows);
-    })
-    .join('');
+async function drawCards(kit: TableKit, cells: readonly Cells[]): Promise<string> {
+  const cards: string[] = [];
+  for (const cell of cells) {
+    const rows = [['Company', cell.company]];
+    if (cell.query !== undefined) rows.push(['Query', cell.query]);
+    if (cell.ok) rows.push(['Score', cell.score], ['Sources', cell.sources]);
+    rows.push(['Status', statusText(kit, cell, cell.status)]);
+    cards.push(await drawGrid(kit, undefined, rows));
+  }
+  return cards.join('');
 }

@@ -63,7 +63,7 @@ function summaryOf(record: BatchRecord): BatchSummary {
   return { query: record.query, company: view.name, score: view.score, scoreMax: view.scoreMax, sources: view.sources.length };
 }
 
-function tableWriter(io: IO): BatchWriter {
+function tableWriter(io: IO, signal: AbortSignal | undefined): BatchWriter {
   const summaries: BatchSummary[] = [];
   return {
     write(record) {
@@ -73,13 +73,14 @@ function tableWriter(io: IO): BatchWriter {
     async end(options) {
       if (io.stdoutClosed.aborted || options?.interrupted) return;
       const { drawBatchSummary } = await import('./batch-table.js');
-      io.out(await drawBatchSummary(io, summaries));
+      io.out(await drawBatchSummary(io, summaries, signal));
       await io.drain();
     },
   };
 }
 
-export function createBatchWriter(io: IO, format: Format): BatchWriter {
+/** `signal` (Ctrl-C, SIGTERM) stops drawing a long summary table between blocks of rows. */
+export function createBatchWriter(io: IO, format: Format, signal?: AbortSignal): BatchWriter {
   switch (format) {
     case 'ndjson':
       return streamingWriter(io, { open: () => '', line: (record) => `${jsonText(record)}\n`, close: () => '' });
@@ -92,6 +93,6 @@ export function createBatchWriter(io: IO, format: Format): BatchWriter {
     case 'csv':
       return streamingWriter(io, { open: () => csvRow(BATCH_CSV_COLUMNS), line: batchCsvRows, close: () => '' });
     case 'table':
-      return tableWriter(io);
+      return tableWriter(io, signal);
   }
 }

@@ -1,5 +1,6 @@
 // Small, shape-agnostic helpers over parsed JSON: finding fields by any of their likely names,
 // reading numbers that may arrive as strings, and flattening whatever is left into key/value rows.
+import { serializeJson } from './json-text.js';
 
 export type JsonRecord = Record<string, unknown>;
 /** A leftover field: its dotted path and its value, a number kept as a number so a table can format it. */
@@ -38,16 +39,17 @@ export function findValue<T>(record: JsonRecord, names: readonly string[], read:
   return undefined;
 }
 
+/** `target.push(...items)` without the spread, which overflows the stack past about 100,000 items. */
+export function appendAll<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
+}
+
 /** Beyond this depth a value is shown as compact JSON rather than split into more rows. */
 const MAX_FLATTEN_DEPTH = 8;
 
-/** Compact JSON that never throws (a structure too deep for the engine becomes a marker). */
+/** Compact JSON of any depth. */
 export function compactJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? 'null';
-  } catch {
-    return '[too deeply nested to show]';
-  }
+  return serializeJson(value);
 }
 
 function scalarText(value: unknown): string | undefined {
@@ -115,7 +117,7 @@ export function flattenRest(record: JsonRecord, used: ReadonlySet<string>, prefi
   const rows: DetailRow[] = [];
   for (const [key, value] of Object.entries(record)) {
     if (used.has(key)) continue;
-    rows.push(...flatten(value, prefix === '' ? key : `${prefix}.${key}`));
+    appendAll(rows, flatten(value, prefix === '' ? key : `${prefix}.${key}`));
   }
   return rows;
 }
@@ -135,7 +137,7 @@ export function unwrapEnvelopes(body: unknown, recognised: (record: JsonRecord) 
     const current: JsonRecord = payload;
     const key = ENVELOPE_KEYS.find((name) => Object.hasOwn(current, name) && accepts(current[name]));
     if (key === undefined) break;
-    details.push(...flattenRest(current, new Set([key]), path));
+    appendAll(details, flattenRest(current, new Set([key]), path));
     path = path === '' ? key : `${path}.${key}`;
     payload = current[key];
   }

@@ -1,6 +1,7 @@
 // Writes one endpoint's answer to stdout in the chosen format. JSON keeps the server's body as it
 // is; the other formats go through the shape-tolerant views.
 import type { Format } from '../deps.js';
+import { checkpoint } from '../interrupt.js';
 import type { IO } from '../io.js';
 import { auditCsv, pulseCsv, searchCsv, searchRecords } from './csv-views.js';
 import { jsonText } from './json-text.js';
@@ -15,15 +16,17 @@ function csvFor(kind: ResultKind, body: unknown): string {
   return pulseCsv(pulseView(body));
 }
 
-async function tableFor(io: IO, kind: ResultKind, body: unknown): Promise<string> {
+async function tableFor(io: IO, kind: ResultKind, body: unknown, signal: AbortSignal | undefined): Promise<string> {
   const [{ loadTableKit }, { auditTable, pulseTable, searchTable }] = await Promise.all([import('./table-kit.js'), import('./table.js')]);
-  const kit = await loadTableKit(io);
-  if (kind === 'audit') return auditTable(kit, auditView(body));
-  if (kind === 'search') return searchTable(kit, searchView(body));
-  return pulseTable(kit, pulseView(body));
+  const kit = await loadTableKit(io, signal);
+  const table = await (kind === 'audit' ? auditTable(kit, auditView(body)) : kind === 'search' ? searchTable(kit, searchView(body)) : pulseTable(kit, pulseView(body)));
+  await kit.pause(); // a signal that came while the end of the table was drawn: it is not written
+  return table;
 }
 
-export async function writeResult(io: IO, kind: ResultKind, body: unknown, format: Format): Promise<void> {
+/** Writes the answer; after Ctrl-C or SIGTERM (`signal`) nothing is written, and a long table stops being drawn. */
+export async function writeResult(io: IO, kind: ResultKind, body: unknown, format: Format, signal?: AbortSignal): Promise<void> {
+  await checkpoint(signal); // a signal that came with the answer
   switch (format) {
     case 'json':
       io.out(`${jsonText(body, 2)}\n`);
@@ -41,7 +44,7 @@ export async function writeResult(io: IO, kind: ResultKind, body: unknown, forma
       io.out(csvFor(kind, body));
       return;
     case 'table':
-      io.out(await tableFor(io, kind, body));
+      io.out(await tableFor(io, kind, body, signal));
       return;
   }
 }

@@ -1,6 +1,6 @@
 // The pure view model of a search body: results grouped by type, whether the server groups them
 // (`{"companies": […], "cities": […]}`) or lists them flat with a type on each (`[{"type": "city", …}]`).
-import { asText, findValue, flatten, isRecord, unwrapEnvelopes, type DetailRow, type JsonRecord } from './fields.js';
+import { appendAll, asText, findValue, flatten, isRecord, unwrapEnvelopes, type DetailRow, type JsonRecord } from './fields.js';
 
 export interface SearchGroup {
   /** 'company' | 'city' | 'category', or the server's own word for another type. */
@@ -97,11 +97,11 @@ function addGrouped(collector: GroupCollector, record: JsonRecord, prefix: strin
     } else if (FLAT_KEYS.includes(key) && Array.isArray(value)) {
       addFlat(collector, value);
     } else if (FLAT_KEYS.includes(key) && isRecord(value) && depth < 3) {
-      details.push(...addGrouped(collector, value, label, depth + 1));
+      appendAll(details, addGrouped(collector, value, label, depth + 1));
     } else if (isRecordList(value)) {
       value.forEach((entry) => collector.add(key, groupedRow(key, entry)));
     } else {
-      details.push(...flatten(value, label));
+      appendAll(details, flatten(value, label));
     }
   }
   return details;

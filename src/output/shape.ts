@@ -1,6 +1,6 @@
 // Pure view models for audit and pulse bodies, whose shape the service does not document: known
 // fields are found by any of their likely names, and every other field is kept as a detail row.
-import { asNumber, asText, findValue, flatten, flattenRest, isRecord, unwrapEnvelopes, type DetailRow, type JsonRecord } from './fields.js';
+import { appendAll, asNumber, asText, findValue, flatten, flattenRest, isRecord, unwrapEnvelopes, type DetailRow, type JsonRecord } from './fields.js';
 import { sourceRows, SOURCE_KEYS, type SourceRow } from './sources.js';
 
 export type { DetailRow } from './fields.js';
@@ -68,7 +68,7 @@ function readAuditFields(record: JsonRecord, used: Set<string>, wanted: Wanted):
     used.add(score.key);
     found.score = score.value.score;
     found.scoreMax = score.value.scoreMax;
-    found.details.push(...score.value.details.map(([key, text]): DetailRow => [`${score.key}.${key}`, text]));
+    appendAll(found.details, score.value.details.map(([key, text]): DetailRow => [`${score.key}.${key}`, text]));
   }
   const max = findValue(record, SCORE_MAX_KEYS.filter((key) => !used.has(key)), asNumber);
   if (max && found.scoreMax === undefined && found.score !== undefined) {
@@ -79,7 +79,7 @@ function readAuditFields(record: JsonRecord, used: Set<string>, wanted: Wanted):
   if (sources) {
     used.add(sources.key);
     found.sources = sources.value.rows;
-    found.details.push(...sources.value.details.map(([key, text]): DetailRow => [`${sources.key}${key.startsWith('[') ? '' : '.'}${key}`, text]));
+    appendAll(found.details, sources.value.details.map(([key, text]): DetailRow => [`${sources.key}${key.startsWith('[') ? '' : '.'}${key}`, text]));
   }
   return found;
 }
@@ -110,8 +110,8 @@ export function auditView(body: unknown): AuditView {
   if (company && companyRecord) {
     const companyUsed = new Set<string>();
     nested = readAuditFields(companyRecord, companyUsed, { name: true, score: top.score === undefined, sources: top.sources === undefined });
-    details.push(...nested.details.map(([key, text]): DetailRow => [`${company.key}.${key}`, text]));
-    details.push(...flattenRest(companyRecord, companyUsed, company.key));
+    appendAll(details, nested.details.map(([key, text]): DetailRow => [`${company.key}.${key}`, text]));
+    appendAll(details, flattenRest(companyRecord, companyUsed, company.key));
   }
   const scoreFromCompany = top.score === undefined && nested.score !== undefined;
   return {

@@ -1,6 +1,6 @@
 // The per-source summary of an audit, in whichever shape it arrives: an array of records
 // (`[{"source": "Google", "rating": 4.6}]`) or a map keyed by source (`{"google": {…}}`, `{"google": 4.5}`).
-import { asNumber, asText, findValue, flatten, flattenRest, isRecord, type DetailRow, type JsonRecord } from './fields.js';
+import { appendAll, asNumber, asText, findValue, flatten, flattenRest, isRecord, type DetailRow, type JsonRecord } from './fields.js';
 
 export interface SourceRow {
   source: string;
@@ -44,7 +44,7 @@ function rowsFromArray(entries: unknown[], plain: boolean): { rows: SourceRow[];
   entries.forEach((entry, index) => {
     if (isRecord(entry)) rows.push(sourceFromRecord(entry));
     else if (typeof entry === 'string') rows.push({ source: entry, extra: [] });
-    else details.push(...flatten(entry, `[${index}]`));
+    else appendAll(details, flatten(entry, `[${index}]`));
   });
   return { rows, details };
 }
@@ -59,7 +59,7 @@ function rowsFromMap(map: JsonRecord, plain: boolean): { rows: SourceRow[]; deta
   for (const [name, value] of entries) {
     if (isRecord(value) && isSourceEntry(value)) rows.push(sourceFromRecord(value, name));
     else if (isSourceEntry(value)) rows.push({ source: name, rating: asNumber(value), extra: [] });
-    else details.push(...flatten(value, name));
+    else appendAll(details, flatten(value, name));
   }
   return { rows, details };
 }

@@ -2,6 +2,7 @@
 // chalk at the IO's level, and column widths chosen so no line is wider than the terminal.
 import type CliTable3 from 'cli-table3';
 import { Chalk, type ChalkInstance } from 'chalk';
+import { checkpoint } from '../interrupt.js';
 import type { IO } from '../io.js';
 import { compactJson, type DetailRow } from './fields.js';
 import { scrubLine } from './scrub.js';
@@ -12,11 +13,13 @@ export interface TableKit {
   chalk: ChalkInstance;
   /** The widest a line may be. */
   width: number;
+  /** Called between blocks of rows: a long table stops there on Ctrl-C or SIGTERM (InterruptedError). */
+  pause(): Promise<void>;
 }
 
-export async function loadTableKit(io: IO): Promise<TableKit> {
+export async function loadTableKit(io: IO, signal?: AbortSignal): Promise<TableKit> {
   const { default: Table } = await import('cli-table3');
-  return { Table, chalk: new Chalk({ level: io.colorOut ? 1 : 0 }), width: Math.max(io.columns, 20) };
+  return { Table, chalk: new Chalk({ level: io.colorOut ? 1 : 0 }), width: Math.max(io.columns, 20), pause: () => checkpoint(signal) };
 }
 
 /** Narrowest a column's content may get before the table gives up on columns and lists key/value pairs. */
@@ -45,9 +48,18 @@ export function fitsAsColumns(count: number, width: number): boolean {
   return count * (MIN_CONTENT + PADDING + 1) + 1 <= width;
 }
 
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
 /** A number for people: at most two decimals (at least `decimals`), thousands grouped when `grouped`. */
 export function formatNumber(value: number, grouped = false, decimals = 0): string {
-  return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: Math.max(2, decimals), useGrouping: grouped });
+  // One formatter per style: toLocaleString builds a new one each call, which dominated long tables.
+  const style = `${grouped} ${decimals}`;
+  let format = numberFormats.get(style);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: Math.max(2, decimals), useGrouping: grouped });
+    numberFormats.set(style, format);
+  }
+  return format.format(value);
 }
 
 /** `87.4 / 100`, or the score alone when the scale is unknown. */
@@ -83,20 +95,21 @@ export type Align = 'left' | 'right';
  * Draws a grid of already-scrubbed cells; cli-table3 cuts any cell longer than its column with `…`.
  * Cells are first cut to twice the line's width, which changes nothing drawn: cli-table3 cuts wide
  * text one character at a time, measuring the whole cell each time, so a long cell would take minutes.
- * Long grids are drawn in blocks of rows with the same widths (see ROWS_PER_BLOCK).
+ * Long grids are drawn in blocks of rows with the same widths (see ROWS_PER_BLOCK), pausing after each.
  */
-export function drawGrid(kit: TableKit, head: readonly string[] | undefined, rows: readonly string[][], align: readonly Align[] = []): string {
+export async function drawGrid(kit: TableKit, head: readonly string[] | undefined, rows: readonly string[][], align: readonly Align[] = []): Promise<string> {
   const cut = (cell: string | undefined) => truncateToWidth(cell ?? '', 2 * kit.width);
   // Loops rather than Math.max(...rows): spreading a long batch's rows would overflow the stack.
   let count = head?.length ?? 0;
   for (const row of rows) count = Math.max(count, row.length);
   const titles = head?.map(cut);
-  const cells = rows.map((row) => Array.from({ length: count }, (_, column) => cut(row[column])));
-  const natural = Array.from({ length: count }, (_, column) => {
-    let widest = Math.max(1, displayWidth(titles?.[column] ?? ''));
-    for (const row of cells) widest = Math.max(widest, displayWidth(row[column] ?? ''));
-    return widest;
-  });
+  const natural = Array.from({ length: count }, (_, column) => Math.max(1, displayWidth(titles?.[column] ?? '')));
+  const cells: string[][] = [];
+  for (const row of rows) {
+    const cutRow = Array.from({ length: count }, (_, column) => cut(row[column]));
+    cutRow.forEach((cell, column) => (natural[column] = Math.max(natural[column] ?? 1, displayWidth(cell))));
+    if (cells.push(cutRow) % ROWS_PER_BLOCK === 0) await kit.pause();
+  }
   const colWidths = fitColumns(natural, kit.width);
   const colAligns = Array.from({ length: count }, (_, column) => align[column] ?? 'left');
   const blocks: string[] = [];
@@ -114,6 +127,7 @@ export function drawGrid(kit: TableKit, head: readonly string[] | undefined, row
     // Blocks join as one grid: all but the first lose their top border, all but the last their bottom one.
     const lines = table.toString().split('\n');
     blocks.push(lines.slice(first ? 0 : 1, last ? undefined : -1).join('\n'));
+    await kit.pause();
   }
   return `${blocks.join('\n')}\n`;
 }
@@ -130,7 +144,7 @@ function detailNumber(value: number, label: string): string {
 }
 
 /** Key/value rows for everything the known fields did not cover, labelled like column titles, capped with a note on what was left out. */
-export function drawDetails(kit: TableKit, details: readonly DetailRow[], title = 'Details'): string {
+export async function drawDetails(kit: TableKit, details: readonly DetailRow[], title = 'Details'): Promise<string> {
   if (details.length === 0) return '';
   const shown = details.slice(0, MAX_DETAIL_ROWS).map(([key, value]) => {
     const label = scrubLine(titleOf(key));
@@ -138,7 +152,7 @@ export function drawDetails(kit: TableKit, details: readonly DetailRow[], title 
   });
   const omitted = details.length - shown.length;
   const note = omitted > 0 ? `${kit.chalk.dim(fitLine(kit, `… ${omitted} more fields; --format json shows them all`))}\n` : '';
-  return `${kit.chalk.bold(fitLine(kit, title))}\n${drawGrid(kit, undefined, shown)}${note}`;
+  return `${kit.chalk.bold(fitLine(kit, title))}\n${await drawGrid(kit, undefined, shown)}${note}`;
 }
 
 export interface Column {
@@ -150,7 +164,7 @@ export interface Column {
 }
 
 /** Records as a table with a column each; as key/value blocks when the columns cannot fit the width. */
-export function drawRecords(kit: TableKit, columns: readonly Column[], records: ReadonlyArray<Record<string, unknown>>): string {
+export async function drawRecords(kit: TableKit, columns: readonly Column[], records: ReadonlyArray<Record<string, unknown>>): Promise<string> {
   const decimals = new Map(columns.map((column) => [column.key, sharedDecimals(records.map((record) => record[column.key]))]));
   const show = (column: Column, record: Record<string, unknown>) => {
     const value = record[column.key];
@@ -160,9 +174,11 @@ export function drawRecords(kit: TableKit, columns: readonly Column[], records: 
     const rows = records.map((record) => columns.map((column) => show(column, record)));
     return drawGrid(kit, columns.map((column) => scrubLine(column.title)), rows, columns.map((column) => column.align ?? 'left'));
   }
-  return records
-    .map((record) => drawGrid(kit, undefined, columns.filter((column) => Object.hasOwn(record, column.key)).map((column) => [scrubLine(column.title), show(column, record)])))
-    .join('');
+  const blocks: string[] = [];
+  for (const record of records) {
+    blocks.push(await drawGrid(kit, undefined, columns.filter((column) => Object.hasOwn(record, column.key)).map((column) => [scrubLine(column.title), show(column, record)])));
+  }
+  return blocks.join('');
 }
 
 /** A column title from a field name: `review_count` → `Review count`. */

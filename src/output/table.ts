@@ -33,14 +33,14 @@ function sourceRecords(sources: readonly SourceRow[]): { columns: Column[]; reco
   return { columns, records };
 }
 
-export function auditTable(kit: TableKit, view: AuditView): string {
+export async function auditTable(kit: TableKit, view: AuditView): Promise<string> {
   const header = view.name === undefined ? '' : `${kit.chalk.bold(fitLine(kit, scrubLine(view.name)))}\n`;
   const sections = [header + scoreLine(kit, 'Reputation Score', view.score, view.scoreMax)];
   if (view.sources.length > 0) {
     const { columns, records } = sourceRecords(view.sources);
-    sections.push(drawRecords(kit, columns, records));
+    sections.push(await drawRecords(kit, columns, records));
   }
-  sections.push(drawDetails(kit, view.details));
+  sections.push(await drawDetails(kit, view.details));
   return joinSections(sections);
 }
 
@@ -60,7 +60,7 @@ function groupColumns(group: SearchGroup): Column[] {
   return [...keys].map((key) => ({ key, title: titleOf(key), align: numeric(key) ? 'right' : 'left' }));
 }
 
-export function searchTable(kit: TableKit, view: SearchView): string {
+export async function searchTable(kit: TableKit, view: SearchView): Promise<string> {
   const groups = view.groups.filter((group) => group.rows.length > 0);
   const query = view.query === undefined ? '' : ` for “${scrubLine(view.query)}”`;
   const sections: string[] = [];
@@ -68,12 +68,12 @@ export function searchTable(kit: TableKit, view: SearchView): string {
   else if (query !== '') sections.push(`${kit.chalk.dim(fitLine(kit, `Results${query}`))}\n`);
   for (const group of groups) {
     const title = GROUP_TITLES[group.type] ?? titleOf(group.type);
-    sections.push(`${kit.chalk.bold(fitLine(kit, `${scrubLine(title)} (${group.rows.length})`))}\n${drawRecords(kit, groupColumns(group), group.rows)}`);
+    sections.push(`${kit.chalk.bold(fitLine(kit, `${scrubLine(title)} (${group.rows.length})`))}\n${await drawRecords(kit, groupColumns(group), group.rows)}`);
   }
-  sections.push(drawDetails(kit, view.details));
+  sections.push(await drawDetails(kit, view.details));
   return joinSections(sections);
 }
 
-export function pulseTable(kit: TableKit, view: PulseView): string {
-  return joinSections([scoreLine(kit, 'Market index', view.index, undefined), drawDetails(kit, view.details)]);
+export async function pulseTable(kit: TableKit, view: PulseView): Promise<string> {
+  return joinSections([scoreLine(kit, 'Market index', view.index, undefined), await drawDetails(kit, view.details)]);
 }

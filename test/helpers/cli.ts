@@ -1,7 +1,7 @@
 // Spawns the built `rep` as a child process, the way a user or a CI job runs it, with HOME, XDG_* and
 // REP_CONFIG_DIR pointing into a fresh temp dir, so no test touches the real home directory.
 import { spawn, type ChildProcessByStdio, type StdioOptions } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -64,6 +64,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   /** Written to stdin, then stdin is closed. Without it stdin is closed at once. */
   input?: string;
+  /** A file (or device: /dev/zero) opened as stdin instead of a pipe; `input` is then ignored. */
+  stdinFrom?: string;
   /** Leave stdin open after `input`, like a pipe whose writer has not finished (closed when the child exits). */
   keepStdinOpen?: boolean;
   /** Kill the child after this long (a safety net, not an assertion). */
@@ -89,9 +91,11 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
     else env[name] = value;
   }
   return new Promise((resolve, reject) => {
-    const stdio: StdioOptions = ['pipe', options.stdoutFd ?? 'pipe', options.stderrFd ?? 'pipe'];
+    const stdinFd = options.stdinFrom === undefined ? undefined : openSync(options.stdinFrom, 'r');
+    const stdio: StdioOptions = [stdinFd ?? 'pipe', options.stdoutFd ?? 'pipe', options.stderrFd ?? 'pipe'];
     const [file, argv] = options.bin ? [options.bin, args] : [process.execPath, [REP_BIN, ...args]];
-    const child = spawn(file, argv, { env, stdio }) as ChildProcessByStdio<Writable, Readable | null, Readable | null>;
+    const child = spawn(file, argv, { env, stdio }) as ChildProcessByStdio<Writable | null, Readable | null, Readable | null>;
+    if (stdinFd !== undefined) closeSync(stdinFd); // the child has its own copy
     let stdout = '';
     let stderr = '';
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -109,10 +113,13 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
       clearTimeout(killer);
       resolve({ code, signal, stdout, stderr });
     });
-    child.stdin.on('error', () => {}); // the child may exit before reading its input
-    if (options.keepStdinOpen) child.stdin.write(options.input ?? '');
-    else child.stdin.end(options.input ?? '');
-    child.on('close', () => child.stdin.destroy());
+    const { stdin } = child;
+    if (stdin) {
+      stdin.on('error', () => {}); // the child may exit before reading its input
+      if (options.keepStdinOpen) stdin.write(options.input ?? '');
+      else stdin.end(options.input ?? '');
+      child.on('close', () => stdin.destroy());
+    }
   });
 }
 

@@ -1,0 +1,53 @@
+// Reading rep's own files (config, state): only regular files, and only up to a size cap. A FIFO
+// would block open() until a writer came (deaf even to SIGTERM), and /dev/zero never ends.
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+
+const CHUNK_BYTES = 64 * 1024;
+
+/** Why a file was not read: `ENOTREG` (not a regular file) or `EFBIG` (over the cap); message in words. */
+export class LocalFileError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'ENOTREG' | 'EFBIG',
+  ) {
+    super(message);
+    this.name = 'LocalFileError';
+  }
+}
+
+/**
+ * The text of a regular file (symlinks followed) of at most maxBytes. Throws LocalFileError for
+ * anything else, and fs errors (ENOENT, EACCES, …) as they come.
+ */
+export function readLocalFile(path: string, maxBytes: number): string {
+  // O_NONBLOCK: opening a FIFO returns at once, so fstat can refuse it (it is not used for reading).
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new LocalFileError(`is ${kindOf(stat)}, not a regular file`, 'ENOTREG');
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(CHUNK_BYTES);
+      const read = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+      if (read === 0) break;
+      total += read;
+      if (total > maxBytes) throw new LocalFileError(`is larger than ${formatBytes(maxBytes)}`, 'EFBIG');
+      chunks.push(chunk.subarray(0, read));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function kindOf(stat: Stats): string {
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isSocket()) return 'a socket';
+  return 'a device';
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MB` : `${bytes} bytes`;
+}
