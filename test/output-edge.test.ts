@@ -141,7 +141,7 @@ describe('bodies nested 20,000 deep', () => {
     const body = { stuff: { list: Array.from({ length: 200_000 }, (_, index) => ({ id: index, label: `r${index}` })) } };
     const io = testIO({ columns: 80 });
     await writeResult(io, kind, body, 'table');
-    expect(io.stdoutText()).toContain('stuff.list[0].label');
+    expect(io.stdoutText()).toContain('Stuff list[0] label');
     expect(io.stdoutText()).toContain('399800 more fields');
   });
 
