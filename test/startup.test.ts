@@ -3,32 +3,20 @@
 // load no HTTP client, no conf, no spinner and no table library; a piped command no spinner or table.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempHome, runCli, type TempHome } from './helpers/cli.js';
+import { writeLoadHooks } from './helpers/load-hooks.js';
 
 const HEAVY = ['undici', 'conf', 'ajv', 'ora', 'cli-table3'] as const;
 
-// Runs in Node's hooks thread: appends the URL of every module loaded to the file given in `data`.
-const HOOKS = `import { appendFileSync } from 'node:fs';
-let log;
-export function initialize(data) { log = data.log; }
-export async function load(url, context, nextLoad) {
-  if (url.startsWith('file:')) appendFileSync(log, url + '\\n');
-  return nextLoad(url, context);
-}
-`;
-const REGISTER = `import { register } from 'node:module';
-register(new URL('./hooks.mjs', import.meta.url), { data: { log: process.env.REP_TEST_LOAD_LOG } });
-`;
-
 let home: TempHome;
+let register: string;
 let runs = 0;
 
 beforeAll(() => {
   home = makeTempHome();
-  writeFileSync(join(home.dir, 'hooks.mjs'), HOOKS);
-  writeFileSync(join(home.dir, 'register.mjs'), REGISTER);
+  register = writeLoadHooks(home.dir);
 });
 afterAll(() => home.cleanup());
 
@@ -38,7 +26,7 @@ async function packagesLoaded(args: string[], env: Record<string, string> = {}):
   writeFileSync(log, '');
   const result = await runCli(args, {
     home,
-    env: { ...env, REP_TEST_LOAD_LOG: log, NODE_OPTIONS: `--import=${pathToFileURL(join(home.dir, 'register.mjs')).href}` },
+    env: { ...env, REP_TEST_LOAD_LOG: log, NODE_OPTIONS: `--import=${register}` },
   });
   const files = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => fileURLToPath(url));
   const packages = new Set(files.flatMap(bundledPackagesOf));

@@ -4,8 +4,9 @@
 // race each other at worst hold the same record twice, and a reader takes each id once. Nothing
 // waits on a lock: the lock below only keeps processes from merging the same files at once.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readPrivateFile, TEMP_SUFFIX, writePrivateFile } from './files.js';
 
 export interface StoredRecord {
   id: string;
@@ -71,7 +72,7 @@ export function openRecordStore<T extends StoredRecord>(dir: string, options: Re
       const kept = options.prune([...records.values()]);
       if (kept.length > 0) writeRecordFile(dir, kept);
       for (const name of files) rmSync(join(dir, name), { force: true });
-      for (const name of readdirSync(dir)) if (name.endsWith('.tmp') && ageMs(join(dir, name)) > STALE_MS) rmSync(join(dir, name), { force: true });
+      for (const name of readdirSync(dir)) if (name.endsWith(TEMP_SUFFIX) && ageMs(join(dir, name)) > STALE_MS) rmSync(join(dir, name), { force: true });
     } finally {
       closeSync(fd);
       rmSync(lock, { force: true });
@@ -106,15 +107,7 @@ function recordFiles(dir: string): string[] {
 /** One line a record, written whole under a temporary name and renamed into place (0600). */
 function writeRecordFile(dir: string, records: StoredRecord[]): void {
   const name = `${Date.now().toString(36)}-${process.pid.toString(36)}-${randomBytes(4).toString('hex')}${EXTENSION}`;
-  const temp = join(dir, `.${name}.tmp`);
-  try {
-    writeFileSync(temp, records.map((record) => `${JSON.stringify(record)}\n`).join(''), { mode: 0o600, flag: 'wx' });
-    chmodSync(temp, 0o600); // the umask may have narrowed it already; never widened
-    renameSync(temp, join(dir, name));
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writePrivateFile(join(dir, name), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
 }
 
 /**
@@ -123,27 +116,8 @@ function writeRecordFile(dir: string, records: StoredRecord[]): void {
  * 'unreadable' when it cannot be opened now (it stays for later).
  */
 function readRecordFile(path: string): { text: string } | 'gone' | 'unreadable' {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? 'gone' : code === 'ELOOP' ? { text: '' } : 'unreadable';
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return { text: '' };
-    const buffer = Buffer.alloc(stat.size);
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return { text: buffer.toString('utf8', 0, read) };
-  } finally {
-    closeSync(fd);
-  }
+  const file = readPrivateFile(path, MAX_FILE_BYTES);
+  return file === 'not-a-file' || file === 'too-large' ? { text: '' } : file;
 }
 
 function parseLine(line: string): unknown {

@@ -1,0 +1,49 @@
+// `rep cache clear`: empties the answer cache and says how many answers went. Also what `rep status`
+// shows of the cache: where it is, how many answers it holds, their size.
+import { cacheDirFrom } from '../config/cache-settings.js';
+import type { Deps } from '../deps.js';
+import { ConfigError, systemErrorText, UsageError } from '../errors.js';
+import type { CacheStats } from '../state/answer-cache.js';
+
+export async function run(_opts: object, deps: Deps): Promise<void> {
+  if (deps.globals.sandbox) {
+    throw new UsageError('--sandbox does not clear the answer cache: it neither reads nor writes it', { hint: 'drop --sandbox to clear the cache' });
+  }
+  const dir = cacheDirFrom(deps.env, deps.paths());
+  const { openAnswerCache } = await import('../state/answer-cache.js');
+  let removed: number;
+  try {
+    removed = openAnswerCache(dir).clear();
+  } catch (error) {
+    throw new ConfigError(`cannot clear the answer cache in ${dir}: ${systemErrorText(error)}`, { hint: `check the permissions of ${dir}`, cause: error });
+  }
+  if (deps.globals.quiet) return;
+  deps.io.err(removed === 0 ? `No cached answers in ${dir}\n` : `Removed ${answers(removed)} from ${dir}\n`);
+}
+
+/** The cache's place, answer count and size for `rep status`; undefined (after a warning) when it cannot be read. */
+export async function cacheStatus(deps: Pick<Deps, 'env' | 'paths' | 'warn'>): Promise<CacheStats | undefined> {
+  const dir = cacheDirFrom(deps.env, deps.paths());
+  const { openAnswerCache } = await import('../state/answer-cache.js');
+  try {
+    return openAnswerCache(dir).stats();
+  } catch (error) {
+    deps.warn(`cannot read the answer cache in ${dir} (${systemErrorText(error)})`);
+    return undefined;
+  }
+}
+
+/** `/home/me/.cache/rep, 12 cached answers, 48 KB`: the status line's value. */
+export function describeCacheStats(stats: CacheStats): string {
+  return `${stats.dir}, ${answers(stats.entries)}, ${byteSize(stats.bytes)}`;
+}
+
+function answers(count: number): string {
+  return `${count} cached answer${count === 1 ? '' : 's'}`;
+}
+
+function byteSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / 1024 / 1024, 'MB'];
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${unit}`;
+}

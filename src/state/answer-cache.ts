@@ -1,0 +1,229 @@
+// The answer cache: successful JSON answers of audit, search and pulse kept on disk, so a repeated
+// question within the max age costs no request. One file per (base URL, endpoint, exact query, key
+// fingerprint), named by a hash of all four, holding a line of JSON facts (the four again, status,
+// times, a checksum) and then the body exactly as the server sent it. Files are written whole and
+// renamed into place (0600, in a 0700 directory), so parallel rep processes never see half an entry;
+// anything unreadable, foreign or damaged is a miss. A hit loads only Node built-ins and rep's own
+// small state modules: the HTTP stack, and even the Cache-Control parser, stay unloaded.
+import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensurePrivateDir } from '../config/file.js';
+import { countPut, ENTRY_EXTENSION, evictOnce, listEntries, removeEntries } from './answer-cache-dir.js';
+import type { AnswerHeaders } from './answer-freshness.js';
+import { readPrivateFile, writePrivateFile } from './files.js';
+import { keyId } from './requests.js';
+
+/** Which question an answer is to; `apiKey` is hashed at once and never kept. */
+export interface AnswerKey {
+  /** The base URL the request went to (userinfo, query, fragment and trailing slashes do not count). */
+  baseUrl: string | URL;
+  endpoint: 'audit' | 'search' | 'pulse';
+  /** The exact `q` sent (case and spacing count); '' for pulse. */
+  query: string;
+  /** The key the request carried, or undefined when it carried none. */
+  apiKey: string | undefined;
+}
+
+/** An answer just received, as put() takes it. */
+export interface FreshAnswer {
+  status: number;
+  headers: AnswerHeaders;
+  /** The body exactly as the server sent it. */
+  bodyText: string;
+  /** When it arrived (epoch ms). */
+  receivedAt: number;
+}
+
+/** An answer from the cache: the body exactly as the server sent it, and how old it is. */
+export interface CachedAnswer {
+  bodyText: string;
+  status: number;
+  /** content-type only, when the server sent one: nothing else is worth keeping. */
+  headers: Record<string, string>;
+  storedAt: number;
+  ageMs: number;
+}
+
+/** What put() did: stored it, refused it (reason, for --debug), or failed to write (error, to warn about). */
+export type PutOutcome = { stored: true } | { stored: false; reason: string } | { stored: false; error: Error };
+
+export interface CacheStats {
+  dir: string;
+  entries: number;
+  bytes: number;
+}
+
+export interface AnswerCache {
+  readonly dir: string;
+  /** The answer, if one is kept younger than maxAgeMs (0: never) and within the server's own limit. Never throws. */
+  get(key: AnswerKey, options: { maxAgeMs: number; now?: number }): CachedAnswer | undefined;
+  /** Keeps a 2xx JSON object or array unless the server forbids it. Never throws. */
+  put(key: AnswerKey, answer: FreshAnswer): Promise<PutOutcome>;
+  /** How many entries there are and their size. Throws when the directory cannot be read. */
+  stats(): CacheStats;
+  /** Removes every entry; returns how many. Throws when the directory cannot be read or an entry removed. */
+  clear(): number;
+}
+
+/** The bound: past either number the oldest entries go, checked once every `evictEvery` puts (by any process). */
+export interface CacheLimits {
+  maxEntries: number;
+  maxBytes: number;
+  evictEvery: number;
+}
+
+export const CACHE_LIMITS: CacheLimits = { maxEntries: 5000, maxBytes: 50 * 1024 * 1024, evictEvery: 64 };
+
+/** The client's body cap (8 MB) and room for an entry's first line: anything bigger is no entry of ours. */
+const MAX_ENTRY_BYTES = 8 * 1024 * 1024 + 64 * 1024;
+const FORMAT = 1;
+/** How far after `now` an entry may have been stored and still count (see get). */
+const CLOCK_SLACK_MS = 60_000;
+
+/** The facts on an entry's first line. */
+interface EntryFacts {
+  v: number;
+  baseUrl: string;
+  endpoint: string;
+  query: string;
+  key: string;
+  status: number;
+  contentType?: string;
+  storedAt: number;
+  freshUntil?: number;
+  sha256: string;
+}
+
+/** The identity of a question: what an entry must match to answer it. */
+type Identity = Pick<EntryFacts, 'baseUrl' | 'endpoint' | 'query' | 'key'>;
+
+export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS): AnswerCache {
+  return {
+    dir,
+    get(key, { maxAgeMs, now = Date.now() }) {
+      if (!(maxAgeMs > 0)) return undefined;
+      const identity = identify(key);
+      if (!identity) return undefined;
+      const file = readPrivateFile(join(dir, fileName(identity)), MAX_ENTRY_BYTES);
+      const entry = typeof file === 'object' ? parseEntry(file.text, identity) : undefined;
+      if (!entry) return undefined;
+      // Another process may store an answer between the caller reading the clock and this read: a
+      // little "in the future" is age 0; far in the future means the clock was turned back, a miss.
+      if (now - entry.facts.storedAt < -CLOCK_SLACK_MS) return undefined;
+      const ageMs = Math.max(0, now - entry.facts.storedAt);
+      if (ageMs >= maxAgeMs) return undefined;
+      if (entry.facts.freshUntil !== undefined && now >= entry.facts.freshUntil) return undefined;
+      const headers: Record<string, string> = entry.facts.contentType === undefined ? {} : { 'content-type': entry.facts.contentType };
+      return { bodyText: entry.bodyText, status: entry.facts.status, headers, storedAt: entry.facts.storedAt, ageMs };
+    },
+
+    async put(key, answer) {
+      try {
+        const identity = identify(key);
+        if (!identity) return { stored: false, reason: 'the base URL is not a URL' };
+        if (!(answer.status >= 200 && answer.status <= 299)) return { stored: false, reason: `status ${answer.status} is not a success` };
+        if (!isJsonDocument(answer.bodyText)) return { stored: false, reason: 'the body is not a JSON object or array' };
+        // A server that echoes the key (or a query that holds it) would put the secret on disk.
+        if (key.apiKey && (answer.bodyText.includes(key.apiKey) || key.query.includes(key.apiKey))) return { stored: false, reason: 'the answer holds the API key' };
+        const { freshnessOf } = await import('./answer-freshness.js');
+        const freshness = freshnessOf(answer.headers, answer.receivedAt);
+        const path = join(dir, fileName(identity));
+        if (!freshness.keep) {
+          rmSync(path, { force: true }); // an older answer the server would not let us keep now goes too
+          return { stored: false, reason: freshness.reason };
+        }
+        const text = entryText(identity, answer, freshness.freshUntil);
+        if (Buffer.byteLength(text) > MAX_ENTRY_BYTES) return { stored: false, reason: 'the answer is too large to keep' };
+        ensurePrivateDir(dir);
+        writePrivateFile(path, text);
+        if (countPut(dir) >= limits.evictEvery) evictOnce(dir, limits);
+        return { stored: true };
+      } catch (error) {
+        return { stored: false, error: error instanceof Error ? error : new Error(String(error)) };
+      }
+    },
+
+    stats() {
+      const entries = listEntries(dir);
+      return { dir, entries: entries.length, bytes: entries.reduce((sum, entry) => sum + entry.size, 0) };
+    },
+
+    clear: () => removeEntries(dir),
+  };
+}
+
+/** The four things an answer is keyed by, the base URL normalised; undefined for a base URL that is no URL. */
+function identify(key: AnswerKey): Identity | undefined {
+  let url: URL;
+  try {
+    url = new URL(String(key.baseUrl));
+  } catch {
+    return undefined;
+  }
+  // Requests never carry these: the same API with or without them is the same API.
+  url.username = '';
+  url.password = '';
+  url.search = '';
+  url.hash = '';
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  return { baseUrl: url.href.replace(/\/+$/, ''), endpoint: key.endpoint, query: key.query, key: key.apiKey ? keyId(key.apiKey) : 'none' };
+}
+
+function fileName(identity: Identity): string {
+  const tuple = JSON.stringify([FORMAT, identity.baseUrl, identity.endpoint, identity.query, identity.key]);
+  return `${sha256(tuple)}${ENTRY_EXTENSION}`;
+}
+
+function entryText(identity: Identity, answer: FreshAnswer, freshUntil: number | undefined): string {
+  const contentType = answer.headers['content-type'];
+  const facts: EntryFacts = {
+    v: FORMAT,
+    ...identity,
+    status: answer.status,
+    ...(typeof contentType === 'string' ? { contentType } : {}),
+    storedAt: answer.receivedAt,
+    ...(freshUntil === undefined ? {} : { freshUntil }),
+    sha256: sha256(answer.bodyText),
+  };
+  return `${JSON.stringify(facts)}\n${answer.bodyText}`;
+}
+
+/** The entry in text, if it is whole, of this format, and for exactly this question. */
+function parseEntry(text: string, identity: Identity): { facts: EntryFacts; bodyText: string } | undefined {
+  const newline = text.indexOf('\n');
+  if (newline < 0) return undefined;
+  let facts: unknown;
+  try {
+    facts = JSON.parse(text.slice(0, newline));
+  } catch {
+    return undefined;
+  }
+  if (!isFacts(facts) || facts.v !== FORMAT) return undefined;
+  if (facts.baseUrl !== identity.baseUrl || facts.endpoint !== identity.endpoint || facts.query !== identity.query || facts.key !== identity.key) return undefined;
+  const bodyText = text.slice(newline + 1);
+  return sha256(bodyText) === facts.sha256 ? { facts, bodyText } : undefined;
+}
+
+function isFacts(value: unknown): value is EntryFacts {
+  if (typeof value !== 'object' || value === null) return false;
+  const facts = value as Record<string, unknown>;
+  const strings = ['baseUrl', 'endpoint', 'query', 'key', 'sha256'].every((field) => typeof facts[field] === 'string');
+  const numbers = ['v', 'status', 'storedAt'].every((field) => Number.isFinite(facts[field]));
+  const optional = (facts.freshUntil === undefined || Number.isFinite(facts.freshUntil)) && (facts.contentType === undefined || typeof facts.contentType === 'string');
+  return strings && numbers && optional;
+}
+
+/** Only a JSON object or array is an answer worth keeping (the caller passes successes, but a guard costs little). */
+function isJsonDocument(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null;
+  } catch {
+    return false;
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
