@@ -182,8 +182,10 @@ function openExisting(path: string): number | undefined {
 
 function regularFile(fd: number, path: string): Stats {
   const stat = fstatSync(fd);
-  if (!stat.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
-  return stat;
+  if (stat.isFile()) return stat;
+  // Worded like Node's own errors, so messages say "is a directory" or "not a regular file".
+  const [code, words] = stat.isDirectory() ? ['EISDIR', 'is a directory'] : ['ENOTREG', 'not a regular file'];
+  throw Object.assign(new Error(`${code}: ${words}, open '${path}'`), { code });
 }
 
 /** The last `cap` bytes before `size`, starting at a line (a partial first line is dropped). */
