@@ -15,9 +15,12 @@ const BASE = 'https://api.example.test/api';
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.parse('2026-11-01T08:00:00Z');
 
-let dir: string;
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-const tempDir = () => (dir = mkdtempSync(join(tmpdir(), 'rep-history-')));
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+const tempDir = (): string => (dir = mkdtempSync(join(tmpdir(), 'rep-history-')));
 
 function answer(score: number, name = 'Blue Bottle Coffee') {
   return { name, score, scoreMax: 100, sources: [{ source: 'Google', rating: 4.5, reviews: 120 }, { source: 'Yelp' }] };
@@ -98,7 +101,8 @@ describe('the history store', () => {
   });
 
   it('bounded: past the size limit a compaction keeps at most perSeries points per (base URL, query), the newest, and the newest bytes', () => {
-    const file = join(tempDir(), 'history.jsonl');
+    const root = tempDir();
+    const file = join(root, 'history.jsonl');
     const limits: HistoryLimits = { compactAtBytes: 4000, keepBytes: 2000, perSeries: 3 };
     const store = openHistory(file, { limits });
     for (let day = 0; day < 12; day++) store.append([point('Blue Bottle', T0 + day * DAY, day), point('Other', T0 + day * DAY, 100 + day, { base_url: 'https://other.test/api' })]);
@@ -109,7 +113,7 @@ describe('the history store', () => {
     expect(blue.length).toBeLessThanOrEqual(limits.perSeries + 4); // appended since the last compaction
     expect(blue.at(-1)).toBe(11); // the newest are kept
     expect(blue).toEqual([...blue].sort((x, y) => x - y));
-    expect(readdirSync(dir).sort()).toEqual(['history.jsonl']); // no lock or temporary file left
+    expect(readdirSync(root).sort()).toEqual(['history.jsonl']); // no lock or temporary file left
   });
 
   it('a compaction drops points beyond perSeries, oldest first', () => {
@@ -156,6 +160,19 @@ describe('the history store', () => {
   it('the base URL is stored without userinfo or trailing slash; server text is scrubbed', () => {
     const recorded = pointFromAudit(answer(1, 'Evil\u001b[2J\u0007 Co\nrp'), { at: T0, baseUrl: 'https://user:pw@api.example.test/api/', query: 'q\u009b31m' })!;
     expect(recorded).toMatchObject({ base_url: BASE, name: 'Evil Co rp', query: 'q' });
+    const view = { score: 1, sources: [{ source: 'Google', rating: 4, extra: [['url', 'https://x']] }] };
+    expect(pointFromAudit(view, { at: T0, baseUrl: BASE, query: 'q' })!.sources).toEqual([{ source: 'Google', rating: 4 }]);
+  });
+
+  it('text in the file is scrubbed when read too (a file from elsewhere), and a bad time or score makes a line corrupt', () => {
+    const file = join(tempDir(), 'history.jsonl');
+    const line = { id: 'a1', at: '2026-11-01T09:00:00+01:00', base_url: BASE, query: ' q\u001b]0;title\u0007 ', name: '\u202eevil', score: 5, scale: 'x', sources: [{ source: 'G\u009b2J', rating: 'high' }, 'junk'] };
+    writeFileSync(file, `${JSON.stringify(line)}\n${JSON.stringify({ ...line, id: 'a2', at: 'yesterday' })}\n${JSON.stringify({ ...line, id: 'a3', score: '5' })}\n`);
+    const warnings: string[] = [];
+    expect(openHistory(file, { warn: (text) => warnings.push(text) }).read()).toEqual([
+      { id: 'a1', at: '2026-11-01T08:00:00.000Z', base_url: BASE, query: 'q', name: 'evil', score: 5, sources: [{ source: 'G' }] },
+    ]);
+    expect(warnings).toHaveLength(1);
   });
 
   it('previousPoint takes the newest of the points matching the query or the company name', () => {
@@ -166,13 +183,14 @@ describe('the history store', () => {
   });
 
   it('historyNames: the recorded names and queries starting with a prefix, each once, sorted; none from a missing file', () => {
-    const file = join(tempDir(), 'history.jsonl');
+    const root = tempDir();
+    const file = join(root, 'history.jsonl');
     const store = openHistory(file);
     store.append([point('blue', T0, 1, { name: 'Blue Bottle Coffee' }), point('Кофейня Ромашка', T0, 2, { name: 'Кофейня Ромашка' }), point('BLUE', T0 + DAY, 3, { name: 'Blue Bottle Coffee' })]);
     expect(historyNames(file)).toEqual(['BLUE', 'Blue Bottle Coffee', 'Кофейня Ромашка']);
     expect(historyNames(file, 'blue b')).toEqual(['Blue Bottle Coffee']);
     expect(historyNames(file, 'коф')).toEqual(['Кофейня Ромашка']);
-    expect(historyNames(join(dir, 'missing.jsonl'))).toEqual([]);
+    expect(historyNames(join(root, 'missing.jsonl'))).toEqual([]);
   });
 });
 
@@ -213,7 +231,8 @@ for (let i = 0; i < Number(count); i++) {
     ['without compaction', 8 * 1024 * 1024],
     ['compacting all the while', 3000],
   ])('20 processes appending at once lose no point (%s)', async (_label, compactAt) => {
-    const file = join(tempDir(), 'history.jsonl');
+    const root = tempDir();
+    const file = join(root, 'history.jsonl');
     const processes = 20;
     const each = 25;
     const results = await Promise.all(Array.from({ length: processes }, (_, proc) => appendFrom(file, proc, each, compactAt)));
@@ -223,7 +242,7 @@ for (let i = 0; i < Number(count); i++) {
     const expected = Array.from({ length: processes }, (_, proc) => Array.from({ length: each }, (_, i) => `${proc}-${i}`)).flat();
     expect(ids.sort()).toEqual(expected.sort());
     expect(warnings).toEqual([]);
-    expect(readdirSync(dir)).toEqual(['history.jsonl']);
+    expect(readdirSync(root)).toEqual(['history.jsonl']);
     appendFileSync(file, ''); // still a plain file we can write
   }, 120_000);
 });

@@ -104,7 +104,7 @@ export function pointFromAudit(answer: AuditAnswer, where: { at: number; baseUrl
     name: answer.name,
     score: answer.score,
     scale: answer.scoreMax,
-    sources: answer.sources,
+    sources: answer.sources.slice(0, MAX_SOURCES).map((row) => sourceOf(row.source, row.rating, row.reviews)), // a view's row holds more
   });
 }
 
@@ -183,6 +183,10 @@ function parseLines(lines: readonly string[]): { points: HistoryPoint[]; corrupt
 }
 
 const LINE_START = '{"id":';
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** What scrubLine acts on: controls (escape sequences start with one), bidi marks, line breaks. */
+// eslint-disable-next-line no-control-regex
+const SCRUBBED = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** A line as a point; a line glued to the torn end of a failed write is still read from its own start. */
 function parsePoint(line: string): HistoryPoint | undefined {
@@ -194,27 +198,46 @@ function parsePoint(line: string): HistoryPoint | undefined {
   }
 }
 
-/** A well-formed point with its keys in the stored order, text scrubbed and capped; or undefined. */
+/**
+ * A well-formed point, text scrubbed and capped; or undefined. Cleaned in place: a line as this
+ * module wrote it needs no copy, which keeps reading a long history fast.
+ */
 function pointOf(data: unknown): HistoryPoint | undefined {
   if (!isRecord(data)) return undefined;
-  const { id, at, base_url: baseUrl, query, score, scale, sources } = data;
-  if (typeof id !== 'string' || !id || typeof at !== 'string' || !Number.isFinite(Date.parse(at))) return undefined;
-  if (typeof baseUrl !== 'string' || typeof query !== 'string' || !finite(score) || !Array.isArray(sources)) return undefined;
+  const at = isoTime(data.at);
+  if (typeof data.id !== 'string' || !data.id || at === undefined || typeof data.base_url !== 'string' || typeof data.query !== 'string') return undefined;
+  if (!finite(data.score) || !Array.isArray(data.sources)) return undefined;
+  data.at = at;
+  data.query = cleanText(data.query);
   const name = typeof data.name === 'string' ? cleanText(data.name) : '';
-  return {
-    id,
-    at: new Date(Date.parse(at)).toISOString(),
-    base_url: baseUrl,
-    query: cleanText(query),
-    ...(name ? { name } : {}),
-    score,
-    ...(finite(scale) ? { scale } : {}),
-    sources: sources.slice(0, MAX_SOURCES).flatMap((source: unknown) => (isRecord(source) && typeof source.source === 'string' ? [sourceOf(source)] : [])),
-  };
+  if (name) data.name = name;
+  else if ('name' in data) delete data.name;
+  if ('scale' in data && !finite(data.scale)) delete data.scale;
+  data.sources = cleanSources(data.sources as unknown[]);
+  return data as unknown as HistoryPoint;
 }
 
-function sourceOf({ source, rating, reviews }: Record<string, unknown>): HistorySource {
-  return { source: cleanText(String(source)), ...(finite(rating) ? { rating } : {}), ...(finite(reviews) ? { reviews } : {}) };
+/** Sources as stored: the same array when every entry is clean already. */
+function cleanSources(sources: readonly unknown[]): HistorySource[] {
+  const clean = (source: unknown): source is HistorySource =>
+    isRecord(source) && typeof source.source === 'string' && cleanText(source.source) === source.source && optionalFinite(source.rating) && optionalFinite(source.reviews);
+  if (sources.length <= MAX_SOURCES && sources.every(clean)) return sources as HistorySource[];
+  return sources.slice(0, MAX_SOURCES).flatMap((source) => (isRecord(source) && typeof source.source === 'string' ? [sourceOf(source.source, source.rating, source.reviews)] : []));
+}
+
+function sourceOf(source: string, rating: unknown, reviews: unknown): HistorySource {
+  const row: HistorySource = { source: cleanText(source) };
+  if (finite(rating)) row.rating = rating;
+  if (finite(reviews)) row.reviews = reviews;
+  return row;
+}
+
+/** A time as toISOString writes it (taken as is: Date.parse is slow over a long file), or undefined. */
+function isoTime(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (ISO_UTC.test(value)) return value;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
 }
 
 /** What a compaction keeps: valid points, each once, at most `perSeries` per series, the newest within `keepBytes`. */
@@ -237,8 +260,13 @@ function compactLines(lines: string[], limits: HistoryLimits): string[] {
 }
 
 function cleanText(text: string): string {
+  if (text.length <= MAX_TEXT && !SCRUBBED.test(text) && text.trim() === text) return text; // most text: nothing to do
   const clean = scrubLine(text).trim();
   return clean.length > MAX_TEXT ? [...clean].slice(0, MAX_TEXT).join('') : clean; // never half a surrogate pair
+}
+
+function optionalFinite(value: unknown): boolean {
+  return value === undefined || finite(value);
 }
 
 function finite(value: unknown): value is number {
