@@ -2,7 +2,7 @@
 // (0600), bounded, with a corrupt line skipped and reported once; and 20 rep processes appending at
 // once (compacting all the while) lose no point.
 import { spawn } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -121,6 +121,28 @@ describe('the history store', () => {
     const store = openHistory(file, { limits: { compactAtBytes: 1, keepBytes: 1_000_000, perSeries: 2 } });
     for (let day = 0; day < 5; day++) store.append([point('Blue Bottle', T0 + day * DAY, day)]);
     expect(store.read().map((each) => each.score)).toEqual([3, 4]);
+  });
+
+  it('a compaction left by a dead process: a live lock waits, a stale lock and stale temporary files are cleared, other files stay', () => {
+    const root = tempDir();
+    const file = join(root, 'history.jsonl');
+    const store = openHistory(file, { limits: { compactAtBytes: 1, keepBytes: 1_000_000, perSeries: 1 } });
+    const lock = `${file}.lock`;
+    writeFileSync(lock, '12345\n');
+    const deadTemp = `${file}.12345.abcd1234.tmp`;
+    writeFileSync(deadTemp, 'half a compaction');
+    writeFileSync(join(root, 'other.tmp'), 'not ours');
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+    utimesSync(deadTemp, hourAgo, hourAgo);
+    utimesSync(join(root, 'other.tmp'), hourAgo, hourAgo);
+    store.append([point('a', T0, 1)]);
+    store.append([point('a', T0 + DAY, 2)]);
+    expect(store.read().map((each) => each.score)).toEqual([1, 2]); // a live lock: no compaction yet
+    utimesSync(lock, hourAgo, hourAgo);
+    store.append([point('a', T0 + 2 * DAY, 3)]); // clears the stale lock
+    store.append([point('a', T0 + 3 * DAY, 4)]); // compacts
+    expect(store.read().map((each) => each.score)).toEqual([4]);
+    expect(readdirSync(root).sort()).toEqual(['history.jsonl', 'other.tmp']);
   });
 
   it('a history path that is a directory or a FIFO is an error to the caller, not a hang', () => {

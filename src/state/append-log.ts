@@ -10,8 +10,8 @@
 //   written before the rename is copied by the compaction or rewritten by its writer, maybe both, so
 //   lines carry ids and readers take each id once.
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fchmodSync, fstatSync, linkSync, mkdirSync, openSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, constants, fchmodSync, fstatSync, linkSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 export interface AppendLogLimits {
   /** An append that leaves the file bigger than this compacts it. */
@@ -31,7 +31,7 @@ export interface AppendLog {
   append(lines: readonly string[], compact: (lines: string[]) => string[]): void;
 }
 
-/** A lock older than this was left by a compaction that died (a live one takes a second or two). */
+/** A lock or temporary file older than this was left by a compaction that died (a live one takes a second or two). */
 const STALE_LOCK_MS = 10 * 60 * 1000;
 /** Rewrites after a compaction renamed the file under an appender; more means compactions never stop. */
 const APPEND_ATTEMPTS = 8;
@@ -67,7 +67,7 @@ function appendText(path: string, text: Buffer): number {
     const fd = openForAppend(path);
     try {
       const stat = regularFile(fd, path);
-      if ((stat.mode & 0o077) !== 0) fchmodSync(fd, 0o600); // a file restored by a CI cache may come back 0644
+      if ((stat.mode & 0o077) !== 0) narrowMode(fd); // a file restored by a CI cache may come back 0644
       const written = writeSync(fd, text);
       if (written !== text.length) throw new Error(`only ${written} of ${text.length} bytes could be written to ${path}`);
       if (fdId(fd) === pathId(path) || attempt >= APPEND_ATTEMPTS) return fstatSync(fd).size;
@@ -110,11 +110,32 @@ function compactFile(path: string, limits: AppendLogLimits, compact: (lines: str
       // What was appended to the old file since it was read; its writers may not have seen the rename.
       const tail = readFrom(fd, stat.size);
       if (tail.length > 0) appendText(real, tail);
+      removeStaleTemps(real);
     } finally {
       closeSync(fd);
     }
   } finally {
     releaseLock(lock);
+  }
+}
+
+/** Temporary files of compactions that died, next to the file (its directory may hold other files: only ours go). */
+function removeStaleTemps(real: string): void {
+  const dir = dirname(real);
+  const prefix = `${basename(real)}.`;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const stat = statSync(join(dir, name), { throwIfNoEntry: false });
+    if (stat && Date.now() - stat.mtimeMs > STALE_LOCK_MS) rmSync(join(dir, name), { force: true });
+  }
+}
+
+/** 0600, when the file is ours to change; appending matters more than its mode. */
+function narrowMode(fd: number): void {
+  try {
+    fchmodSync(fd, 0o600);
+  } catch {
+    // Not our file: left as it is.
   }
 }
 
