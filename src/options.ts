@@ -34,3 +34,10 @@ export function parseDuration(value: string): number {
   const [, hours = '0', minutes = '0', seconds = '0'] = match;
   return ((Number(hours) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000;
 }
+
+/** A gate's threshold (`--fail-under 60`, `--fail-on-drop 5`): 0 or more, on the server's own scale. */
+export function scoreThreshold(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0) throw new InvalidArgumentError('expected a number such as 60 or 4.5 (0 or more)');
+  return number;
+}

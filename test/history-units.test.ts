@@ -1,11 +1,13 @@
 // The pure parts of watching scores over time: the sparkline, the change since the previous point
 // and its text, the CI gates, `--since`, and Markdown cells that stay literal and keep tables whole.
+import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/errors.js';
 import { changeFrom, changeSince, changeText, localDate } from '../src/history/change.js';
 import { evaluateGates } from '../src/history/gates.js';
 import { parseSince } from '../src/history/since.js';
 import { sparkline } from '../src/history/sparkline.js';
+import { scoreThreshold } from '../src/options.js';
 import { markdownCell, markdownTable } from '../src/output/markdown.js';
 
 describe('sparkline', () => {
@@ -73,6 +75,18 @@ describe('gates', () => {
     expect(evaluateGates({ name: 'No score' }, { failUnder: 60, failOnDrop: 5 })).toEqual([]);
     expect(evaluateGates({ name: 'Free', score: 1, previousScore: 100 }, {})).toEqual([]);
     expect(evaluateGates({ name: 'Evil\u001b[2J\nCo', score: 1 }, { failUnder: 2 })[0]?.reason).toBe('Evil Co: 1.0 is under 2');
+  });
+});
+
+describe('gate thresholds', () => {
+  it('take any number 0 or more, on either scale', () => {
+    expect(scoreThreshold('60')).toBe(60);
+    expect(scoreThreshold('4.5')).toBe(4.5);
+    expect(scoreThreshold('0')).toBe(0);
+  });
+
+  it.each(['', ' ', '-1', 'sixty', 'Infinity', '5%'])('reject %j', (text) => {
+    expect(() => scoreThreshold(text)).toThrow(new InvalidArgumentError('expected a number such as 60 or 4.5 (0 or more)'));
   });
 });
 

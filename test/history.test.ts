@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openAuditHistory } from '../src/state/audit-history.js';
-import { historyFile, historyNames, openHistory, pointFromAudit, pointsFor, previousPoint, type HistoryLimits, type HistoryPoint } from '../src/state/history.js';
+import { historyFile, historyNames, latestPoints, openHistory, pointFromAudit, pointsFor, type HistoryLimits, type HistoryPoint } from '../src/state/history.js';
 
 const BASE = 'https://api.example.test/api';
 const DAY = 24 * 60 * 60 * 1000;
@@ -197,11 +197,14 @@ describe('the history store', () => {
     expect(warnings).toHaveLength(1);
   });
 
-  it('previousPoint takes the newest of the points matching the query or the company name', () => {
-    const points = [point('blue', T0, 1), point('Blue Bottle Coffee', T0 + DAY, 2, { name: 'Blue Bottle Coffee' }), point('blue', T0 + 2 * DAY, 3, { name: 'Blue Bottle Coffee' })];
-    expect(previousPoint(points, BASE, 'blue', 'Blue Bottle Coffee')?.score).toBe(3);
-    expect(previousPoint(points.slice(0, 2), BASE, 'blue', 'Blue Bottle Coffee')?.score).toBe(2);
-    expect(previousPoint(points, BASE, 'nothing')).toBeUndefined();
+  it('latestPoints gives the newest point whose query or company name matches the query or the name, at its base URL', () => {
+    const points = [point('blue', T0, 1, { name: 'Blue Bottle' }), point('Blue Bottle Coffee', T0 + DAY, 2, { name: 'Blue Bottle Coffee' }), point('blue', T0 + 2 * DAY, 3, { name: 'Blue Bottle Coffee' })];
+    expect(latestPoints(points, BASE)('blue', 'Blue Bottle Coffee')?.score).toBe(3);
+    expect(latestPoints(points.slice(0, 2), BASE)('BLUE', 'blue bottle coffee')?.score).toBe(2);
+    expect(latestPoints(points.slice(0, 2), BASE)('blue')?.score).toBe(1);
+    expect(latestPoints(points.slice(0, 2), BASE)('blue bottle')?.score).toBe(1); // by the company name of the first
+    expect(latestPoints(points, BASE)('nothing')).toBeUndefined();
+    expect(latestPoints(points, 'https://elsewhere.test/api')('blue')).toBeUndefined();
   });
 
   it('historyNames: the recorded names and queries starting with a prefix, each once, sorted; none from a missing file', () => {

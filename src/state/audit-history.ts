@@ -2,7 +2,7 @@
 // name's previous point (for the change text and --fail-on-drop), and record each fresh answer.
 // Neither ever fails the run: a history that cannot be read or written is one warning.
 import { systemErrorText } from '../errors.js';
-import { historyFile, openHistory, pointFromAudit, previousPoint, type AuditAnswer, type HistoryPoint, type HistoryStore } from './history.js';
+import { historyFile, latestPoints, openHistory, pointFromAudit, type AuditAnswer, type HistoryPoint, type HistoryStore } from './history.js';
 
 /** The parts of Deps the history needs. */
 export interface HistoryDeps {
@@ -27,19 +27,19 @@ export interface AuditHistory {
 
 export function openAuditHistory(deps: HistoryDeps, baseUrl: URL | string): AuditHistory {
   const store: HistoryStore = openHistory(historyFile(deps.env, deps.paths().stateDir), { warn: deps.warn });
-  let before: HistoryPoint[] | undefined;
-  const recorded = (): HistoryPoint[] => {
-    if (before) return before;
+  let latest: ReturnType<typeof latestPoints> | undefined;
+  const recorded = () => {
+    if (latest) return latest;
+    let points: HistoryPoint[] = [];
     try {
-      before = store.read();
+      points = store.read();
     } catch (error) {
       deps.warn(`cannot read the history file ${store.file} (${systemErrorText(error)}): no previous scores to compare with`);
-      before = [];
     }
-    return before;
+    return (latest = latestPoints(points, baseUrl));
   };
   return {
-    previous: (query, name) => previousPoint(recorded(), baseUrl, query, name),
+    previous: (query, name) => recorded()(query, name),
     record(query, answer) {
       const point = pointFromAudit(answer, { at: deps.now(), baseUrl, query });
       if (!point) return undefined;

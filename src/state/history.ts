@@ -133,12 +133,23 @@ export function pointsFor(points: readonly HistoryPoint[], name: string, baseUrl
   return points.filter((point) => (base === undefined || point.base_url === base) && (nameKey(point.query) === key || (point.name !== undefined && nameKey(point.name) === key)));
 }
 
-/** The newest point recorded for this query or company name at this base URL. */
-export function previousPoint(points: readonly HistoryPoint[], baseUrl: URL | string, query: string, name?: string): HistoryPoint | undefined {
-  const byQuery = pointsFor(points, query, baseUrl).at(-1);
-  const byName = name === undefined ? undefined : pointsFor(points, name, baseUrl).at(-1);
-  if (!byQuery || !byName) return byQuery ?? byName;
-  return byName.at > byQuery.at ? byName : byQuery;
+/**
+ * A lookup of the newest point per name at one base URL: a query or company name gives the newest
+ * point whose query or company name matches either (one pass over the points, then O(1) per name).
+ */
+export function latestPoints(points: readonly HistoryPoint[], baseUrl: URL | string): (query: string, name?: string) => HistoryPoint | undefined {
+  const base = baseUrlKey(baseUrl);
+  const newest = new Map<string, HistoryPoint>();
+  for (const point of points) {
+    if (point.base_url !== base) continue;
+    for (const text of [point.query, point.name]) if (text !== undefined) newest.set(nameKey(text), point); // oldest first: the last one wins
+  }
+  return (query, name) => {
+    const byQuery = newest.get(nameKey(query));
+    const byName = name === undefined ? undefined : newest.get(nameKey(name));
+    if (!byQuery || !byName) return byQuery ?? byName;
+    return byName.at > byQuery.at ? byName : byQuery;
+  };
 }
 
 /**
