@@ -54,3 +54,10 @@ function durationMs(text: string): number | undefined {
 function formatDuration(seconds: number): string {
   return `${Math.floor(seconds / 3600)}h${Math.floor((seconds % 3600) / 60)}m${seconds % 60}s`;
 }
+
+/** A gate's threshold (`--fail-under 60`, `--fail-on-drop 5`): 0 or more, on the server's own scale. */
+export function scoreThreshold(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0) throw new InvalidArgumentError('expected a number such as 60 or 4.5 (0 or more)');
+  return number;
+}

@@ -1,0 +1,89 @@
+// `rep history <name> [--since DURATION|DATE]`: the scores recorded for a name at the base URL in
+// use (with none set: the base URL of its newest point), oldest first. Exits 3 when there are none.
+// Local only: no request, and under --sandbox (which records nothing) there is never a history.
+import type { Deps, Format } from '../deps.js';
+import { ExitCode, NotFoundError, RepError, systemErrorText, UsageError } from '../errors.js';
+import { localDateTime } from '../history/change.js';
+import { historyCsv, historyJson, historyMarkdown, historyNdjsonLines, historyRows, historyTable } from '../history/render.js';
+import { parseSince } from '../history/since.js';
+import { shellQuote } from '../shell-quote.js';
+import { baseUrlKey, historyFile, openHistory, pointsFor, type HistoryPoint } from '../state/history.js';
+
+export interface HistoryOptions {
+  /** The company name or the query it was audited by (matched case-insensitively, spaces collapsed). */
+  name: string;
+  /** `--since`: a duration back from now (30d, 12h) or a date (2026-11-01) or an ISO timestamp. */
+  since?: string;
+}
+
+/** The formats history writes; 'markdown' until the global Format has it. */
+export type HistoryFormat = Format | 'markdown';
+
+/** The history file exists but cannot be read. */
+export class HistoryFileError extends RepError {
+  readonly exitCode = ExitCode.error;
+}
+
+export async function run(opts: HistoryOptions, deps: Deps): Promise<void> {
+  const name = opts.name.trim();
+  if (!name) throw new UsageError('the company name is empty', { hint: 'give a name, e.g. rep history "Blue Bottle Coffee"' });
+  const since = opts.since === undefined ? undefined : parseSince(opts.since, deps.now());
+  if (deps.globals.sandbox) throw new NotFoundError(`no history for ${name}`, { hint: `--sandbox records none: run ${auditCommand(name)} without it to record a point` });
+  const { baseUrl } = await deps.settings();
+  const points = pointsFor(readHistory(deps), name);
+  // Points are per base URL: the one in use, else the one the name was last audited at.
+  const base = baseUrl ? baseUrlKey(baseUrl) : points.at(-1)?.base_url;
+  const series = points.filter((point) => point.base_url === base);
+  if (series.length === 0) throw noHistory(name, points);
+  const rows = historyRows(series).filter((row) => since === undefined || Date.parse(row.point.at) >= since);
+  if (rows.length === 0) {
+    throw new NotFoundError(`no history for ${name} since ${localDateTime(new Date(since!).toISOString())}`, {
+      hint: `its ${series.length === 1 ? 'one point is' : `${series.length} points are`} older: give an earlier --since`,
+    });
+  }
+  const format = deps.format() as HistoryFormat; // a no-op once the global Format has 'markdown'
+  switch (format) {
+    case 'json':
+      deps.io.out(historyJson(rows));
+      return;
+    case 'ndjson':
+      for (const line of historyNdjsonLines(rows)) if (!deps.io.out(line)) return;
+      return;
+    case 'csv':
+      deps.io.out(historyCsv(rows));
+      return;
+    case 'markdown':
+      deps.io.out(historyMarkdown(rows));
+      return;
+    case 'table':
+      deps.io.out(await historyTable(deps.io, rows));
+      return;
+  }
+}
+
+function readHistory(deps: Deps): HistoryPoint[] {
+  const store = openHistory(historyFile(deps.env, deps.paths().stateDir), { warn: deps.warn });
+  try {
+    return store.read();
+  } catch (error) {
+    throw new HistoryFileError(`cannot read the history file ${store.file} (${systemErrorText(error)})`, { cause: error });
+  }
+}
+
+/** Exit 3, saying how to start a history, or where the name's points are when they are for another base URL. */
+function noHistory(name: string, elsewhere: readonly HistoryPoint[]): NotFoundError {
+  const other = elsewhere.at(-1)?.base_url;
+  const hint = other
+    ? `its points are for another base URL: rep history --base-url ${shellQuote(other)} ${quoted(name)}`
+    : `run ${auditCommand(name)} to record a point`;
+  return new NotFoundError(`no history for ${name}`, { hint });
+}
+
+function auditCommand(name: string): string {
+  return `\`rep audit ${quoted(name)}\``;
+}
+
+/** The name as one shell word (after `--` when it starts with a dash). */
+function quoted(name: string): string {
+  return `${name.startsWith('-') ? '-- ' : ''}${shellQuote(name)}`;
+}

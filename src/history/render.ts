@@ -1,0 +1,114 @@
+// `rep history` in each format, from the recorded points of one name, oldest first: each row with
+// its change since the row before. JSON and CSV carry ISO times and plain numbers; table and
+// Markdown read as a person would (local time, arrows, a sparkline of the scores).
+import type { IO } from '../io.js';
+import { csvRow } from '../output/csv.js';
+import { jsonText } from '../output/json-text.js';
+import { markdownTable } from '../output/markdown.js';
+import { scrubLine } from '../output/scrub.js';
+import type { HistoryPoint, HistorySource } from '../state/history.js';
+import { changeFrom, changeText, localDateTime, scoreText, type Change } from './change.js';
+import { sparkline } from './sparkline.js';
+
+export interface HistoryRow {
+  point: HistoryPoint;
+  /** Since the point before it; none for the first. */
+  change?: Change;
+}
+
+/** What json and ndjson give per point. */
+export interface HistoryRecord {
+  at: string;
+  score: number;
+  scale: number | null;
+  /** The score minus the previous point's; null for the first. */
+  change: number | null;
+  /** The company's name in the answer; null when it gave none. */
+  name: string | null;
+  query: string;
+  base_url: string;
+  sources: HistorySource[];
+}
+
+/** Rows for one series of points, oldest first, each with its change since the one before. */
+export function historyRows(points: readonly HistoryPoint[]): HistoryRow[] {
+  return points.map((point, index) => {
+    const change = changeFrom(points[index - 1], point.score);
+    return change ? { point, change } : { point };
+  });
+}
+
+export function historyRecord({ point, change }: HistoryRow): HistoryRecord {
+  return {
+    at: point.at,
+    score: point.score,
+    scale: point.scale ?? null,
+    change: change?.delta ?? null,
+    name: point.name ?? null,
+    query: point.query,
+    base_url: point.base_url,
+    sources: point.sources,
+  };
+}
+
+export function historyJson(rows: readonly HistoryRow[]): string {
+  return `${jsonText(rows.map(historyRecord), 2)}\n`;
+}
+
+export function historyNdjsonLines(rows: readonly HistoryRow[]): string[] {
+  return rows.map((row) => `${jsonText(historyRecord(row))}\n`);
+}
+
+export function historyCsv(rows: readonly HistoryRow[]): string {
+  return csvRow(['at', 'score', 'change', 'name', 'base_url']) + rows.map(({ point, change }) => csvRow([point.at, point.score, change?.delta, shownName(point), point.base_url])).join('');
+}
+
+/** A GFM table (date, score, change, name) and the trend under it. */
+export function historyMarkdown(rows: readonly HistoryRow[]): string {
+  const table = markdownTable(
+    ['Date', 'Score', 'Change', 'Name'],
+    rows.map(({ point, change }) => [localDateTime(point.at), scoreWithScale(point), change ? changeText(change) : '—', shownName(point)]),
+    ['left', 'right', 'left', 'left'],
+  );
+  return `${table}\n${trendLine(rows, Number.POSITIVE_INFINITY)}\n`;
+}
+
+/** The table on a terminal: the name and base URL, the trend, then date, score and change per point. */
+export async function historyTable(io: IO, rows: readonly HistoryRow[]): Promise<string> {
+  const { colourScore, drawGrid, fitLine, formatScore, loadTableKit, sharedDecimals } = await import('../output/table-kit.js');
+  const kit = await loadTableKit(io);
+  const newest = rows.at(-1)!.point;
+  const decimals = sharedDecimals(rows.map(({ point }) => point.score));
+  const paint = { up: kit.chalk.green, down: kit.chalk.red, same: kit.chalk.dim };
+  const grid = drawGrid(
+    kit,
+    ['Date', 'Score', 'Change'],
+    rows.map(({ point, change }) => [
+      localDateTime(point.at),
+      colourScore(kit, formatScore(point.score, point.scale, decimals), point.score, point.scale),
+      change ? paint[change.direction](changeText(change)) : kit.chalk.dim('—'),
+    ]),
+    ['left', 'right', 'left'],
+  );
+  const title = `${kit.chalk.bold(fitLine(kit, shownName(newest)))}\n${kit.chalk.dim(fitLine(kit, newest.base_url))}\n`;
+  return `${title}${fitLine(kit, trendLine(rows, kit.width))}\n${grid}`;
+}
+
+/** `Trend ▄▁▂  3 points, 80.0 → 74.5`, the sparkline of the newest points that fit `width`. */
+function trendLine(rows: readonly HistoryRow[], width: number): string {
+  const scores = rows.map(({ point }) => point.score);
+  const summary = `${scores.length === 1 ? '1 point' : `${scores.length} points`}, ${scoreText(scores[0]!)} → ${scoreText(scores.at(-1)!)}`;
+  const room = width - 'Trend    '.length - summary.length;
+  if (scores.length <= room) return `Trend  ${sparkline(scores)}  ${summary}`;
+  const drawn = Math.max(1, room - ` (the last ${room} drawn)`.length);
+  return `Trend  ${sparkline(scores.slice(-drawn))}  ${summary} (the last ${drawn} drawn)`;
+}
+
+function scoreWithScale(point: HistoryPoint): string {
+  return point.scale === undefined ? scoreText(point.score) : `${scoreText(point.score)} / ${point.scale}`;
+}
+
+/** The company's name as the answer gave it, else the name asked for; one inert line. */
+function shownName(point: HistoryPoint): string {
+  return scrubLine(point.name ?? point.query);
+}

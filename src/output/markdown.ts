@@ -1,0 +1,27 @@
+// GitHub-flavoured Markdown tables, for step summaries and pull-request comments. Cells are server
+// text: scrubbed of controls, line breaks kept as <br>, and every character Markdown would act on
+// inside a cell escaped, so a name shows as written and never breaks the table or adds markup.
+import { scrubText } from './scrub.js';
+
+/** ASCII punctuation that starts markup inside a table cell (GFM lets any ASCII punctuation be escaped). */
+const MARKUP = /[\\`*_[\]<>|~&#!]/g;
+const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/g;
+
+/** One cell's text: literal in the rendered table, on one source line. */
+export function markdownCell(text: string): string {
+  return scrubText(text)
+    .replace(/\t/g, ' ')
+    .split(LINE_BREAK)
+    .map((line) => line.replace(MARKUP, '\\$&'))
+    .join('<br>')
+    .trim();
+}
+
+export type MarkdownAlign = 'left' | 'right';
+
+/** A GFM table: a header row, the delimiter row, one row per record; cells go through markdownCell. */
+export function markdownTable(head: readonly string[], rows: readonly (readonly string[])[], align: readonly MarkdownAlign[] = []): string {
+  const line = (cells: readonly string[]) => `| ${head.map((_, column) => markdownCell(cells[column] ?? '')).join(' | ')} |\n`;
+  const delimiter = `| ${head.map((_, column) => (align[column] === 'right' ? '---:' : '---')).join(' | ')} |\n`;
+  return line(head) + delimiter + rows.map(line).join('');
+}

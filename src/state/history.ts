@@ -1,0 +1,289 @@
+// The local score history: each freshly fetched audit answer with a score is one point, one JSON line
+// in one file (REP_HISTORY_FILE, else history.jsonl in the state dir), so a CI cache can carry it.
+// Safe under parallel rep processes (append-log.ts); a corrupt line is skipped with one warning.
+// Bounded: once an append takes the file past 8 MiB it is compacted to the newest 4 MiB, keeping at
+// most 1,000 points per (base URL, query).
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { scrubLine } from '../output/scrub.js';
+import { openAppendLog } from './append-log.js';
+
+export interface HistorySource {
+  source: string;
+  rating?: number;
+  reviews?: number;
+}
+
+/** One recorded answer, stored as one line with these keys. */
+export interface HistoryPoint {
+  /** Unique per point, so a line written twice (see append-log.ts) counts once. */
+  id: string;
+  /** When it was fetched, ISO 8601 in UTC. */
+  at: string;
+  /** The base URL it came from, without userinfo or trailing slash. */
+  base_url: string;
+  /** The name as the user asked for it. */
+  query: string;
+  /** The company's name in the answer, when it had one. */
+  name?: string;
+  score: number;
+  /** The top of the score's scale, when the answer said. */
+  scale?: number;
+  sources: HistorySource[];
+}
+
+export interface HistoryLimits {
+  /** An append that leaves the file bigger than this compacts it. */
+  compactAtBytes: number;
+  /** What a compaction keeps at most, newest first (half of compactAtBytes: compactions stay rare). */
+  keepBytes: number;
+  /** Points kept per (base URL, query) at a compaction, newest first. */
+  perSeries: number;
+}
+
+export const HISTORY_LIMITS: HistoryLimits = { compactAtBytes: 8 * 1024 * 1024, keepBytes: 4 * 1024 * 1024, perSeries: 1000 };
+export const HISTORY_FILE_NAME = 'history.jsonl';
+/** Longest text kept per field, and sources per point: a line stays a few KB whatever the server sent or the file holds. */
+const MAX_TEXT = 500;
+const MAX_SOURCES = 50;
+
+export interface HistoryStore {
+  readonly file: string;
+  /** Every point, oldest first, each id once. Corrupt lines are skipped and reported once through `warn`. Throws when the file cannot be read. */
+  read(): HistoryPoint[];
+  /** Appends the points (one write). Throws when the file cannot be written. */
+  append(points: readonly HistoryPoint[]): void;
+}
+
+export interface HistoryStoreOptions {
+  warn?: (text: string) => void;
+  limits?: HistoryLimits;
+}
+
+/** The history file: REP_HISTORY_FILE when set, else history.jsonl in the state dir. */
+export function historyFile(env: NodeJS.ProcessEnv, stateDir: string): string {
+  const file = env.REP_HISTORY_FILE;
+  return file && file.trim() ? file : join(stateDir, HISTORY_FILE_NAME);
+}
+
+export function openHistory(file: string, options: HistoryStoreOptions = {}): HistoryStore {
+  const limits = options.limits ?? HISTORY_LIMITS;
+  // A file far past the limits is no longer ours alone: only its newest part is read.
+  const log = openAppendLog(file, { compactAtBytes: limits.compactAtBytes, readCapBytes: 2 * Math.max(limits.compactAtBytes, limits.keepBytes) });
+  return {
+    file,
+    read() {
+      const { points, corrupt } = parseLines(log.readLines());
+      if (corrupt > 0) options.warn?.(`skipped ${corrupt === 1 ? 'a corrupt line' : `${corrupt} corrupt lines`} in the history file ${file}`);
+      return points;
+    },
+    append(points) {
+      log.append(
+        points.map((point) => JSON.stringify(point)),
+        (lines) => compactLines(lines, limits),
+      );
+    },
+  };
+}
+
+/** What an audit answer gives the history; the view of an audit body has these fields. */
+export interface AuditAnswer {
+  name?: string;
+  score?: number;
+  scoreMax?: number;
+  sources: ReadonlyArray<{ source: string; rating?: number; reviews?: number }>;
+}
+
+/** The point for a fresh audit answer, or undefined when it has no score. */
+export function pointFromAudit(answer: AuditAnswer, where: { at: number; baseUrl: URL | string; query: string }): HistoryPoint | undefined {
+  return pointOf({
+    id: randomBytes(8).toString('hex'),
+    at: new Date(where.at).toISOString(),
+    base_url: baseUrlKey(where.baseUrl),
+    query: where.query,
+    name: answer.name,
+    score: answer.score,
+    scale: answer.scoreMax,
+    sources: answer.sources.slice(0, MAX_SOURCES).map((row) => sourceOf(row.source, row.rating, row.reviews)), // a view's row holds more
+  });
+}
+
+/**
+ * How names match: case-insensitive, whitespace collapsed, Unicode-normalised, so `blue  bottle`
+ * finds `Blue Bottle`. A point matches a name when its query or its company name does.
+ */
+export function nameKey(text: string): string {
+  return text.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** The base URL as stored and compared: no userinfo, query, fragment or trailing slash. */
+export function baseUrlKey(baseUrl: URL | string): string {
+  const url = new URL(String(baseUrl));
+  url.username = '';
+  url.password = '';
+  url.search = '';
+  url.hash = '';
+  return url.href.replace(/\/+$/, '');
+}
+
+/** The points whose query or company name is `name`, at `baseUrl` when given, oldest first. */
+export function pointsFor(points: readonly HistoryPoint[], name: string, baseUrl?: URL | string): HistoryPoint[] {
+  const key = nameKey(name);
+  const base = baseUrl === undefined ? undefined : baseUrlKey(baseUrl);
+  return points.filter((point) => (base === undefined || point.base_url === base) && (nameKey(point.query) === key || (point.name !== undefined && nameKey(point.name) === key)));
+}
+
+/**
+ * A lookup of the newest point per name at one base URL: a query or company name gives the newest
+ * point whose query or company name matches either (one pass over the points, then O(1) per name).
+ */
+export function latestPoints(points: readonly HistoryPoint[], baseUrl: URL | string): (query: string, name?: string) => HistoryPoint | undefined {
+  const base = baseUrlKey(baseUrl);
+  const newest = new Map<string, HistoryPoint>();
+  for (const point of points) {
+    if (point.base_url !== base) continue;
+    for (const text of [point.query, point.name]) if (text !== undefined) newest.set(nameKey(text), point); // oldest first: the last one wins
+  }
+  return (query, name) => {
+    const byQuery = newest.get(nameKey(query));
+    const byName = name === undefined ? undefined : newest.get(nameKey(name));
+    if (!byQuery || !byName) return byQuery ?? byName;
+    return byName.at > byQuery.at ? byName : byQuery;
+  };
+}
+
+/**
+ * The names and queries recorded (any base URL), for shell completion: those starting with `prefix`
+ * (matched like names), newest spelling of each, sorted. Cheap: no request, nothing but the file;
+ * an unreadable file gives none.
+ */
+export function historyNames(file: string, prefix = ''): string[] {
+  let points: HistoryPoint[];
+  try {
+    points = openHistory(file).read();
+  } catch {
+    return [];
+  }
+  const start = nameKey(prefix);
+  const names = new Map<string, string>();
+  for (const point of points) {
+    for (const text of [point.query, point.name]) {
+      if (text === undefined) continue;
+      const key = nameKey(text);
+      if (key.startsWith(start)) names.set(key, text);
+    }
+  }
+  return [...names.values()].sort((a, b) => a.localeCompare(b));
+}
+
+/** Points from lines, oldest first, each id once, and how many lines were corrupt. */
+function parseLines(lines: readonly string[]): { points: HistoryPoint[]; corrupt: number } {
+  const seen = new Set<string>();
+  const points: HistoryPoint[] = [];
+  let corrupt = 0;
+  for (const line of lines) {
+    const point = parsePoint(line);
+    if (!point) corrupt += 1;
+    else if (!seen.has(point.id)) {
+      seen.add(point.id);
+      points.push(point);
+    }
+  }
+  // Lines are nearly in time order already (a rewritten line may come a little late); sort is stable.
+  return { points: points.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)), corrupt };
+}
+
+const LINE_START = '{"id":';
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** What scrubLine acts on: controls (escape sequences start with one), bidi marks, line breaks. */
+// eslint-disable-next-line no-control-regex
+const SCRUBBED = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** A line as a point; a line glued to the torn end of a failed write is still read from its own start. */
+function parsePoint(line: string): HistoryPoint | undefined {
+  const start = line.lastIndexOf(LINE_START); // inside JSON strings quotes are escaped: this is where a line began
+  try {
+    return pointOf(JSON.parse(start > 0 ? line.slice(start) : line) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A well-formed point, text scrubbed and capped; or undefined. Cleaned in place: a line as this
+ * module wrote it needs no copy, which keeps reading a long history fast.
+ */
+function pointOf(data: unknown): HistoryPoint | undefined {
+  if (!isRecord(data)) return undefined;
+  const at = isoTime(data.at);
+  if (typeof data.id !== 'string' || !data.id || at === undefined || typeof data.base_url !== 'string' || typeof data.query !== 'string') return undefined;
+  if (!finite(data.score) || !Array.isArray(data.sources)) return undefined;
+  data.at = at;
+  data.query = cleanText(data.query);
+  const name = typeof data.name === 'string' ? cleanText(data.name) : '';
+  if (name) data.name = name;
+  else if ('name' in data) delete data.name;
+  if ('scale' in data && !finite(data.scale)) delete data.scale;
+  data.sources = cleanSources(data.sources as unknown[]);
+  return data as unknown as HistoryPoint;
+}
+
+/** Sources as stored: the same array when every entry is clean already. */
+function cleanSources(sources: readonly unknown[]): HistorySource[] {
+  const clean = (source: unknown): source is HistorySource =>
+    isRecord(source) && typeof source.source === 'string' && cleanText(source.source) === source.source && optionalFinite(source.rating) && optionalFinite(source.reviews);
+  if (sources.length <= MAX_SOURCES && sources.every(clean)) return sources as HistorySource[];
+  return sources.slice(0, MAX_SOURCES).flatMap((source) => (isRecord(source) && typeof source.source === 'string' ? [sourceOf(source.source, source.rating, source.reviews)] : []));
+}
+
+function sourceOf(source: string, rating: unknown, reviews: unknown): HistorySource {
+  const row: HistorySource = { source: cleanText(source) };
+  if (finite(rating)) row.rating = rating;
+  if (finite(reviews)) row.reviews = reviews;
+  return row;
+}
+
+/** A time as toISOString writes it (taken as is: Date.parse is slow over a long file), or undefined. */
+function isoTime(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (ISO_UTC.test(value)) return value;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+}
+
+/** What a compaction keeps: valid points, each once, at most `perSeries` per series, the newest within `keepBytes`. */
+function compactLines(lines: string[], limits: HistoryLimits): string[] {
+  const newestFirst = parseLines(lines).points.reverse();
+  const perSeries = new Map<string, number>();
+  const kept: string[] = [];
+  let bytes = 0;
+  for (const point of newestFirst) {
+    const series = `${point.base_url}\n${nameKey(point.query)}`;
+    const count = perSeries.get(series) ?? 0;
+    if (count >= limits.perSeries) continue;
+    const line = JSON.stringify(point);
+    bytes += Buffer.byteLength(line) + 1;
+    if (bytes > limits.keepBytes) break;
+    perSeries.set(series, count + 1);
+    kept.push(line);
+  }
+  return kept.reverse();
+}
+
+function cleanText(text: string): string {
+  if (text.length <= MAX_TEXT && !SCRUBBED.test(text) && text.trim() === text) return text; // most text: nothing to do
+  const clean = scrubLine(text).trim();
+  return clean.length > MAX_TEXT ? [...clean].slice(0, MAX_TEXT).join('') : clean; // never half a surrogate pair
+}
+
+function optionalFinite(value: unknown): boolean {
+  return value === undefined || finite(value);
+}
+
+function finite(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
