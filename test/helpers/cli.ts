@@ -65,6 +65,8 @@ export interface RunOptions {
   stdinFrom?: string;
   /** Leave stdin open after `input`, like a pipe whose writer has not finished (closed when the child exits). */
   keepStdinOpen?: boolean;
+  /** The child's working directory (default: this process's). */
+  cwd?: string;
   /** Kill the child after this long (a safety net, not an assertion). */
   killAfterMs?: number;
   /** Called with the child's stdout as it arrives (for streaming tests). */
@@ -85,7 +87,7 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
   }
   return new Promise((resolve, reject) => {
     const stdinFd = options.stdinFrom === undefined ? undefined : openSync(options.stdinFrom, 'r');
-    const child = spawn(process.execPath, [REP_BIN, ...args], { env, stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [REP_BIN, ...args], { env, cwd: options.cwd, stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'] });
     if (stdinFd !== undefined) closeSync(stdinFd); // the child has its own copy
     let stdout = '';
     let stderr = '';
