@@ -38,7 +38,7 @@ export function createDeps({ globals, io, env, signal, now = Date.now }: DepsInp
     },
     format: () => chooseFormat(globals, io),
     onExit: (cleanup) => void cleanups.push(cleanup),
-    paths: () => (paths ??= repPaths(env)),
+    paths: () => (paths ??= repPaths(env, deps.warn)),
     settings: () => (settings ??= globals.sandbox ? startSandbox(deps) : loadSettings(deps)),
     client: () => (client ??= deps.settings().then((settings) => clientFor(deps, settings))),
   };

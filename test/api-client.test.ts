@@ -137,6 +137,18 @@ describe('redirects', () => {
     expect(elsewhere.count()).toBe(0);
   });
 
+  it("--debug lines show a redirect's Location and rate-limit headers scrubbed of controls (a C1 CSI is one byte)", async () => {
+    const s = await server();
+    s.expect('/api/pulse', { status: 302, headers: { location: '/api/next\u009b2J' } });
+    s.expect('/api/next%C2%9B2J', { headers: { 'x-ratelimit-remaining': '50\u009b2J' }, body: { index: 1 } });
+    const { api, debugLines } = client(s.baseUrl);
+    await api.get('pulse');
+    expect(debugLines).toContain('< 302 Found → /api/next');
+    expect(debugLines).toContain('< x-ratelimit-remaining: 50');
+    // eslint-disable-next-line no-control-regex
+    for (const line of debugLines) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+
   it('gives up after 5 redirects', async () => {
     const s = await server();
     s.always('/api/pulse', { status: 307, headers: { location: '/api/pulse' } });

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensurePrivateDir, looseConfigPermissions, readConfigFile, updateConfigFile } from '../src/config/file.js';
+import { configFileProblem, ensurePrivateDir, looseConfigPermissions, readConfigFile, updateConfigFile } from '../src/config/file.js';
 import { checkKey, isLoopbackHost, maskKey, parseBaseUrl, resolveSettings } from '../src/config/settings.js';
 import { ConfigError, UsageError } from '../src/errors.js';
 
@@ -245,6 +245,32 @@ describe('the config file', () => {
   it('a directory where the file should be is a ConfigError naming the path', () => {
     mkdirSync(path, { recursive: true });
     expect(() => readConfigFile(path)).toThrow(`the config file ${path} is a directory, not a regular file`);
+  });
+
+  it('a config path under a file says what happened, not "check its permissions" (reading and writing)', async () => {
+    mkdirSync(join(dir, 'nested'), { recursive: true });
+    writeFileSync(configDir, 'a file where the directory should be');
+    for (const attempt of [() => readConfigFile(path), () => updateConfigFile(path, () => ({ apiKey: 'k' }))]) {
+      const error = await (async () => attempt())().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).message).toBe(`cannot read the config file ${path}: a part of its path is not a directory`);
+      expect((error as ConfigError).hint).toBe('set REP_CONFIG_DIR to a directory rep can write to');
+    }
+  });
+
+  it.each([
+    ['ENOSPC', 'write', 'no space is left on the device', /free some space/],
+    ['EDQUOT', 'write', 'the disk quota is used up', /free some space/],
+    ['EROFS', 'write', 'the file system is read-only', /REP_CONFIG_DIR/],
+    ['EISDIR', 'write', 'it is a directory', /remove or rename/],
+    ['EACCES', 'write', 'permission denied', /check the permissions of its directory/],
+    ['EACCES', 'read', 'permission denied', /check its permissions/],
+    ['EIO', 'read', 'an input/output error (EIO)', /--debug/],
+  ] as const)('%s on a %s is told as "%s"', (code, doing, what, hint) => {
+    const problem = configFileProblem(Object.assign(new Error(`${code}: raw`), { code }), doing);
+    expect(problem.what).toBe(what);
+    expect(problem.hint).toMatch(hint);
+    if (code !== 'EACCES') expect(problem.hint).not.toMatch(/permissions/);
   });
 
   it('refuses to overwrite a broken file, and leaves it as it was', async () => {

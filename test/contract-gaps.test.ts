@@ -1,7 +1,7 @@
 // End to end, for contract paths no other file proves through the built CLI: every kind of usage error
 // (exit 2, sent nowhere), 403 / 404 / 418 answers, each retried 5xx, the base URL's precedence as
 // requests really sent, REP_CONFIG_DIR, compact ndjson for pulse, and the spinner's terminal rules.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeAfterEach, useTempHome, type CliResult } from './helpers/cli.js';
@@ -141,6 +141,40 @@ describe('where the config file lives', () => {
     const expected = join(home.env.XDG_CONFIG_HOME as string, 'rep', 'config.json');
     expect(JSON.parse(readFileSync(expected, 'utf8'))).toMatchObject({ apiKey: KEY });
     expect(JSON.parse((await session.rep(['--json', 'status'], { env })).stdout).config_path).toBe(expected);
+  });
+});
+
+describe('relative paths in XDG_* and REP_CONFIG_DIR are ignored (the XDG spec), not taken from the working directory', () => {
+  const cwd = () => {
+    const dir = join(session.home().dir, 'work');
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  };
+
+  it.runIf(process.platform === 'linux')('XDG_CONFIG_HOME and XDG_STATE_HOME: the defaults under HOME are used', async () => {
+    const api = await server();
+    api.always('/api/pulse', { body: { index: 1 } });
+    const env = { REP_CONFIG_DIR: undefined, XDG_CONFIG_HOME: 'rel-config', XDG_STATE_HOME: 'rel-state' };
+    const login = await session.rep(['login', '--no-verify', '--base-url', api.baseUrl.href], { env, input: `${KEY}\n`, cwd: cwd() });
+    expect(login.code).toBe(0);
+    const pulse = await session.rep(['pulse'], { env, cwd: cwd() });
+    expect(pulse.code).toBe(0);
+    const home = session.home().dir;
+    expect(JSON.parse(readFileSync(join(home, '.config', 'rep', 'config.json'), 'utf8'))).toMatchObject({ apiKey: KEY });
+    expect(existsSync(join(home, '.local', 'state', 'rep', 'requests.json'))).toBe(true);
+    expect(readdirSync(cwd())).toEqual([]);
+  });
+
+  it('REP_CONFIG_DIR: ignored with a warning, the config goes to the default place', async () => {
+    const env = { REP_CONFIG_DIR: 'rel-dir' };
+    const login = await session.rep(['login', '--no-verify', '--base-url', 'https://api.example.com/api'], { env, input: `${KEY}\n`, cwd: cwd() });
+    expect(login.code).toBe(0);
+    const status = await session.rep(['--json', 'status'], { env, cwd: cwd() });
+    const configPath = JSON.parse(status.stdout).config_path as string;
+    expect(configPath).not.toContain('rel-dir');
+    expect(JSON.parse(readFileSync(configPath, 'utf8'))).toMatchObject({ apiKey: KEY });
+    expect(status.stderr).toBe(`rep: warning: REP_CONFIG_DIR is a relative path ("rel-dir"), ignored like a relative XDG path; the config is in ${join(configPath, '..')}\n`);
+    expect(readdirSync(cwd())).toEqual([]);
   });
 });
 

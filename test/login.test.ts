@@ -1,6 +1,6 @@
 // `rep login` end to end: the key from stdin (non-terminal path) or a hidden prompt (a pseudo-terminal
 // from util-linux `script`, when installed: helpers/terminal.ts), one verifying pulse call, and what ends up in the file.
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultServer } from './helpers/fault-server.js';
@@ -162,6 +162,17 @@ describe('rep login with the key on stdin', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/binary data/);
     expect(existsSync(configFile())).toBe(false);
+  });
+
+  it.runIf(posix)('stores into a shared directory others can write (sticky, so left as it is) with the warning other commands give', async () => {
+    mkdirSync(home().configDir, { recursive: true });
+    chmodSync(home().configDir, 0o1777);
+    const result = await rep(['login', '--no-verify', '--base-url', sandbox.url], { input: `${sandbox.key}\n` });
+    expect(result.code).toBe(0);
+    const warning = `rep: warning: the config directory ${home().configDir} is open to other users (mode 777); run: chmod 700 ${home().configDir}\n`;
+    expect(result.stderr).toContain(warning);
+    expect((await rep(['status'])).stderr).toContain(warning);
+    expect(stored()).toMatchObject({ apiKey: sandbox.key });
   });
 
   it('a key with a space or control character: exit 2, not echoed', async () => {

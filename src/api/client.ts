@@ -2,6 +2,7 @@
 // safe to retry, turns 429 into a RateLimitError (or waits it out under --wait), and parses the JSON.
 import { InterruptedError, NetworkError, RateLimitError, type RepError } from '../errors.js';
 import type { IO } from '../io.js';
+import { scrubLine } from '../output/scrub.js';
 import { HOUR_MS, type RequestLog } from '../state/requests.js';
 import { errorFromStatus, parseJsonBody, type Answer } from './errors-from-response.js';
 import { describeReset, formatRelative, rateLimitError, type ResetEstimate } from './rate-limit-message.js';
@@ -57,7 +58,8 @@ export const UNKNOWN_RESET_WAIT_MS = 60_000;
 
 export function createClient(options: ClientOptions): ApiClient {
   const redact = keyRedactor(options.key);
-  const debug = (line: string) => options.debug(redact(line));
+  // Debug lines quote the server (a Location, header values): masked, and scrubbed so they cannot drive a terminal.
+  const debug = (line: string) => options.debug(scrubLine(redact(line)));
   const sleep = options.sleep ?? realSleep;
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': options.userAgent ?? 'rep' };
   if (options.key) headers.authorization = `Bearer ${options.key}`;

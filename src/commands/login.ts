@@ -1,6 +1,6 @@
 // `rep login`: read the key (hidden prompt on a terminal, first line of stdin otherwise), check it with
 // one pulse call unless --no-verify, then store key and base URL in the config file.
-import { updateConfigFile, readConfigFile } from '../config/file.js';
+import { looseConfigPermissions, updateConfigFile, readConfigFile } from '../config/file.js';
 import { baseUrlText, checkKey, maskKey, parseBaseUrl, resolveBaseUrl } from '../config/settings.js';
 import { clientFor } from '../context.js';
 import type { Deps } from '../deps.js';
@@ -37,6 +37,8 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
     });
   }
   await updateConfigFile(configFile, (config) => ({ ...config, apiKey: key, baseUrl: baseUrlText(baseUrl) }));
+  // A directory that is shared or someone else's is not tightened: say so now, as every later command will.
+  for (const problem of looseConfigPermissions(configFile)) deps.warn(problem);
   if (deps.env.REP_API_KEY?.trim()) {
     deps.warn('REP_API_KEY is set and takes precedence over the stored key while it stays set');
   }

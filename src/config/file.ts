@@ -27,7 +27,8 @@ export function readConfigFile(path: string, warn?: (text: string) => void): Sto
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
     if (error instanceof LocalFileError) throw new ConfigError(`the config file ${path} ${error.message}`, { hint: FIX_HINT });
-    throw new ConfigError(`cannot read the config file ${path}: ${(error as Error).message}`, { hint: 'check its permissions', cause: error });
+    const { what, hint } = configFileProblem(error, 'read');
+    throw new ConfigError(`cannot read the config file ${path}: ${what}`, { hint, cause: error });
   }
   if (warn) for (const problem of looseConfigPermissions(path)) warn(problem);
   return parseConfig(text, path);
@@ -87,9 +88,9 @@ export function ensurePrivateDir(dir: string): void {
  */
 export async function updateConfigFile(path: string, change: (config: StoredConfig) => StoredConfig): Promise<void> {
   const current = readConfigFile(path);
-  ensurePrivateDir(dirname(path));
   const { default: Conf } = await import('conf');
   try {
+    ensurePrivateDir(dirname(path));
     // clearInvalidConfig: false makes conf throw on a file broken since readConfigFile, not empty it.
     const store = new Conf<StoredConfig>({
       projectName: 'rep',
@@ -102,10 +103,37 @@ export async function updateConfigFile(path: string, change: (config: StoredConf
       projectSuffix: '',
     });
     store.store = change({ ...current });
+    // An existing file keeps its mode through some write paths (conf under Snap): set it explicitly.
+    if (process.platform !== 'win32') chmodSync(path, 0o600);
   } catch (error) {
     if (error instanceof SyntaxError) throw new ConfigError(`the config file ${path} is not valid JSON`, { hint: FIX_HINT, cause: error });
-    throw new ConfigError(`cannot write the config file ${path}: ${(error as Error).message}`, { hint: 'check the permissions of its directory', cause: error });
+    const { what, hint } = configFileProblem(error, 'write');
+    throw new ConfigError(`cannot write the config file ${path}: ${what}`, { hint, cause: error });
   }
-  // An existing file keeps its mode through some write paths (conf under Snap): set it explicitly.
-  if (process.platform !== 'win32') chmodSync(path, 0o600);
+}
+
+const ELSEWHERE = 'set REP_CONFIG_DIR to a directory rep can write to';
+
+/** What an fs error on the config file means, in words, and what to do: it is not always the permissions. */
+export function configFileProblem(error: unknown, doing: 'read' | 'write'): { what: string; hint: string } {
+  const { code, message } = error as NodeJS.ErrnoException;
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return { what: 'permission denied', hint: doing === 'read' ? 'check its permissions' : 'check the permissions of its directory' };
+    case 'ENOSPC':
+      return { what: 'no space is left on the device', hint: `free some space, or ${ELSEWHERE} on another disk` };
+    case 'EDQUOT':
+      return { what: 'the disk quota is used up', hint: `free some space, or ${ELSEWHERE} on another disk` };
+    case 'EROFS':
+      return { what: 'the file system is read-only', hint: ELSEWHERE };
+    case 'EISDIR':
+      return { what: 'it is a directory', hint: `remove or rename that directory, or ${ELSEWHERE}` };
+    case 'ENOTDIR':
+      return { what: 'a part of its path is not a directory', hint: ELSEWHERE };
+    case 'EIO':
+      return { what: 'an input/output error (EIO)', hint: 'the disk may be failing; run again with --debug for details' };
+    default:
+      return { what: code ?? message, hint: 'run again with --debug for details' };
+  }
 }

@@ -1,5 +1,6 @@
 // RFC 4180 CSV with LF line ends, made safe for spreadsheets: server text is scrubbed of escape
 // sequences and a cell that a spreadsheet would run as a formula is prefixed with `'`.
+import { UsageError } from '../errors.js';
 import { compactJson } from './fields.js';
 import { scrubText } from './scrub.js';
 
@@ -24,11 +25,20 @@ export function csvRow(cells: readonly unknown[]): string {
   return `${cells.map(csvCell).join(',')}\n`;
 }
 
-/** Column names in order of first appearance across rows, after the fixed ones. */
+/** Columns a CSV may have: every row has a cell for each, so rows with fields of their own would grow it with their square. */
+export const MAX_CSV_COLUMNS = 1000;
+
+/** Column names in order of first appearance across rows, after the fixed ones; a UsageError past MAX_CSV_COLUMNS. */
 export function columnsOf(rows: ReadonlyArray<Record<string, unknown>>, fixed: readonly string[]): string[] {
   const columns = new Set(fixed);
   for (const row of rows) {
     for (const key of Object.keys(row)) columns.add(key);
+  }
+  if (columns.size > MAX_CSV_COLUMNS) {
+    const count = (n: number) => n.toLocaleString('en-US');
+    throw new UsageError(`the answer has ${count(columns.size)} different fields, too many for CSV columns (at most ${count(MAX_CSV_COLUMNS)})`, {
+      hint: 'use --format json or ndjson',
+    });
   }
   return [...columns];
 }

@@ -163,9 +163,15 @@ export interface Column {
   grouped?: boolean;
 }
 
-/** Records as a table with a column each; as key/value blocks when the columns cannot fit the width. */
+/**
+ * Records as a table with a column each; as key/value blocks when the columns cannot fit the width.
+ * Work is linear in the records' fields, however many columns they make together.
+ */
 export async function drawRecords(kit: TableKit, columns: readonly Column[], records: ReadonlyArray<Record<string, unknown>>): Promise<string> {
-  const decimals = new Map(columns.map((column) => [column.key, sharedDecimals(records.map((record) => record[column.key]))]));
+  const decimals = new Map<string, number>();
+  for (const record of records) {
+    for (const [key, value] of Object.entries(record)) decimals.set(key, Math.max(decimals.get(key) ?? 0, sharedDecimals([value])));
+  }
   const show = (column: Column, record: Record<string, unknown>) => {
     const value = record[column.key];
     return typeof value === 'number' ? formatNumber(value, column.grouped, decimals.get(column.key)) : cellText(value);
@@ -174,9 +180,12 @@ export async function drawRecords(kit: TableKit, columns: readonly Column[], rec
     const rows = records.map((record) => columns.map((column) => show(column, record)));
     return drawGrid(kit, columns.map((column) => scrubLine(column.title)), rows, columns.map((column) => column.align ?? 'left'));
   }
+  const position = new Map(columns.map((column, index) => [column.key, index]));
   const blocks: string[] = [];
   for (const record of records) {
-    blocks.push(await drawGrid(kit, undefined, columns.filter((column) => Object.hasOwn(record, column.key)).map((column) => [scrubLine(column.title), show(column, record)])));
+    // The record's own fields in column order (not every column asked of every record).
+    const own = Object.keys(record).flatMap((key) => position.get(key) ?? []).sort((a, b) => a - b);
+    blocks.push(await drawGrid(kit, undefined, own.map((index) => columns[index]!).map((column) => [scrubLine(column.title), show(column, record)])));
   }
   return blocks.join('');
 }

@@ -25,9 +25,11 @@ function sourceRecords(sources: readonly SourceRow[]): { columns: Column[]; reco
     for (const [key, value] of row.extra) record[`extra:${key}`] = value;
     return record;
   });
+  const seen = new Set<string>();
   for (const row of sources) {
     for (const [key] of row.extra) {
-      if (!columns.some((column) => column.key === `extra:${key}`)) columns.push({ key: `extra:${key}`, title: titleOf(key) });
+      if (!seen.has(key)) columns.push({ key: `extra:${key}`, title: titleOf(key) });
+      seen.add(key);
     }
   }
   return { columns, records };
@@ -54,10 +56,15 @@ const GROUP_TITLES: Record<string, string> = { company: 'Companies', city: 'Citi
 /** Columns for a group: name first, then every other field in order of first appearance. */
 function groupColumns(group: SearchGroup): Column[] {
   const keys = new Set<string>(['name']);
-  for (const row of group.rows) for (const key of Object.keys(row)) keys.add(key);
+  const notNumeric = new Set<string>();
+  for (const row of group.rows) {
+    for (const [key, value] of Object.entries(row)) {
+      keys.add(key);
+      if (value !== undefined && typeof value !== 'number') notNumeric.add(key);
+    }
+  }
   if (!group.rows.some((row) => Object.hasOwn(row, 'name'))) keys.delete('name');
-  const numeric = (key: string) => group.rows.every((row) => row[key] === undefined || typeof row[key] === 'number');
-  return [...keys].map((key) => ({ key, title: titleOf(key), align: numeric(key) ? 'right' : 'left' }));
+  return [...keys].map((key) => ({ key, title: titleOf(key), align: notNumeric.has(key) ? 'left' : 'right' }));
 }
 
 export async function searchTable(kit: TableKit, view: SearchView): Promise<string> {

@@ -68,6 +68,8 @@ export interface RunOptions {
   stdinFrom?: string;
   /** Leave stdin open after `input`, like a pipe whose writer has not finished (closed when the child exits). */
   keepStdinOpen?: boolean;
+  /** The child's working directory (default: this process's). */
+  cwd?: string;
   /** Kill the child after this long (a safety net, not an assertion). */
   killAfterMs?: number;
   /** Called with the child's stdout as it arrives (for streaming tests). */
@@ -94,7 +96,7 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
     const stdinFd = options.stdinFrom === undefined ? undefined : openSync(options.stdinFrom, 'r');
     const stdio: StdioOptions = [stdinFd ?? 'pipe', options.stdoutFd ?? 'pipe', options.stderrFd ?? 'pipe'];
     const [file, argv] = options.bin ? [options.bin, args] : [process.execPath, [REP_BIN, ...args]];
-    const child = spawn(file, argv, { env, stdio }) as ChildProcessByStdio<Writable | null, Readable | null, Readable | null>;
+    const child = spawn(file, argv, { env, cwd: options.cwd, stdio }) as ChildProcessByStdio<Writable | null, Readable | null, Readable | null>;
     if (stdinFd !== undefined) closeSync(stdinFd); // the child has its own copy
     let stdout = '';
     let stderr = '';
