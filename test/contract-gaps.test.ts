@@ -161,7 +161,7 @@ describe('relative paths in XDG_* and REP_CONFIG_DIR are ignored (the XDG spec),
     expect(pulse.code).toBe(0);
     const home = session.home().dir;
     expect(JSON.parse(readFileSync(join(home, '.config', 'rep', 'config.json'), 'utf8'))).toMatchObject({ apiKey: KEY });
-    expect(existsSync(join(home, '.local', 'state', 'rep', 'requests.json'))).toBe(true);
+    expect(existsSync(join(home, '.local', 'state', 'rep', 'requests'))).toBe(true);
     expect(readdirSync(cwd())).toEqual([]);
   });
 

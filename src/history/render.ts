@@ -80,7 +80,7 @@ export async function historyTable(io: IO, rows: readonly HistoryRow[]): Promise
   const newest = rows.at(-1)!.point;
   const decimals = sharedDecimals(rows.map(({ point }) => point.score));
   const paint = { up: kit.chalk.green, down: kit.chalk.red, same: kit.chalk.dim };
-  const grid = drawGrid(
+  const grid = await drawGrid(
     kit,
     ['Date', 'Score', 'Change'],
     rows.map(({ point, change }) => [
