@@ -1,6 +1,6 @@
 // Every failure in rep is one of these typed errors. Commands throw them; `describeError` below is the
 // one place where an error becomes a message, a hint and an exit code.
-import { scrubLine } from './output/scrub.js';
+import { scrubLine } from './text/scrub.js';
 
 export const ExitCode = {
   ok: 0,

@@ -2,8 +2,9 @@
 // parsed, every other status gets a one-line message, never an HTML page.
 import { STATUS_CODES } from 'node:http';
 import { ApiError, AuthError, NotFoundError, type RepError } from '../errors.js';
-import { scrubLine } from '../output/scrub.js';
+import { scrubLine } from '../text/scrub.js';
 import { shellQuote } from '../shell-quote.js';
+import { isRecord, parseJson } from '../text/json.js';
 import type { Endpoint } from './types.js';
 import { describeUrl } from './url.js';
 
@@ -46,7 +47,7 @@ export function parseJsonBody(answer: Answer): unknown {
     hint: 'run again with --debug to see the request and the answer',
   });
   if (answer.text.trim() === '') throw malformed('empty');
-  const parsed = parseJson(answer.text);
+  const parsed = tryParseJson(answer.text);
   if ('value' in parsed) {
     if (typeof parsed.value !== 'object' || parsed.value === null) throw malformed('not a JSON object or array');
     return parsed.value;
@@ -61,9 +62,9 @@ export function parseJsonBody(answer: Answer): unknown {
 }
 
 /** A body as JSON, a leading byte-order mark ignored; the parse error when it is not JSON. */
-function parseJson(text: string): { value: unknown } | { error: unknown } {
+function tryParseJson(text: string): { value: unknown } | { error: unknown } {
   try {
-    return { value: JSON.parse(text.replace(/^\uFEFF/, '')) as unknown };
+    return { value: parseJson(text) };
   } catch (error) {
     return { error };
   }
@@ -79,13 +80,10 @@ function serverMessage(body: unknown, redact: (text: string) => string): string 
 }
 
 function findMessage(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const record = body as Record<string, unknown>;
-  const error = record.error;
-  if (typeof error === 'object' && error !== null && typeof (error as Record<string, unknown>).message === 'string') {
-    return (error as Record<string, string>).message;
-  }
-  for (const value of [error, record.message, record.detail, record.title]) if (typeof value === 'string' && value.trim()) return value;
+  if (!isRecord(body)) return undefined;
+  const { error } = body;
+  if (isRecord(error) && typeof error.message === 'string') return error.message;
+  for (const value of [error, body.message, body.detail, body.title]) if (typeof value === 'string' && value.trim()) return value;
   return undefined;
 }
 
@@ -94,7 +92,7 @@ export function errorFromStatus(answer: Answer): RepError {
   const { status, headers } = answer;
   const details = { status, headers, bodyExcerpt: bodyExcerpt(answer.text, answer.redact) };
   // HTML or plain text is never shown, only under --debug as the body excerpt.
-  const parsed = parseJson(answer.text);
+  const parsed = tryParseJson(answer.text);
   const said = 'value' in parsed ? serverMessage(parsed.value, answer.redact) : undefined;
   const suffix = said ? `: ${said}` : '';
 

@@ -4,6 +4,7 @@
 // It is a cache, not config: a broken record is skipped. Keys are stored only as a hash (keyId).
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { isRecord } from '../text/json.js';
 import { openRecordStore, type RecordStore } from './record-store.js';
 
 /** The directory of the request records, in the state dir. */
@@ -212,8 +213,4 @@ function countRecordOf(id: string, key: string, minutes: Record<string, number>,
 function recentMinutes(minutes: Record<string, number>, nowMs: number): Record<string, number> {
   const firstMinute = Math.floor((nowMs - HOUR_MS) / MINUTE_MS);
   return Object.fromEntries(Object.entries(minutes).filter(([minute]) => Number(minute) >= firstMinute));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
