@@ -1,9 +1,8 @@
 // The API client commands use: builds the URL, sends the GET through the transport, retries what is
 // safe to retry, turns 429 into a RateLimitError (or waits it out under --wait), and parses the JSON.
-import { InterruptedError, NetworkError, RateLimitError, type RepError } from '../errors.js';
 import type { IO } from '../io.js';
 import { HOUR_MS, type RequestLog } from '../state/requests.js';
-import { errorFromStatus, parseJsonBody, type Answer } from './errors-from-response.js';
+import { errorFromStatus, InterruptedError, NetworkError, parseJsonBody, RateLimitError, type Answer, type RepError } from './errors.js';
 import { describeReset, formatRelative, rateLimitError, type ResetEstimate } from './rate-limit-message.js';
 import { hasRateLimitInfo, parseRateLimitHeaders, parseRetryAfter, type RateLimitInfo } from './ratelimit.js';
 import { keyRedactor, maskKey } from './redact.js';

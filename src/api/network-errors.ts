@@ -1,6 +1,6 @@
 // Turns what undici and Node throw when a request never gets a whole answer into one NetworkError
 // with a message naming the cause (refused, DNS, TLS, reset, cut off, timeout) and what to try.
-import { NetworkError } from '../errors.js';
+import { NetworkError } from './errors.js';
 import { hostAndPort } from './url.js';
 
 /** The phase a request failed in: a reset while the body streams in is an answer cut off. */

@@ -1,6 +1,6 @@
 // How a rate limit is told to the user: the limit, when it resets (relative and on the local clock),
 // and how to go on. Pure, so the wording is unit-tested without a server.
-import { RateLimitError } from '../errors.js';
+import { RateLimitError } from './errors.js';
 import type { RateLimitInfo } from './ratelimit.js';
 
 export const FREE_TIER_LIMIT = 100;

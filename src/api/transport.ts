@@ -1,8 +1,7 @@
 // One attempt of a GET over undici: follows same-origin redirects (at most 5), refuses to follow a
 // redirect to another origin (the key would go with it), applies the per-attempt timeout, and turns
 // every failure into a typed error. undici is imported on first use, so loading this file is free.
-import { ApiError, InterruptedError, RepError } from '../errors.js';
-import { statusLine } from './errors-from-response.js';
+import { ApiError, InterruptedError, RepError, statusLine } from './errors.js';
 import { networkError, neverSent, timeoutError, type Phase } from './network-errors.js';
 import { linkSignals } from './signals.js';
 import { loadRequest, type RequestFn } from './undici.js';

@@ -1,6 +1,6 @@
 // Sleeping that Ctrl-C can cut short, and how a `--wait` pause is told: a countdown on a terminal's
 // stderr, one line elsewhere (in CI a silent hour looks like a hang).
-import { InterruptedError } from '../errors.js';
+import { InterruptedError } from './errors.js';
 import type { IO } from '../io.js';
 import { formatClock, formatCountdown, formatRelative } from './rate-limit-message.js';
 

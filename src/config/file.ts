@@ -3,7 +3,7 @@
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { isRecord, parseJson } from '../text/json.js';
+import { isRecord, parseJson } from '../text.js';
 
 export interface StoredConfig {
   apiKey?: string;

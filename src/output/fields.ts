@@ -1,6 +1,6 @@
 // Small, shape-agnostic helpers over parsed JSON: finding fields by any of their likely names,
 // reading numbers that may arrive as strings, and flattening whatever is left into key/value rows.
-import { isRecord, type JsonRecord } from '../text/json.js';
+import { isRecord, type JsonRecord } from '../text.js';
 
 export { isRecord, type JsonRecord };
 /** A leftover field: its dotted path and its value, a number kept as a number so a table can format it. */

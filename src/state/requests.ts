@@ -4,7 +4,7 @@
 // It is a cache, not config: a broken record is skipped. Keys are stored only as a hash (keyId).
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { isRecord } from '../text/json.js';
+import { isRecord } from '../text.js';
 import { openRecordStore, type RecordStore } from './record-store.js';
 
 /** The directory of the request records, in the state dir. */

@@ -1,12 +1,99 @@
-// Turns a server's answer into the value a command gets or the typed error it throws: 2xx JSON is
-// parsed, every other status gets a one-line message, never an HTML page.
-import { STATUS_CODES } from 'node:http';
-import { ApiError, AuthError, NotFoundError, type RepError } from '../errors.js';
-import { scrubLine } from '../text/scrub.js';
+// The library's errors: each kind of failure is a RepError subclass carrying the exit code the CLI
+// uses for it, and a server's non-2xx answer becomes one of them here (never an HTML page in a message).
 import { shellQuote } from '../shell-quote.js';
-import { isRecord, parseJson } from '../text/json.js';
+import { isRecord, parseJson, scrubLine } from '../text.js';
 import type { Endpoint } from './types.js';
 import { describeUrl } from './url.js';
+
+export const ExitCode = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  notFound: 3,
+  auth: 4,
+  rateLimited: 5,
+  network: 6,
+  interrupted: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export abstract class RepError extends Error {
+  abstract readonly exitCode: ExitCodeValue;
+  /** One line saying what the user can do about it. */
+  hint?: string;
+  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    if (options?.hint) this.hint = options.hint;
+  }
+}
+
+/** Bad command line: unknown command or option, missing or empty argument, bad base URL. */
+export class UsageError extends RepError {
+  readonly exitCode = ExitCode.usage;
+}
+
+/** No base URL, no key where one is needed, or the key was rejected (401/403). */
+export class AuthError extends RepError {
+  readonly exitCode = ExitCode.auth;
+  status?: number;
+}
+
+/** The audited company does not exist. */
+export class NotFoundError extends RepError {
+  readonly exitCode = ExitCode.notFound;
+}
+
+/** The server answered, but not with something rep can use (5xx, unexpected status, malformed body). */
+export class ApiError extends RepError {
+  readonly exitCode = ExitCode.error;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  /** The start of the body, for `--debug` only. */
+  readonly bodyExcerpt: string;
+  constructor(message: string, details: { status: number; headers?: Record<string, string>; bodyExcerpt?: string; hint?: string; cause?: unknown }) {
+    super(message, details);
+    this.status = details.status;
+    this.headers = details.headers ?? {};
+    this.bodyExcerpt = details.bodyExcerpt ?? '';
+  }
+}
+
+/** 429: the rate limit is spent. */
+export class RateLimitError extends RepError {
+  readonly exitCode = ExitCode.rateLimited;
+  /** When the limit resets (epoch ms), if known or estimated. */
+  readonly resetAt: number | undefined;
+  /** Whether resetAt came from the server (false: estimated from the local request count). */
+  readonly resetFromServer: boolean;
+  /** Requests allowed per window, when known. */
+  readonly limit: number | undefined;
+  constructor(message: string, details: { resetAt?: number; resetFromServer?: boolean; limit?: number; hint?: string }) {
+    super(message, details);
+    this.resetAt = details.resetAt;
+    this.resetFromServer = details.resetFromServer ?? false;
+    this.limit = details.limit;
+  }
+}
+
+/** Refused, DNS, TLS, timeout, connection reset: the request never got a whole answer. */
+export class NetworkError extends RepError {
+  readonly exitCode = ExitCode.network;
+  /** false when trying again cannot help (a TLS certificate the client refuses). */
+  readonly retryable: boolean;
+  constructor(message: string, options?: { hint?: string; cause?: unknown; retryable?: boolean }) {
+    super(message, options);
+    this.retryable = options?.retryable ?? true;
+  }
+}
+
+/** Ctrl-C / SIGTERM. */
+export class InterruptedError extends RepError {
+  readonly exitCode = ExitCode.interrupted;
+  constructor() {
+    super('interrupted');
+  }
+}
 
 /** What errorFromStatus needs to know about one answer. */
 export interface Answer {
@@ -25,7 +112,8 @@ const MESSAGE_CHARS = 200;
 
 /** `502 Bad Gateway` */
 export function statusLine(status: number): string {
-  const reason = STATUS_CODES[status];
+  // Looked up on use: this module loads with every run (`rep --version` too), node:http need not.
+  const reason = process.getBuiltinModule('node:http').STATUS_CODES[status];
   return reason ? `${status} ${reason}` : String(status);
 }
 
