@@ -2,9 +2,10 @@
 // uses for it, and a server's non-2xx answer becomes one of them here (never an HTML page in a message).
 import { shellQuote } from '../shell-quote.js';
 import { isRecord, parseJson, scrubLine } from '../text.js';
-import type { Endpoint } from './types.js';
-import { describeUrl } from './url.js';
+import type { Endpoint, Redact } from './request.js';
+import type { ApiResponse } from './transport.js';
 
+/** The CLI's exit code for each kind of failure; every RepError carries its own as `exitCode`. */
 export const ExitCode = {
   ok: 0,
   error: 1,
@@ -17,9 +18,10 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** Every failure the client reports is one of these; `instanceof` tells the kinds apart. */
 export abstract class RepError extends Error {
   abstract readonly exitCode: ExitCodeValue;
-  /** One line saying what the user can do about it. */
+  /** One line saying what the user can do about it, in the CLI's words (`--wait`, `rep login`). */
   hint?: string;
   constructor(message: string, options?: { hint?: string; cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
@@ -28,7 +30,7 @@ export abstract class RepError extends Error {
   }
 }
 
-/** Bad command line: unknown command or option, missing or empty argument, bad base URL. */
+/** Bad input, sent nowhere: an empty name or text, a bad base URL or key (and the CLI's bad command lines). */
 export class UsageError extends RepError {
   readonly exitCode = ExitCode.usage;
 }
@@ -87,7 +89,7 @@ export class NetworkError extends RepError {
   }
 }
 
-/** Ctrl-C / SIGTERM. */
+/** The signal given to the client or to a call was aborted (the CLI's Ctrl-C / SIGTERM). */
 export class InterruptedError extends RepError {
   readonly exitCode = ExitCode.interrupted;
   constructor() {
@@ -95,16 +97,12 @@ export class InterruptedError extends RepError {
   }
 }
 
-/** What errorFromStatus needs to know about one answer. */
-export interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-  url: URL;
+/** What a response's error message needs to know about the request it answers. */
+export interface RequestFacts {
   endpoint: Endpoint;
   q?: string;
   hasKey: boolean;
-  redact: (text: string) => string;
+  redact: Redact;
 }
 
 const EXCERPT_CHARS = 300;
@@ -117,8 +115,13 @@ export function statusLine(status: number): string {
   return reason ? `${status} ${reason}` : String(status);
 }
 
+/** Where a URL points, for messages: origin and path, never the query. */
+export function describeUrl(url: URL): string {
+  return `${url.origin}${url.pathname}`;
+}
+
 /** The start of a body, one line, for --debug only. */
-export function bodyExcerpt(text: string, redact: (text: string) => string): string {
+export function bodyExcerpt(text: string, redact: Redact): string {
   const excerpt = scrubLine(redact(text.slice(0, EXCERPT_CHARS * 2))).trim();
   return excerpt.length > EXCERPT_CHARS ? `${excerpt.slice(0, EXCERPT_CHARS)}…` : excerpt;
 }
@@ -127,23 +130,20 @@ export function bodyExcerpt(text: string, redact: (text: string) => string): str
  * A 2xx body as the JSON object or array every endpoint answers with. Anything else (no body, a
  * 204, a bare `null` or number, text that is not JSON) is a malformed answer: ApiError, never an empty result.
  */
-export function parseJsonBody(answer: Answer): unknown {
-  const malformed = (what: string) => new ApiError(`the server's answer is ${what} (${statusLine(answer.status)})`, {
-    status: answer.status,
-    headers: answer.headers,
-    bodyExcerpt: bodyExcerpt(answer.text, answer.redact),
+export function parseJsonBody(response: ApiResponse, redact: Redact): unknown {
+  const details = { status: response.status, headers: response.headers, bodyExcerpt: bodyExcerpt(response.text, redact) };
+  const malformed = (what: string) => new ApiError(`the server's answer is ${what} (${statusLine(response.status)})`, {
+    ...details,
     hint: 'run again with --debug to see the request and the answer',
   });
-  if (answer.text.trim() === '') throw malformed('empty');
-  const parsed = tryParseJson(answer.text);
+  if (response.text.trim() === '') throw malformed('empty');
+  const parsed = tryParseJson(response.text);
   if ('value' in parsed) {
     if (typeof parsed.value !== 'object' || parsed.value === null) throw malformed('not a JSON object or array');
     return parsed.value;
   }
   throw new ApiError("the server's answer is not valid JSON", {
-    status: answer.status,
-    headers: answer.headers,
-    bodyExcerpt: bodyExcerpt(answer.text, answer.redact),
+    ...details,
     hint: 'check --base-url (it should point at the API, usually ending in /api); --debug shows the start of the answer',
     cause: parsed.error,
   });
@@ -159,7 +159,7 @@ function tryParseJson(text: string): { value: unknown } | { error: unknown } {
 }
 
 /** The server's own error message from a JSON error body, scrubbed and shortened, if there is one. */
-function serverMessage(body: unknown, redact: (text: string) => string): string | undefined {
+function serverMessage(body: unknown, redact: Redact): string | undefined {
   const message = findMessage(body);
   if (message === undefined) return undefined;
   const line = scrubLine(redact(message)).trim();
@@ -175,29 +175,29 @@ function findMessage(body: unknown): string | undefined {
   return undefined;
 }
 
-/** The typed error for a non-2xx answer (429 is handled by the rate-limit code, 3xx by redirects). */
-export function errorFromStatus(answer: Answer): RepError {
-  const { status, headers } = answer;
-  const details = { status, headers, bodyExcerpt: bodyExcerpt(answer.text, answer.redact) };
+/** The typed error for a non-2xx response (429 is handled by the rate-limit code, 3xx by redirects). */
+export function errorFromResponse(response: ApiResponse, request: RequestFacts): RepError {
+  const { status, headers } = response;
+  const details = { status, headers, bodyExcerpt: bodyExcerpt(response.text, request.redact) };
   // HTML or plain text is never shown, only under --debug as the body excerpt.
-  const parsed = tryParseJson(answer.text);
-  const said = 'value' in parsed ? serverMessage(parsed.value, answer.redact) : undefined;
+  const parsed = tryParseJson(response.text);
+  const said = 'value' in parsed ? serverMessage(parsed.value, request.redact) : undefined;
   const suffix = said ? `: ${said}` : '';
 
   if (status === 401 || status === 403) {
     const error = new AuthError(
-      answer.hasKey ? `the server rejected the API key (${statusLine(status)})` : `the server needs an API key (${statusLine(status)})`,
+      request.hasKey ? `the server rejected the API key (${statusLine(status)})` : `the server needs an API key (${statusLine(status)})`,
       { hint: 'run `rep login`, or set REP_API_KEY' },
     );
     error.status = status;
     return error;
   }
   if (status === 404) {
-    if (answer.endpoint === 'audit' && answer.q !== undefined && ('value' in parsed || answer.text.trim() === '')) {
-      const name = scrubLine(answer.q);
+    if (request.endpoint === 'audit' && request.q !== undefined && ('value' in parsed || response.text.trim() === '')) {
+      const name = scrubLine(request.q);
       return new NotFoundError(`no company named "${name}"`, { hint: `try: rep search ${name.startsWith('-') ? '-- ' : ''}${shellQuote(name)}` });
     }
-    return new ApiError(`${describeUrl(answer.url)} was not found (404): is the base URL right?`, {
+    return new ApiError(`${describeUrl(response.url)} was not found (404): is the base URL right?`, {
       ...details,
       hint: 'check --base-url, REP_BASE_URL or `rep status` (the base URL usually ends in /api)',
     });

@@ -30,8 +30,6 @@ export interface RateLimitSnapshot {
 export interface RequestLog {
   /** One request reached the server at nowMs. */
   record(nowMs: number): void;
-  /** Requests sent at or after sinceMs (to the minute: the minute holding sinceMs counts whole). */
-  countSince(sinceMs: number): number;
   /** The start of the minute of the oldest request at or after sinceMs (never before sinceMs). */
   oldestSince(sinceMs: number): number | undefined;
   noteRateLimit(info: Omit<RateLimitSnapshot, 'seenAt'> & { seenAt?: number }): void;
@@ -84,9 +82,6 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
       const minute = String(Math.floor(nowMs / MINUTE_MS));
       view.minutes[minute] = (view.minutes[minute] ?? 0) + 1;
       pending[minute] = (pending[minute] ?? 0) + 1;
-    },
-    countSince(sinceMs) {
-      return requestsSince(view.minutes, sinceMs);
     },
     oldestSince(sinceMs) {
       const first = bucketsSince(view.minutes, sinceMs)[0];
