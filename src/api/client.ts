@@ -237,10 +237,11 @@ export function createClient(options: ClientOptions): RepClient {
     }
   }
 
+  // async, so a bad query rejects like every other failure rather than throwing at the call.
   return {
-    audit: (name, callOptions) => call('audit', queryText(name, 'company name'), callOptions, auditView),
-    search: (text, callOptions) => call('search', queryText(text, 'search text'), callOptions, searchView),
-    pulse: (callOptions) => call('pulse', undefined, callOptions, pulseView),
+    audit: async (name, callOptions) => call('audit', queryText(name, 'company name'), callOptions, auditView),
+    search: async (text, callOptions) => call('search', queryText(text, 'search text'), callOptions, searchView),
+    pulse: async (callOptions) => call('pulse', undefined, callOptions, pulseView),
   };
 }
 

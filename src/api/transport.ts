@@ -3,7 +3,7 @@
 // every failure into a typed error. undici is imported on first use, so loading this file is free.
 import { ApiError, describeUrl, InterruptedError, NetworkError, RepError, statusLine } from './errors.js';
 import type { Redact } from './request.js';
-import { loadRequest, type RequestFn } from './undici.js';
+import type { RequestFn } from './undici.js';
 
 /** A server's answer to one GET. */
 export interface ApiResponse {
@@ -56,7 +56,7 @@ export function createTransport(options: TransportOptions): Transport {
   const shownHeaders = redactValues(options.headers, options.redact);
 
   return async (start, signal) => {
-    const request = await (loading ??= loadRequest(options.env));
+    const request = await (loading ??= import('./undici.js').then(({ loadRequest }) => loadRequest(options.env)));
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
     const linked = linkSignals([signal, timeout.signal]);
