@@ -4,6 +4,8 @@
 // It is a cache, not config: a broken record is skipped. Keys are stored only as a hash (keyId).
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+// The window the log counts over is the service's rate-limit window.
+import { HOUR_MS } from '../api/rate-limit.js';
 import { isRecord } from '../text.js';
 import { openRecordStore, type RecordStore } from './record-store.js';
 
@@ -11,8 +13,6 @@ import { openRecordStore, type RecordStore } from './record-store.js';
 export const REQUESTS_DIR = 'requests';
 /** Merge the record files once this many are there: a run reads them all at start. */
 export const MERGE_AT = 16;
-/** The window the log counts over: the service's rate limit is per hour. */
-export const HOUR_MS = 60 * 60 * 1000;
 const MINUTE_MS = 60 * 1000;
 /** Last rate-limit facts older than this are dropped. */
 const RATE_LIMIT_TTL_MS = 24 * HOUR_MS;
