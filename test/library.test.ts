@@ -116,6 +116,10 @@ describe('errors: a RepError subclass with the CLI exit code', () => {
     expect(() => createClient({ baseUrl: 'http://api.example.com/api' })).toThrow(/refusing the plain http:\/\/ base URL from the baseUrl option for api\.example\.com/);
     expect(() => createClient({ baseUrl: 'https://api.example.com/api', apiKey: 'two words' })).toThrow(UsageError);
   });
+
+  it.each([{ timeout: 0 }, { timeout: Number.NaN }, { retries: -1 }, { retries: Number.NaN }, { maxWait: Number.POSITIVE_INFINITY }])('refuses %o: UsageError', (numbers) => {
+    expect(() => createClient({ baseUrl: 'https://api.example.com/api', ...numbers })).toThrow(UsageError);
+  });
 });
 
 describe('hooks', () => {

@@ -128,14 +128,15 @@ export function createClient(options: ClientOptions): RepClient {
   const hooks = options.hooks ?? {};
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? sleepFor;
-  const retries = Math.max(0, Math.floor(options.retries ?? DEFAULT_RETRIES));
-  const maxWaitMs = (options.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000;
+  const timeoutMs = checkNumber(options.timeout, 'timeout', DEFAULT_TIMEOUT_SECONDS, false) * 1000;
+  const retries = Math.floor(checkNumber(options.retries, 'retries', DEFAULT_RETRIES, true));
+  const maxWaitMs = checkNumber(options.maxWait, 'maxWait', DEFAULT_MAX_WAIT_SECONDS, true) * 1000;
   const redact = keyRedactor(key);
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': options.userAgent ?? 'rep' };
   if (key) headers.authorization = `Bearer ${key}`;
   const transport = createTransport({
     headers,
-    timeoutMs: (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+    timeoutMs,
     env: options.env ?? {},
     // Requests and responses are described with the key masked (`Bearer ****WXYZ`): redacted at the source.
     redact,
@@ -243,6 +244,15 @@ export function createClient(options: ClientOptions): RepClient {
     search: async (text, callOptions) => call('search', queryText(text, 'search text'), callOptions, searchView),
     pulse: async (callOptions) => call('pulse', undefined, callOptions, pulseView),
   };
+}
+
+/** A number option, or its default; NaN, infinities and negatives are usage errors (NaN retries would never stop). */
+function checkNumber(value: number | undefined, name: string, fallback: number, zeroAllowed: boolean): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (value === 0 && !zeroAllowed)) {
+    throw new UsageError(`the ${name} option must be a ${zeroAllowed ? 'non-negative' : 'positive'} number of ${name === 'retries' ? 'retries' : 'seconds'}`);
+  }
+  return value;
 }
 
 /** A query as sent (unchanged); an empty or whitespace-only one is a usage error, sent nowhere. */
