@@ -1,12 +1,14 @@
-// Bundles src/ into dist/ with esbuild: one entry (cli.js) and lazy chunks, one per command module,
-// so `rep --version` loads only the CLI parser and each command loads only what it uses. Everything
-// but Node's built-ins is bundled, so the package installs with no dependencies; dist/ also gets the
-// bundled packages' licence notices, and source maps of rep's own code only.
+// Bundles src/ into dist/ with esbuild: two entries, the CLI (cli.js) and the library (index.js, with
+// its .d.ts types from tsc), and lazy chunks, one per command module, so `rep --version` loads only the
+// CLI parser and each command loads only what it uses. Everything but Node's built-ins is bundled, so
+// the package installs with no dependencies; dist/ also gets the bundled packages' licence notices,
+// and source maps of rep's own code only.
 import { build } from 'esbuild';
 import { isBuiltin } from 'node:module';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { libraryDeclarations } from './declarations.mjs';
 import { pruneSourceMap } from './prune-source-maps.mjs';
 import { bundledPackageDirs, thirdPartyNotices } from './third-party-notices.mjs';
 
@@ -30,7 +32,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const result = await build({
   absWorkingDir: root,
-  entryPoints: ['src/cli.ts'],
+  entryPoints: ['src/cli.ts', 'src/index.ts'],
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -63,6 +65,8 @@ if (unbundled.size > 0) throw new Error(`dist/ would import ${[...unbundled].joi
 const NOTICES = join(root, 'dist', 'THIRD_PARTY_NOTICES.txt');
 const files = result.outputFiles.map(({ path, text }) => ({ path, text: path.endsWith('.map') ? `${JSON.stringify(pruneSourceMap(JSON.parse(text)))}\n` : text }));
 files.push({ path: NOTICES, text: thirdPartyNotices(bundledPackageDirs(result.metafile, root)) });
+// Types take tsc seconds; `--no-types` (the test suite's build, which runs JavaScript only) skips them.
+if (!process.argv.includes('--no-types')) files.push(...libraryDeclarations(root));
 // Each file is replaced whole (write, then rename), so a concurrent run of the CLI never reads half a chunk.
 for (const { path, text } of files) {
   await mkdir(dirname(path), { recursive: true });

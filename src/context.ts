@@ -3,10 +3,12 @@
 import { readConfigFile } from './config/file.js';
 import { repPaths, type RepPaths } from './config/paths.js';
 import { resolveSettings, type Settings } from './config/settings.js';
-import type { ApiClient } from './api/types.js';
+import type { RepClient } from './api/client.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
+import { scrubLine } from './text.js';
 import { AuthError, systemErrorText } from './errors.js';
 import type { IO } from './io.js';
+import { clientHooks } from './progress.js';
 import { VERSION } from './version.js';
 
 export interface DepsInput {
@@ -22,7 +24,7 @@ export function createDeps({ globals, io, env, signal, now = Date.now }: DepsInp
   const warned = new Set<string>();
   let paths: RepPaths | undefined;
   let settings: Promise<Settings> | undefined;
-  let client: Promise<ApiClient> | undefined;
+  let client: Promise<RepClient> | undefined;
 
   const deps: Deps = {
     io,
@@ -30,7 +32,8 @@ export function createDeps({ globals, io, env, signal, now = Date.now }: DepsInp
     globals,
     now,
     signal,
-    debug: globals.debug ? (line) => io.err(`debug: ${line}\n`) : () => {},
+    // Debug lines quote the server (a redirect's Location, header values): scrubbed so they cannot drive a terminal.
+    debug: globals.debug ? (line) => io.err(`debug: ${scrubLine(line)}\n`) : () => {},
     warn(text) {
       if (globals.quiet || warned.has(text)) return;
       warned.add(text);
@@ -70,7 +73,7 @@ async function startSandbox(deps: Deps): Promise<Settings> {
 }
 
 /** An API client for the given settings (the resolved ones, or those `login` is about to store). */
-export async function clientFor(deps: Deps, settings: Settings): Promise<ApiClient> {
+export async function clientFor(deps: Deps, settings: Settings): Promise<RepClient> {
   if (!settings.baseUrl) {
     throw new AuthError('no base URL is set', { hint: 'run `rep login --base-url URL`, set REP_BASE_URL, or try `--sandbox`' });
   }
@@ -87,21 +90,20 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<ApiClie
       if (failure) deps.warn(`cannot save the request count in ${requestsDir(stateDir)} (${systemErrorText(failure)}); \`rep status\` will not count these requests`);
     });
   }
+  // The library client, given what the CLI resolved; what it tells, progress.ts shows.
   const client = createClient({
     baseUrl: settings.baseUrl,
-    key: settings.key,
-    timeoutMs: deps.globals.timeout * 1000,
+    ...(settings.key ? { apiKey: settings.key } : {}),
+    timeout: deps.globals.timeout,
     retries: deps.globals.retries,
     wait: deps.globals.wait,
-    maxWaitMs: deps.globals.maxWait,
-    now: deps.now,
-    debug: deps.debug,
-    warn: deps.warn,
-    io: deps.io,
-    quiet: deps.globals.quiet,
-    requestLog,
+    maxWait: deps.globals.maxWait / 1000,
     signal: deps.signal,
+    hooks: clientHooks(deps),
     userAgent: `rep/${VERSION} (node ${process.version})`,
+    env: deps.env,
+    ...(requestLog ? { requestLog } : {}),
+    now: deps.now,
   });
   return settings.key ? client : warnOnAnswerWithoutKey(client, deps);
 }
@@ -110,12 +112,14 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<ApiClie
  * Without a key, the warning comes once the server has answered anyway: when the request fails, the
  * error's own hint says what to do (a 401's says how to give a key), so the user reads one error and one hint.
  */
-function warnOnAnswerWithoutKey(client: ApiClient, deps: Deps): ApiClient {
+function warnOnAnswerWithoutKey(client: RepClient, deps: Deps): RepClient {
+  const warned = <T>(result: T): T => {
+    deps.warn('no API key is set; the server answered without one (run `rep login` or set REP_API_KEY)');
+    return result;
+  };
   return {
-    async get(...args) {
-      const response = await client.get(...args);
-      deps.warn('no API key is set; the server answered without one (run `rep login` or set REP_API_KEY)');
-      return response;
-    },
+    audit: (name, call) => client.audit(name, call).then(warned),
+    search: (text, call) => client.search(text, call).then(warned),
+    pulse: (call) => client.pulse(call).then(warned),
   };
 }

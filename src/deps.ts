@@ -1,6 +1,6 @@
 // The dependency container handed to every command's `run(opts, deps)`. Everything in it that costs
 // start-up time (config, HTTP client) is built lazily, on first use, so `--help` and `--version` pay nothing.
-import type { ApiClient } from './api/types.js';
+import type { RepClient } from './api/client.js';
 import type { RepPaths } from './config/paths.js';
 import type { Settings } from './config/settings.js';
 import type { IO } from './io.js';
@@ -41,7 +41,7 @@ export interface Deps {
   /** Base URL and key with where each came from (flag > env > config). Throws ConfigError for a broken file. */
   settings(): Promise<Settings>;
   /** The API client for the resolved settings; under `--sandbox` it talks to an in-process sandbox. */
-  client(): Promise<ApiClient>;
+  client(): Promise<RepClient>;
   /** Registers cleanup to run before exit, in reverse order (closing servers, flushing state). */
   onExit(cleanup: () => Promise<void> | void): void;
   /** Where rep's files live (config, state, cache). */

@@ -1,92 +1,24 @@
-// Every failure in rep is one of these typed errors. Commands throw them; `describeError` below is the
-// one place where an error becomes a message, a hint and an exit code.
-import { scrubLine } from './output/scrub.js';
+// The CLI's one place where an error becomes a message, a hint and an exit code (describeError). The
+// typed errors are the library's (api/errors.ts); they are re-exported here, beside the CLI's own kinds.
+import { ApiError, ExitCode, RepError, type ExitCodeValue } from './api/errors.js';
+import { scrubLine } from './text.js';
 
-export const ExitCode = {
-  ok: 0,
-  error: 1,
-  usage: 2,
-  notFound: 3,
-  auth: 4,
-  rateLimited: 5,
-  network: 6,
-  interrupted: 130,
-} as const;
-export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
-
-export abstract class RepError extends Error {
-  abstract readonly exitCode: ExitCodeValue;
-  /** One line saying what the user can do about it. */
-  hint?: string;
-  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
-    if (options?.hint) this.hint = options.hint;
-  }
-}
-
-/** Bad command line: unknown command or option, missing or empty argument, bad base URL. */
-export class UsageError extends RepError {
-  readonly exitCode = ExitCode.usage;
-}
-
-/** No base URL, no key where one is needed, or the key was rejected (401/403). */
-export class AuthError extends RepError {
-  readonly exitCode = ExitCode.auth;
-  status?: number;
-}
-
-/** The audited company does not exist. */
-export class NotFoundError extends RepError {
-  readonly exitCode = ExitCode.notFound;
-}
+export {
+  ApiError,
+  AuthError,
+  ExitCode,
+  InterruptedError,
+  NetworkError,
+  NotFoundError,
+  RateLimitError,
+  RepError,
+  UsageError,
+  type ExitCodeValue,
+} from './api/errors.js';
 
 /** A configuration file that cannot be read as rep's config. */
 export class ConfigError extends RepError {
   readonly exitCode = ExitCode.error;
-}
-
-/** The server answered, but not with something rep can use (5xx, unexpected status, malformed body). */
-export class ApiError extends RepError {
-  readonly exitCode = ExitCode.error;
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  /** The start of the body, for `--debug` only. */
-  readonly bodyExcerpt: string;
-  constructor(message: string, details: { status: number; headers?: Record<string, string>; bodyExcerpt?: string; hint?: string; cause?: unknown }) {
-    super(message, details);
-    this.status = details.status;
-    this.headers = details.headers ?? {};
-    this.bodyExcerpt = details.bodyExcerpt ?? '';
-  }
-}
-
-/** 429: the rate limit is spent. */
-export class RateLimitError extends RepError {
-  readonly exitCode = ExitCode.rateLimited;
-  /** When the limit resets (epoch ms), if known or estimated. */
-  readonly resetAt: number | undefined;
-  /** Whether resetAt came from the server (false: estimated from the local request count). */
-  readonly resetFromServer: boolean;
-  /** Requests allowed per window, when known. */
-  readonly limit: number | undefined;
-  constructor(message: string, details: { resetAt?: number; resetFromServer?: boolean; limit?: number; hint?: string }) {
-    super(message, details);
-    this.resetAt = details.resetAt;
-    this.resetFromServer = details.resetFromServer ?? false;
-    this.limit = details.limit;
-  }
-}
-
-/** Refused, DNS, TLS, timeout, connection reset: the request never got a whole answer. */
-export class NetworkError extends RepError {
-  readonly exitCode = ExitCode.network;
-  /** false when trying again cannot help (a TLS certificate the client refuses). */
-  readonly retryable: boolean;
-  constructor(message: string, options?: { hint?: string; cause?: unknown; retryable?: boolean }) {
-    super(message, options);
-    this.retryable = options?.retryable ?? true;
-  }
 }
 
 /** stdout could not be written (full disk, I/O error): what was printed is incomplete. */
@@ -94,14 +26,6 @@ export class OutputError extends RepError {
   readonly exitCode = ExitCode.error;
   constructor(cause: unknown) {
     super(`cannot write output: ${systemErrorText(cause)}`, { cause });
-  }
-}
-
-/** Ctrl-C / SIGTERM. */
-export class InterruptedError extends RepError {
-  readonly exitCode = ExitCode.interrupted;
-  constructor() {
-    super('interrupted');
   }
 }
 

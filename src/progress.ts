@@ -1,28 +1,32 @@
 // Progress on stderr: a spinner for slow calls (only when both stdout and stderr are terminals) and a
 // batch's progress line (whenever stderr is one); never under --quiet, and only after a short delay so
-// fast answers do not flicker. ora loads only when it will be shown.
+// fast answers do not flicker. ora loads only when it will be shown. What the client's hooks tell is
+// shown here too: the --wait countdown (or one line off a terminal), retries and requests under --debug,
+// and the low-quota warning. The client itself never writes to the terminal.
 import type { Ora } from 'ora';
+import type { RateLimitWaitEvent, RepHooks } from './api/client.js';
+import { statusLine } from './api/errors.js';
 import type { Deps } from './deps.js';
 
 const SHOW_AFTER_MS = 150;
-
-/** What the work under a spinner may ask of it. */
-export interface SpinnerControl {
-  /** Hides the line while something else owns it (the `--wait` countdown), or shows it again; holds nest. */
-  hold(held: boolean): void;
-}
+const RATE_LIMIT_HEADER = /ratelimit|retry-after/i;
 
 /** A progress line the work keeps up to date. */
-export interface Progress extends SpinnerControl {
+export interface Progress {
   update(text: string): void;
+  /** Hides the line while something else owns it (the `--wait` countdown), or shows it again; holds nest. */
+  hold(held: boolean): void;
   stop(): void;
 }
 
-export async function withSpinner<T>(deps: Deps, text: string, work: (spinner: SpinnerControl) => Promise<T>): Promise<T> {
+/** The progress lines of each run that are shown now: a rate-limit wait holds them while it tells. */
+const shownLines = new WeakMap<Deps, Set<Progress>>();
+
+export async function withSpinner<T>(deps: Deps, text: string, work: () => Promise<T>): Promise<T> {
   const { io, globals } = deps;
   const spinner = startProgress(deps, text, !globals.quiet && io.stdoutIsTTY && io.stderrIsTTY);
   try {
-    return await work(spinner);
+    return await work();
   } finally {
     spinner.stop();
   }
@@ -52,7 +56,9 @@ function startProgress(deps: Deps, initial: string, shown: boolean): Progress {
       })
       .catch(() => {});
   }, SHOW_AFTER_MS);
-  return {
+  const lines = shownLines.get(deps) ?? new Set<Progress>();
+  shownLines.set(deps, lines);
+  const progress: Progress = {
     update(next) {
       text = next;
       if (spinner) spinner.text = next;
@@ -64,8 +70,71 @@ function startProgress(deps: Deps, initial: string, shown: boolean): Progress {
     },
     stop() {
       stopped = true;
+      lines.delete(progress);
       clearTimeout(timer);
       spinner?.stop();
     },
   };
+  lines.add(progress);
+  return progress;
+}
+
+/** The client's hooks for one run: what it tells goes to stderr in the CLI's words. */
+export function clientHooks(deps: Deps): RepHooks {
+  return {
+    onRequest({ method, url, headers }) {
+      deps.debug(`> ${method} ${url}`);
+      if (headers.authorization) deps.debug(`> authorization: ${headers.authorization}`);
+    },
+    onResponse({ status, headers, durationMs }) {
+      if (status >= 300 && status < 400 && headers.location !== undefined) return deps.debug(`< ${statusLine(status)} → ${headers.location}`);
+      deps.debug(`< ${statusLine(status)} (${durationMs} ms)`);
+      for (const [name, value] of Object.entries(headers)) if (RATE_LIMIT_HEADER.test(name)) deps.debug(`< ${name}: ${value}`);
+    },
+    onRetry({ attempt, retries, delayMs, error }) {
+      deps.debug(`retry ${attempt} of ${retries} in ${delayMs} ms: ${error.message}`);
+    },
+    onRateLimitWait: (wait) => showRateLimitWait(deps, wait),
+    onLowQuota: ({ message }) => deps.warn(message),
+  };
+}
+
+/**
+ * Tells a rate-limit wait until its signal aborts: `rate limited; retrying in 4m 12s…` rewritten in
+ * place each second on a terminal's stderr (the line is cleared at the end), else one line
+ * `rate limited; waiting 14 min (until 18:42), then retrying` (in CI a silent hour looks like a hang).
+ * The run's progress lines are held meanwhile; under --quiet nothing is said.
+ */
+export function showRateLimitWait(deps: Deps, { until, signal, message }: RateLimitWaitEvent): void {
+  const { io } = deps;
+  // Off a terminal the line itself says it; --debug says it where the countdown or --quiet does not.
+  if (deps.globals.quiet || io.stderrIsTTY) deps.debug(message);
+  if (deps.globals.quiet || signal.aborted) return;
+  const held = [...(shownLines.get(deps) ?? [])];
+  for (const line of held) line.hold(true);
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    const left = until - deps.now();
+    io.err(`\r\u001b[2Krate limited; retrying in ${formatCountdown(left)}…`);
+    // Next at the next whole second left, so the countdown reads 4m 12s, 4m 11s, …
+    timer = setTimeout(tick, left - Math.floor((left - 1) / 1000) * 1000);
+  };
+  if (io.stderrIsTTY) tick();
+  else io.err(`${message}\n`);
+  signal.addEventListener('abort', () => {
+    clearTimeout(timer);
+    if (io.stderrIsTTY) io.err('\r\u001b[2K');
+    for (const line of held) line.hold(false);
+  }, { once: true });
+}
+
+/** A duration for a countdown: `4m 12s`, `1h 02m`, `9s`. */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return `${h}h ${String(m).padStart(2, '0')}m`;
+  if (m > 0) return `${m}m ${String(s).padStart(2, '0')}s`;
+  return `${s}s`;
 }

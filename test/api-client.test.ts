@@ -1,14 +1,16 @@
 // createClient against real HTTP servers on 127.0.0.1 (no mocking of undici): URLs, auth, redirects,
-// retries, rate limits, --wait, interrupts, timeouts and network faults.
+// retries, rate limits, --wait, interrupts, timeouts and network faults; with the CLI's hooks
+// (progress.ts), so the lines the CLI shows for what the client tells are checked here too.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient, type ClientOptions } from '../src/api/client.js';
-import { sleep as realSleep } from '../src/api/wait.js';
+import { createDeps } from '../src/context.js';
 import { ApiError, AuthError, InterruptedError, NetworkError, NotFoundError, RateLimitError } from '../src/errors.js';
-import { testIO } from '../src/io.js';
-import { openRequestLog } from '../src/state/requests.js';
+import { testIO, type IO } from '../src/io.js';
+import { clientHooks } from '../src/progress.js';
+import { openRequestLog, readRequestStatus } from '../src/state/requests.js';
 import { closeAfterEach } from './helpers/cli.js';
 import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
@@ -19,21 +21,23 @@ const server = async (apiPath?: string): Promise<FaultServer> => track(await sta
 
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
 
-function client(baseUrl: URL, overrides: Partial<ClientOptions> = {}) {
+/** A client with the CLI's hooks; `io` is where they talk (the countdown, the wait line). */
+function client(baseUrl: URL, overrides: Partial<ClientOptions> = {}, io: IO = testIO()) {
   const debugLines: string[] = [];
   const warnings: string[] = [];
   const sleeps: number[] = [];
+  const globals = { timeout: 5, retries: 0, wait: false, maxWait: 3_600_000, debug: true, quiet: false, sandbox: false };
+  const { deps } = createDeps({ globals, io, env: {}, signal: new AbortController().signal });
+  const hooks = clientHooks({ ...deps, debug: (line) => debugLines.push(line), warn: (text) => warnings.push(text) });
   const api = createClient({
     baseUrl,
-    key: KEY,
-    timeoutMs: 5000,
+    apiKey: KEY,
+    timeout: 5,
     retries: 0,
     wait: false,
-    maxWaitMs: 3_600_000,
+    maxWait: 3600,
     now: Date.now,
-    debug: (line) => debugLines.push(line),
-    warn: (text) => warnings.push(text),
-    io: testIO(),
+    hooks,
     env: {},
     // Waits are recorded, not slept: no test depends on timing.
     sleep: async (ms) => {
@@ -60,7 +64,7 @@ describe('requests', () => {
     const { api } = client(s.baseUrl);
     const names = ['AT&T #5', '100%', 'a/b?c=d', 'Газпром', 'café 🍰', 'plus+sign', ' spaced  out '];
     for (const name of names) {
-      const response = await api.get('audit', name);
+      const response = await api.audit(name);
       expect(response.body).toEqual({ ok: true });
     }
     expect(s.requests.map((r) => r.rawUrl)).toEqual(names.map((name) => `/v2/api/audit?q=${encodeURIComponent(name)}`));
@@ -72,7 +76,7 @@ describe('requests', () => {
     const s = await server();
     s.expect('/api/pulse', { body: { index: 71.2 } });
     const { api } = client(s.baseUrl, { userAgent: 'rep/9.9.9' });
-    const response = await api.get('pulse');
+    const response = await api.pulse();
     expect(response).toMatchObject({ status: 200, body: { index: 71.2 } });
     expect(response.headers['content-type']).toBe('application/json');
     const [request] = s.requests;
@@ -85,8 +89,8 @@ describe('requests', () => {
   it('sends no authorization header without a key', async () => {
     const s = await server();
     s.expect('/api/search', { body: { companies: [] } });
-    const { api } = client(s.baseUrl, { key: undefined });
-    await api.get('search', 'x');
+    const { api } = client(s.baseUrl, { apiKey: undefined });
+    await api.search('x');
     expect(s.requests[0]?.headers.authorization).toBeUndefined();
   });
 
@@ -102,7 +106,8 @@ describe('requests', () => {
     const s = await server();
     for (const endpoint of ['audit', 'search', 'pulse'] as const) {
       s.expect(`/api/${endpoint}`, { status, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) });
-      const error = await failure(client(s.baseUrl).api.get(endpoint, endpoint === 'pulse' ? undefined : 'x'));
+      const { api } = client(s.baseUrl);
+      const error = await failure(endpoint === 'pulse' ? api.pulse() : api[endpoint]('x'));
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).exitCode).toBe(1);
       expect(error.message).toMatch(message);
@@ -112,7 +117,7 @@ describe('requests', () => {
   it('a 2xx whose body is a JSON array is an answer', async () => {
     const s = await server();
     s.expect('/api/search', { body: [{ type: 'company', name: 'A' }] });
-    expect((await client(s.baseUrl).api.get('search', 'a')).body).toEqual([{ type: 'company', name: 'A' }]);
+    expect((await client(s.baseUrl).api.search('a')).body).toEqual([{ type: 'company', name: 'A' }]);
   });
 });
 
@@ -121,7 +126,7 @@ describe('redirects', () => {
     const s = await server();
     s.expect('/api/pulse', { status: 301, headers: { location: '/v3/api/pulse' } });
     s.expect('/v3/api/pulse', { body: { index: 1 } });
-    expect((await client(s.baseUrl).api.get('pulse')).body).toEqual({ index: 1 });
+    expect((await client(s.baseUrl).api.pulse()).body).toEqual({ index: 1 });
     expect(s.requests[1]?.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
@@ -129,7 +134,7 @@ describe('redirects', () => {
     const s = await server();
     const elsewhere = await server();
     s.expect('/api/audit', { status: 302, headers: { location: `${elsewhere.origin}/steal/audit?q=x` } });
-    const error = await failure(client(s.baseUrl).api.get('audit', 'x'));
+    const error = await failure(client(s.baseUrl).api.audit('x'));
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).exitCode).toBe(1);
     expect(error.message).toBe(`the server redirected to ${elsewhere.origin}/steal/audit (another origin); not followed`);
@@ -141,8 +146,13 @@ describe('redirects', () => {
     const s = await server();
     s.expect('/api/pulse', { status: 302, headers: { location: '/api/next\u009b2J' } });
     s.expect('/api/next%C2%9B2J', { headers: { 'x-ratelimit-remaining': '50\u009b2J' }, body: { index: 1 } });
-    const { api, debugLines } = client(s.baseUrl);
-    await api.get('pulse');
+    // Through the CLI's own debug writer (createDeps), where every --debug line is scrubbed.
+    const io = testIO();
+    const globals = { timeout: 5, retries: 0, wait: false, maxWait: 3_600_000, debug: true, quiet: false, sandbox: false };
+    const { deps } = createDeps({ globals, io, env: {}, signal: new AbortController().signal });
+    const api = createClient({ baseUrl: s.baseUrl, apiKey: KEY, retries: 0, env: {}, hooks: clientHooks(deps) });
+    await api.pulse();
+    const debugLines = io.stderrText().split('\n').map((line) => line.replace(/^debug: /, ''));
     expect(debugLines).toContain('< 302 Found → /api/next');
     expect(debugLines).toContain('< x-ratelimit-remaining: 50');
     // eslint-disable-next-line no-control-regex
@@ -152,7 +162,7 @@ describe('redirects', () => {
   it('gives up after 5 redirects', async () => {
     const s = await server();
     s.always('/api/pulse', { status: 307, headers: { location: '/api/pulse' } });
-    const error = await failure(client(s.baseUrl).api.get('pulse'));
+    const error = await failure(client(s.baseUrl).api.pulse());
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toMatch(/more than 5 times/);
     expect(s.count()).toBe(6);
@@ -163,7 +173,7 @@ describe('status mapping', () => {
   it('401 with a key: the key was rejected (exit 4)', async () => {
     const s = await server();
     s.expect('/api/pulse', { status: 401, body: { error: 'bad key' } });
-    const error = await failure(client(s.baseUrl).api.get('pulse'));
+    const error = await failure(client(s.baseUrl).api.pulse());
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).exitCode).toBe(4);
     expect(error.message).toBe('the server rejected the API key (401 Unauthorized)');
@@ -173,14 +183,14 @@ describe('status mapping', () => {
   it('403 without a key: a key is needed', async () => {
     const s = await server();
     s.expect('/api/pulse', { status: 403 });
-    const error = await failure(client(s.baseUrl, { key: undefined }).api.get('pulse'));
+    const error = await failure(client(s.baseUrl, { apiKey: undefined }).api.pulse());
     expect(error.message).toBe('the server needs an API key (403 Forbidden)');
   });
 
   it('404 with JSON on audit: no such company (exit 3)', async () => {
     const s = await server();
     s.expect('/api/audit', { status: 404, body: { error: { message: 'not found' } } });
-    const error = await failure(client(s.baseUrl).api.get('audit', 'Acme'));
+    const error = await failure(client(s.baseUrl).api.audit('Acme'));
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as NotFoundError).exitCode).toBe(3);
     expect(error.message).toBe('no company named "Acme"');
@@ -191,17 +201,17 @@ describe('status mapping', () => {
     const s = await server();
     s.expect('/api/audit', { status: 404, headers: { 'content-type': 'text/html' }, body: '<html><body>Not Found</body></html>' });
     s.expect('/api/search', { status: 404, body: {} });
-    const audit = await failure(client(s.baseUrl).api.get('audit', 'Acme'));
+    const audit = await failure(client(s.baseUrl).api.audit('Acme'));
     expect(audit).toBeInstanceOf(ApiError);
     expect(audit.message).toBe(`${s.origin}/api/audit was not found (404): is the base URL right?`);
-    const search = await failure(client(s.baseUrl).api.get('search', 'Acme'));
+    const search = await failure(client(s.baseUrl).api.search('Acme'));
     expect(search).toBeInstanceOf(ApiError);
   });
 
   it('HTML 502: ApiError without HTML in the message, the body kept for --debug', async () => {
     const s = await server();
     s.expect('/api/pulse', { status: 502, headers: { 'content-type': 'text/html' }, body: '<html><h1>502 Bad Gateway</h1><p>nginx</p></html>' });
-    const error = await failure(client(s.baseUrl).api.get('pulse'));
+    const error = await failure(client(s.baseUrl).api.pulse());
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe('the server failed (502 Bad Gateway)');
     expect((error as ApiError).bodyExcerpt).toContain('<h1>');
@@ -210,14 +220,14 @@ describe('status mapping', () => {
   it("a JSON 500 adds the server's message, scrubbed and with the key masked", async () => {
     const s = await server();
     s.expect('/api/pulse', { status: 500, body: { error: { message: `db \u001b[31mdown\u001b[0m for ${KEY}` } } });
-    const error = await failure(client(s.baseUrl).api.get('pulse'));
+    const error = await failure(client(s.baseUrl).api.pulse());
     expect(error.message).toBe('the server failed (500 Internal Server Error): db down for ****WXYZ');
   });
 
   it('other statuses: ApiError with status and message', async () => {
     const s = await server();
     s.expect('/api/search', { status: 418, body: { detail: 'short and stout' } });
-    const error = await failure(client(s.baseUrl).api.get('search', 'x'));
+    const error = await failure(client(s.baseUrl).api.search('x'));
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe("unexpected answer from the server (418 I'm a Teapot): short and stout");
   });
@@ -227,7 +237,7 @@ describe('status mapping', () => {
     s.expect('/api/pulse', { body: '{"index": 7', headers: { 'content-type': 'application/json' } });
     s.expect('/api/pulse', { body: '<!doctype html><html>login page</html>', headers: { 'content-type': 'text/html' } });
     for (let i = 0; i < 2; i++) {
-      const error = await failure(client(s.baseUrl).api.get('pulse'));
+      const error = await failure(client(s.baseUrl).api.pulse());
       expect(error).toBeInstanceOf(ApiError);
       expect(error.message).toBe("the server's answer is not valid JSON");
     }
@@ -239,7 +249,7 @@ describe('retries', () => {
     const s = await server();
     s.expect('/api/pulse', { status: 503 }, { fault: 'destroy' }, { body: { index: 2 } });
     const { api, debugLines, sleeps } = client(s.baseUrl, { retries: 2 });
-    expect((await api.get('pulse')).body).toEqual({ index: 2 });
+    expect((await api.pulse()).body).toEqual({ index: 2 });
     expect(s.count('/api/pulse')).toBe(3);
     expect(sleeps).toHaveLength(2);
     expect(debugLines.filter((line) => line.startsWith('retry '))).toHaveLength(2);
@@ -249,14 +259,14 @@ describe('retries', () => {
     const s = await server();
     s.expect('/api/pulse', { status: 503, headers: { 'retry-after': '2' } }, { body: {} });
     const { api, sleeps } = client(s.baseUrl, { retries: 1 });
-    await api.get('pulse');
+    await api.pulse();
     expect(sleeps[0]).toBeGreaterThan(1000);
   });
 
   it('stops after the retries with the last error', async () => {
     const s = await server();
     s.expect('/api/pulse', { status: 504 }, { status: 504 }, { status: 504 });
-    const error = await failure(client(s.baseUrl, { retries: 2 }).api.get('pulse'));
+    const error = await failure(client(s.baseUrl, { retries: 2 }).api.pulse());
     expect(error.message).toBe('the server failed (504 Gateway Timeout)');
     expect(s.count()).toBe(3);
   });
@@ -266,8 +276,8 @@ describe('retries', () => {
     s.expect('/api/search', { status: 400, body: { message: 'bad q' } });
     s.expect('/api/audit', { status: 404, body: {} });
     const { api } = client(s.baseUrl, { retries: 3 });
-    await failure(api.get('search', 'x'));
-    await failure(api.get('audit', 'x'));
+    await failure(api.search('x'));
+    await failure(api.audit('x'));
     expect(s.count()).toBe(2);
   });
 });
@@ -284,7 +294,7 @@ describe('rate limits', () => {
   it.each(cases)('429 with %s → RateLimitError with its reset', async (_name, headers, resetAt) => {
     const s = await server();
     s.expect('/api/audit', { status: 429, headers, body: { error: 'too many' } });
-    const error = await failure(client(s.baseUrl, { now: () => now }).api.get('audit', 'x'));
+    const error = await failure(client(s.baseUrl, { now: () => now }).api.audit('x'));
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).exitCode).toBe(5);
     expect((error as RateLimitError).resetAt).toBe(resetAt);
@@ -299,19 +309,20 @@ describe('rate limits', () => {
     let clock = now;
     const requestLog = openRequestLog(stateDir, 'aaaa');
     const { api } = client(s.baseUrl, { now: () => clock, requestLog });
-    await api.get('pulse');
+    await api.pulse();
     clock += 20 * 60_000;
-    const error = (await failure(api.get('pulse'))) as RateLimitError;
+    const error = (await failure(api.pulse())) as RateLimitError;
     expect(error.resetFromServer).toBe(false);
     expect(error.resetAt).toBe(now + 60 * 60_000);
     expect(error.message).toContain('resets in about 40 min (at about ');
-    expect(requestLog.countSince(now)).toBe(2);
+    requestLog.flush();
+    expect(readRequestStatus(stateDir, 'aaaa', clock).lastHour).toBe(2);
   });
 
   it('says the reset is unknown with no headers and no log', async () => {
     const s = await server();
     s.expect('/api/pulse', { status: 429 });
-    const error = (await failure(client(s.baseUrl).api.get('pulse'))) as RateLimitError;
+    const error = (await failure(client(s.baseUrl).api.pulse())) as RateLimitError;
     expect(error.resetAt).toBeUndefined();
     expect(error.message).toBe("rate limit reached: the free tier's 100 requests per hour; the reset time is unknown");
   });
@@ -320,7 +331,7 @@ describe('rate limits', () => {
     const s = await server();
     s.expect('/api/audit', { status: 429, headers: { 'retry-after': '1' } }, { body: { score: 80 } });
     const { api, sleeps } = client(s.baseUrl, { wait: true });
-    expect((await api.get('audit', 'x')).body).toEqual({ score: 80 });
+    expect((await api.audit('x')).body).toEqual({ score: 80 });
     expect(s.count()).toBe(2);
     expect(sleeps).toHaveLength(1);
     expect(sleeps[0]).toBeGreaterThanOrEqual(1000);
@@ -330,7 +341,7 @@ describe('rate limits', () => {
     const s = await server();
     s.expect('/api/pulse', { status: 429, headers: { 'retry-after': '3' } }, { body: {} });
     const io = testIO({ stderrIsTTY: true });
-    await client(s.baseUrl, { wait: true, io }).api.get('pulse');
+    await client(s.baseUrl, { wait: true }, io).api.pulse();
     expect(io.stderrText()).toContain('rate limited; retrying in ');
     expect(io.stderrText().endsWith('\r\u001b[2K')).toBe(true);
   });
@@ -346,16 +357,55 @@ describe('rate limits', () => {
         waiting.push(resolve);
         if (waiting.length === 2) for (const wake of waiting) wake();
       });
-    const { api } = client(s.baseUrl, { wait: true, io, sleep });
-    await Promise.all([api.get('audit', 'a'), api.get('audit', 'b')]);
+    const { api } = client(s.baseUrl, { wait: true, sleep }, io);
+    await Promise.all([api.audit('a'), api.audit('b')]);
     expect(io.stderrText()).toMatch(/^rate limited; waiting \d+ s \(until \d[^)]*\), then retrying\n$/);
+  });
+
+  it('--wait: requests that wait together count once against --max-wait (4 waits of 10 min fit in 30 min)', async () => {
+    const s = await server();
+    const limited = { status: 429, headers: { 'retry-after': '600' } };
+    s.expect('/api/audit', limited, limited, limited, limited, { body: {} }, { body: {} }, { body: {} }, { body: {} });
+    // Every wait is held until each request has begun waiting or given up, as in a batch.
+    const waiting: Array<() => void> = [];
+    let gaveUp = 0;
+    const settle = () => {
+      if (waiting.length + gaveUp === 4) for (const wake of waiting) wake();
+    };
+    const sleep = () =>
+      new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        settle();
+      });
+    const { api } = client(s.baseUrl, { wait: true, maxWait: 30 * 60, sleep });
+    const calls = ['a', 'b', 'c', 'd'].map((name) =>
+      api.audit(name).catch((error: unknown) => {
+        gaveUp += 1;
+        settle();
+        throw error;
+      }),
+    );
+    expect((await Promise.allSettled(calls)).map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(s.count()).toBe(8);
+  });
+
+  it('--wait: waits one after another each count against --max-wait', async () => {
+    const s = await server();
+    const limited = { status: 429, headers: { 'retry-after': '600' } };
+    s.expect('/api/audit', limited, limited, { body: {} }, limited);
+    const { api, sleeps } = client(s.baseUrl, { wait: true, maxWait: 25 * 60 });
+    await api.audit('a');
+    const error = await failure(api.audit('b'));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).hint).toMatch(/further away than --max-wait allows/);
+    expect(sleeps).toHaveLength(2);
   });
 
   it('--wait: gives up with exit 5 when the reset is beyond --max-wait', async () => {
     const s = await server();
     s.expect('/api/audit', { status: 429, headers: { 'retry-after': '3600' } });
-    const { api, sleeps } = client(s.baseUrl, { wait: true, maxWaitMs: 60_000 });
-    const error = await failure(api.get('audit', 'x'));
+    const { api, sleeps } = client(s.baseUrl, { wait: true, maxWait: 60 });
+    const error = await failure(api.audit('x'));
     expect(error).toBeInstanceOf(RateLimitError);
     expect(sleeps).toHaveLength(0);
     expect(s.count()).toBe(1);
@@ -365,8 +415,8 @@ describe('rate limits', () => {
     const s = await server();
     s.always('/api/pulse', { headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '600' }, body: {} });
     const { api, warnings, debugLines } = client(s.baseUrl);
-    await api.get('pulse');
-    await api.get('pulse');
+    await api.pulse();
+    await api.pulse();
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^3 requests left in this rate-limit window; resets in 10 min \(at \d{1,2}:\d\d(:\d\d)?(\s[AP]M)?\)$/);
     expect(debugLines).toContain('< x-ratelimit-remaining: 3');
@@ -378,7 +428,7 @@ describe('interrupts and network faults', () => {
     const s = await server();
     s.expect('/api/pulse', { fault: 'hang' });
     const controller = new AbortController();
-    const pending = client(s.baseUrl, { signal: controller.signal }).api.get('pulse');
+    const pending = client(s.baseUrl, { signal: controller.signal }).api.pulse();
     setTimeout(() => controller.abort(), 50);
     const error = await failure(pending);
     expect(error).toBeInstanceOf(InterruptedError);
@@ -389,7 +439,7 @@ describe('interrupts and network faults', () => {
     const s = await server();
     s.expect('/api/pulse', { status: 429, headers: { 'retry-after': '600' } });
     const controller = new AbortController();
-    const pending = client(s.baseUrl, { signal: controller.signal, wait: true, sleep: realSleep }).api.get('pulse');
+    const pending = client(s.baseUrl, { signal: controller.signal, wait: true, sleep: undefined }).api.pulse();
     setTimeout(() => controller.abort(), 50);
     expect(await failure(pending)).toBeInstanceOf(InterruptedError);
   });
@@ -397,7 +447,7 @@ describe('interrupts and network faults', () => {
   it('a server that never answers: NetworkError after the timeout', async () => {
     const s = await server();
     s.expect('/api/pulse', { fault: 'hang' });
-    const error = await failure(client(s.baseUrl, { timeoutMs: 200 }).api.get('pulse'));
+    const error = await failure(client(s.baseUrl, { timeout: 0.2 }).api.pulse());
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).exitCode).toBe(6);
     expect(error.message).toBe('no answer from 127.0.0.1 within 0.2 s');
@@ -406,7 +456,7 @@ describe('interrupts and network faults', () => {
 
   it('a closed port: connection refused', async () => {
     const port = await closedPort();
-    const error = await failure(client(new URL(`http://127.0.0.1:${port}/api`)).api.get('pulse'));
+    const error = await failure(client(new URL(`http://127.0.0.1:${port}/api`)).api.pulse());
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toBe(`cannot connect to 127.0.0.1:${port} (connection refused)`);
     expect((error as NetworkError).hint).toBe('is the server running? check --base-url');
@@ -415,7 +465,7 @@ describe('interrupts and network faults', () => {
   it('a reset connection', async () => {
     const s = await server();
     s.expect('/api/pulse', { fault: 'reset' });
-    const error = await failure(client(s.baseUrl).api.get('pulse'));
+    const error = await failure(client(s.baseUrl).api.pulse());
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toBe('the connection to 127.0.0.1 was reset');
   });
@@ -423,7 +473,7 @@ describe('interrupts and network faults', () => {
   it('a body cut off before its content-length', async () => {
     const s = await server();
     s.expect('/api/pulse', { fault: 'truncate', body: { index: 1, padding: 'x'.repeat(2000) } });
-    const error = await failure(client(s.baseUrl).api.get('pulse'));
+    const error = await failure(client(s.baseUrl).api.pulse());
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toBe('the answer from 127.0.0.1 was cut off');
   });
@@ -436,7 +486,7 @@ describe('the key never leaks', () => {
     s.always('/api/audit', { status: 302, headers: { location: '/api/audit2' } });
     s.expect('/api/audit2', { status: 500, body: { message: `echo ${KEY}` } }, { body: { echo: KEY } });
     const { api, debugLines } = client(s.baseUrl, { retries: 1 });
-    await api.get('audit', 'Acme');
+    await api.audit('Acme');
     expect(debugLines).toContain(`> GET ${s.origin}/api/audit?q=Acme`);
     expect(debugLines).toContain('> authorization: Bearer ****WXYZ');
     expect(debugLines.some((line) => /^< 200 OK \(\d+ ms\)$/.test(line))).toBe(true);

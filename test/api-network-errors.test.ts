@@ -1,9 +1,8 @@
-// Error-cause mapping of src/api/network-errors.ts for causes a loopback server cannot produce
+// Error-cause mapping of src/api/transport.ts for causes a loopback server cannot produce
 // (DNS, TLS), and proxy support through a real forwarding proxy (helpers/proxy.ts).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../src/api/client.js';
-import { errorCode, networkError, neverSent } from '../src/api/network-errors.js';
-import { testIO } from '../src/io.js';
+import { errorCode, networkError, neverSent } from '../src/api/transport.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
 import { startProxy, type ForwardingProxy } from './helpers/proxy.js';
 
@@ -67,22 +66,11 @@ describe('proxy', () => {
     target = await startFaultServer();
     target.expect('/api/pulse', { body: { index: 3 } }, { body: { index: 4 } });
     proxy = await startProxy();
-    const proxied = (env: NodeJS.ProcessEnv) => createClient({
-      baseUrl: (target as FaultServer).baseUrl,
-      timeoutMs: 5000,
-      retries: 0,
-      wait: false,
-      maxWaitMs: 0,
-      now: Date.now,
-      debug: () => {},
-      warn: () => {},
-      io: testIO(),
-      env,
-    });
+    const proxied = (env: NodeJS.ProcessEnv) => createClient({ baseUrl: (target as FaultServer).baseUrl, timeout: 5, retries: 0, env });
     const HTTP_PROXY = proxy.url;
-    expect((await proxied({ HTTP_PROXY }).get('pulse')).body).toEqual({ index: 3 });
+    expect((await proxied({ HTTP_PROXY }).pulse()).body).toEqual({ index: 3 });
     expect(proxy.forwarded.map((entry) => entry.target)).toEqual([`127.0.0.1:${target.port}`]);
-    expect((await proxied({ HTTP_PROXY, NO_PROXY: '127.0.0.1' }).get('pulse')).body).toEqual({ index: 4 });
+    expect((await proxied({ HTTP_PROXY, NO_PROXY: '127.0.0.1' }).pulse()).body).toEqual({ index: 4 });
     expect(proxy.forwarded).toHaveLength(1);
   });
 });

@@ -37,9 +37,10 @@ describe('openRequestLog', () => {
     log.record(NOW - 10 * MINUTE);
     log.record(NOW - 10 * MINUTE + 5);
     log.record(NOW - 2 * HOUR);
-    expect(log.countSince(NOW - HOUR)).toBe(3);
     expect(log.oldestSince(NOW - HOUR)).toBe(NOW - 50 * MINUTE);
     expect(log.oldestSince(NOW)).toBeUndefined();
+    log.flush();
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(3);
   });
 
   it('writes nothing until flush, then a 0600 file in a 0700 dir, read back by a new log', () => {
@@ -53,9 +54,11 @@ describe('openRequestLog', () => {
     expect(files).toHaveLength(1); // no temp file left behind
     expect(statSync(join(dir, REQUESTS_DIR, files[0] as string)).mode & 0o777).toBe(0o600);
     const again = openRequestLog(dir, 'abc', () => NOW);
-    expect(again.countSince(NOW - HOUR)).toBe(1);
+    expect(again.oldestSince(NOW - HOUR)).toBe(NOW);
     expect(again.lastRateLimit()).toEqual({ limit: 100, remaining: 42, resetAt: NOW + 600_000, seenAt: NOW });
-    expect(openRequestLog(dir, 'def', () => NOW).countSince(0)).toBe(0);
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(1);
+    expect(openRequestLog(dir, 'def', () => NOW).oldestSince(0)).toBeUndefined();
+    expect(readRequestStatus(dir, 'def', NOW).lastHour).toBe(0);
   });
 
   it('stays small for 10,000 requests and drops what is older than an hour', () => {
@@ -65,7 +68,7 @@ describe('openRequestLog', () => {
     log.flush();
     const text = readFileSync(join(dir, REQUESTS_DIR, recordFiles()[0] as string), 'utf8');
     expect(text.length).toBeLessThan(2000);
-    expect(openRequestLog(dir, 'abc', () => NOW).countSince(0)).toBe(10_000);
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(10_000);
   });
 
   it('merges with what other processes wrote meanwhile', () => {
@@ -123,8 +126,8 @@ describe('openRequestLog', () => {
     mkdirSync(join(dir, REQUESTS_DIR), { recursive: true });
     const good = JSON.stringify({ id: 'aa11', key: 'abc', minutes: { [String(NOW / MINUTE)]: 2 } });
     writeFileSync(join(dir, REQUESTS_DIR, 'a.jsonl'), `{"id":"bb22","key":"abc","minu\n${good}\n{"id":"cc","key":"abc","minutes":{"x":"y"}}\n`);
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(2);
     const log = openRequestLog(dir, 'abc', () => NOW);
-    expect(log.countSince(0)).toBe(2);
     log.record(NOW);
     log.flush();
     expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(3);

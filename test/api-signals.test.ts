@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { linkSignals } from '../src/api/signals.js';
+import { linkSignals } from '../src/api/transport.js';
 
 describe('linkSignals', () => {
   it('aborts when any source aborts, with its reason', () => {

@@ -186,12 +186,12 @@ describe('rate limits exit 5', () => {
     server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '600' }, body: {} });
     const interrupt = new AbortController();
     let stderr = '';
-    // --debug says when the wait begins: Ctrl-C is sent then, not after a guessed sleep.
+    // The wait line says when the wait begins: Ctrl-C is sent then, not after a guessed sleep.
     const waiting = await rep(['--debug', '--wait', 'pulse'], server.baseUrl.href, {
       signal: interrupt.signal,
       onStderr: (chunk) => {
         stderr += chunk;
-        if (/rate limited: waiting .* before retrying/.test(stderr)) interrupt.abort();
+        if (/rate limited; waiting .*, then retrying/.test(stderr)) interrupt.abort();
       },
     });
     expect(interrupt.signal.aborted).toBe(true);

@@ -1,14 +1,17 @@
 // The package as a user gets it: `npm pack` of a copy of this checkout (prepack builds dist/ there),
 // then `npm install -g` of the tarball into a temp prefix, offline: nothing to download, nothing run,
-// no warnings, and the installed `rep` works. npm gets an empty user config and a temp cache, so the
+// no warnings, and the installed `rep` works. A fresh project also installs the tarball and imports the
+// library with strict TypeScript types. npm gets an empty user config and a temp cache, so the
 // machine's own npm settings neither leak in nor get touched.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../src/sandbox/server.js';
 import { makeTempHome, runCli } from './helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -29,8 +32,12 @@ let install: NpmResult;
 let installed: string;
 
 function npm(args: string[], cwd: string): Promise<NpmResult> {
+  return run('npm', args, cwd);
+}
+
+function run(file: string, args: string[], cwd: string, env: Record<string, string> = npmEnv): Promise<NpmResult> {
   return new Promise((resolve) => {
-    execFile('npm', args, { cwd, env: npmEnv, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(file, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
     });
   });
@@ -86,7 +93,7 @@ describe('the packed tarball', () => {
 
   it('carries the MIT licence and the notices of every bundled package, and no sources or build scripts', () => {
     const paths = packed.files.map((file) => file.path);
-    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/rep.js', 'dist/cli.js', 'dist/THIRD_PARTY_NOTICES.txt']));
+    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/rep.js', 'dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/THIRD_PARTY_NOTICES.txt']));
     expect(paths.filter((path) => !/^(bin|dist)\//.test(path)).sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} rep contributors\n/);
 
@@ -112,6 +119,76 @@ describe('the packed tarball', () => {
       }
     }
     expect([...bare]).toEqual([]);
+  });
+});
+
+// A script in a fresh project: type-checked strictly against the shipped .d.ts files, then run as its
+// .mjs twin (the same code with the types stripped) against a sandbox. It may not use Node's typings:
+// the project has none, and the package's types must not need them.
+const SCRIPT = `import { createClient, NotFoundError, RepError, type RepResult, type AuditView } from 'rep-cli';
+
+export async function main(baseUrl: string, apiKey: string): Promise<string> {
+  const rep = createClient({ baseUrl, apiKey, timeout: 10, retries: 0, hooks: { onRetry: ({ attempt }) => void attempt } });
+  const r: RepResult<AuditView> = await rep.audit('Кофейня Ромашка');
+  const s: number | undefined = r.view.score;
+  // @ts-expect-error the score is a number, so typed views catch this
+  const wrong: string = r.view.score;
+  const groups: string[] = (await rep.search('coffee')).view.groups.map((group) => group.type);
+  const index: number | undefined = (await rep.pulse()).view.index;
+  let exitCode = 0;
+  try {
+    await rep.audit('No Such Company Anywhere');
+  } catch (e) {
+    if (e instanceof RepError) exitCode = e.exitCode;
+    if (e instanceof NotFoundError) exitCode += 100;
+  }
+  return JSON.stringify({ score: s, wrong, body: r.body, groups, index, remaining: r.rateLimit.remaining, exitCode });
+}
+`;
+
+describe('the library from the tarball', () => {
+  let project: string;
+  let added: NpmResult;
+
+  beforeAll(async () => {
+    project = join(dir, 'script');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'script', private: true, type: 'module' }));
+    added = await npm(['install', '--offline', '--no-audit', '--no-fund', join(dir, packed.filename)], project);
+    writeFileSync(join(project, 'main.ts'), SCRIPT);
+    const twin = ts.transpileModule(SCRIPT, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    writeFileSync(join(project, 'main.mjs'), `${twin}\nprocess.stdout.write(await main(...process.argv.slice(2)));\n`);
+  }, 120_000);
+
+  it('installs into a project with no dependency of its own', () => {
+    expect(`${added.stdout}${added.stderr}`).not.toMatch(/npm warn/i);
+    expect(added.code).toBe(0);
+    expect(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['rep-cli']);
+  });
+
+  it('type-checks a strict TypeScript import of createClient and RepError', async () => {
+    const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+    const checked = await run(tsc, ['--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', 'main.ts'], project);
+    expect(`${checked.stdout}${checked.stderr}`).toBe('');
+    expect(checked.code).toBe(0);
+  });
+
+  it('runs against a sandbox: body, view, rate limit, and a RepError with its exit code', async () => {
+    const sandbox = await startSandbox({ port: 0 });
+    try {
+      const result = await run(process.execPath, ['main.mjs', sandbox.url, sandbox.key], project, { PATH: npmEnv.PATH ?? '' });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const said = JSON.parse(result.stdout) as { score: number; wrong: unknown; body: { score: number }; groups: string[]; index: number; remaining: number; exitCode: number };
+      expect(said.score).toBe(said.body.score);
+      expect(said.wrong).toBe(said.score);
+      expect(said.groups).toContain('company');
+      expect(said.index).toEqual(expect.any(Number));
+      expect(said.remaining).toBe(99);
+      expect(said.exitCode).toBe(103);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 

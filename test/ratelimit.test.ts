@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '../src/errors.js';
-import { describeReset, formatCountdown, formatRelative, rateLimitError } from '../src/api/rate-limit-message.js';
-import { MAX_RESET_MS, parseRateLimitHeaders, parseReset, parseRetryAfter } from '../src/api/ratelimit.js';
-import { BACKOFF_CAP_MS, retryDelay } from '../src/api/retry.js';
+import { BACKOFF_CAP_MS, retryDelay } from '../src/api/client.js';
+import { describeReset, formatRelative, MAX_RESET_MS, parseRateLimitHeaders, parseReset, parseRetryAfter, rateLimitError } from '../src/api/rate-limit.js';
+import { formatCountdown } from '../src/progress.js';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0); // 1748779200000
 

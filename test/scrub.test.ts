@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scrubLine, scrubText } from '../src/output/scrub.js';
+import { scrubLine, scrubText } from '../src/text.js';
 
 describe('scrubText', () => {
   it.each([

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../src/api/client.js';
-import { redactBody } from '../src/api/redact.js';
+import { redactBody } from '../src/api/request.js';
 import { testIO } from '../src/io.js';
 import { createBatchWriter } from '../src/output/batch.js';
 import { writeResult, type ResultKind } from '../src/output/render.js';
@@ -82,8 +82,8 @@ describe('a 200 body that echoes the key (in process, client to renderer)', () =
 
   async function answer(kind: ResultKind): Promise<unknown> {
     server = await startRecordingServer({ headers: { 'content-type': 'application/json' }, body: ECHO });
-    const client = createClient({ baseUrl: server.baseUrl, key: KEY, timeoutMs: 5000, retries: 0, wait: false, maxWaitMs: 0, now: Date.now, debug: () => {}, warn: () => {}, io: testIO(), env: {} });
-    return (await client.get(kind, kind === 'pulse' ? undefined : 'echo')).body;
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, timeout: 5, retries: 0, env: {} });
+    return (await (kind === 'pulse' ? client.pulse() : client[kind]('echo'))).body;
   }
 
   it.each(['audit', 'search', 'pulse'] as const)('%s: every format shows the mask where the key was, and json stays JSON', async (kind) => {

@@ -1,178 +1,296 @@
-// The API client commands use: builds the URL, sends the GET through the transport, retries what is
-// safe to retry, turns 429 into a RateLimitError (or waits it out under --wait), and parses the JSON.
-import { InterruptedError, NetworkError, RateLimitError, type RepError } from '../errors.js';
-import type { IO } from '../io.js';
-import { scrubLine } from '../output/scrub.js';
-import { HOUR_MS, type RequestLog } from '../state/requests.js';
-import { errorFromStatus, parseJsonBody, type Answer } from './errors-from-response.js';
-import { describeReset, formatRelative, rateLimitError, type ResetEstimate } from './rate-limit-message.js';
-import { hasRateLimitInfo, parseRateLimitHeaders, parseRetryAfter, type RateLimitInfo } from './ratelimit.js';
-import { keyRedactor, maskKey, redactBody } from './redact.js';
-import { isRetryableStatus, retryDelay } from './retry.js';
-import { createTransport, type RawAnswer } from './transport.js';
-import type { ApiClient, ApiResponse, CallOptions, Endpoint } from './types.js';
-import { linkSignals } from './signals.js';
-import { buildUrl } from './url.js';
-import { sleep as realSleep, waitWithCountdown, type Sleep } from './wait.js';
+// The library's client: audit(name), search(text) and pulse() each send one GET and resolve to
+// { body, view, rateLimit } or reject with a RepError. It retries what is safe to retry, waits out a
+// rate limit when asked, and tells its hooks; it writes nothing anywhere and reads no config file or
+// environment variable it is not given.
+import { auditView, pulseView, searchView, type AuditView, type PulseView, type SearchView } from '../views/index.js';
+import { errorFromResponse, InterruptedError, NetworkError, parseJsonBody, UsageError, type RateLimitError, type RepError } from './errors.js';
+import { describeReset, estimateReset, formatClock, formatRelative, hasRateLimitInfo, parseRateLimitHeaders, parseRetryAfter, rateLimitError, type RateLimitInfo, type RequestCounter } from './rate-limit.js';
+import { buildUrl, checkBaseUrl, checkKey, keyRedactor, redactBody, type Endpoint } from './request.js';
+import { createTransport, linkSignals, type ApiResponse, type RequestEvent, type ResponseEvent } from './transport.js';
+
+export type { RequestEvent, ResponseEvent } from './transport.js';
 
 export interface ClientOptions {
-  /** Already validated (http(s); http only for loopback); its path is kept. */
-  baseUrl: URL;
-  /** No key: no Authorization header is sent. */
-  key?: string;
-  /** Per attempt: connect + headers + body. */
-  timeoutMs: number;
-  /** Extra attempts for network errors and 500/502/503/504. */
-  retries: number;
-  /** `--wait`: on 429 sleep until the reset, then retry. */
-  wait: boolean;
-  /** `--max-wait`: the budget for all rate-limit waiting of this client. */
-  maxWaitMs: number;
-  now: () => number;
-  /** `--debug` lines (no-op otherwise). The key never reaches it. */
-  debug: (line: string) => void;
-  /** One warning line on stderr. */
-  warn: (text: string) => void;
-  /** For the `--wait` countdown on a terminal, or the line that says rep waits elsewhere. */
-  io: IO;
-  /** `--quiet`: wait without a word. */
-  quiet?: boolean;
-  /** Undefined under --sandbox (which writes no files). */
-  requestLog?: RequestLog;
-  /** Aborted on Ctrl-C: stop at once with InterruptedError. */
+  /** The API's base URL, usually ending in /api (`https://host/api`); plain http only for loopback hosts. */
+  baseUrl: string | URL;
+  /** Sent as `Authorization: Bearer …`; without one, no Authorization header is sent. */
+  apiKey?: string;
+  /** Seconds per attempt (connect, headers and body), like the CLI's --timeout. Default 30. */
+  timeout?: number;
+  /** Extra attempts after a network error or a 500/502/503/504. Default 2. */
+  retries?: number;
+  /** On 429, sleep until the limit resets and try again (default: reject with RateLimitError at once). */
+  wait?: boolean;
+  /** Seconds of rate-limit waiting this client may spend in all, on the wall clock. Default 3600. */
+  maxWait?: number;
+  /** Aborting it stops every call of this client at once (InterruptedError). */
   signal?: AbortSignal;
+  hooks?: RepHooks;
+  /** Default `rep`. */
   userAgent?: string;
-  /** Where proxy variables are read (default process.env). */
-  env?: NodeJS.ProcessEnv;
-  /** Test seams: how to sleep, and the jitter source. */
+  /** Proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) are read from here only: pass `process.env` to honour the environment's. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** @internal The CLI's request count across runs (state/requests.ts). */
+  requestLog?: RequestCounter;
+  /** @internal Test seam: the clock (epoch ms). */
+  now?: () => number;
+  /** @internal Test seam: how to sleep. */
   sleep?: Sleep;
+  /** @internal Test seam: the jitter source. */
   random?: () => number;
 }
 
-/** Warn when the server says this few requests are left. */
-export const LOW_REMAINING = 10;
+/** What the client tells as it works (ky's hooks are the model). A hook that throws fails the call. */
+export interface RepHooks {
+  /** Each HTTP request (a redirect's next hop too), the Authorization header masked. */
+  onRequest?(request: RequestEvent): void;
+  /** Each HTTP response (a redirect too), header values with the key masked. */
+  onResponse?(response: ResponseEvent): void;
+  /** A failed attempt is tried again after delayMs; awaited before the client sleeps. */
+  onRetry?(retry: RetryEvent): void | Promise<void>;
+  /**
+   * Under `wait`, a 429's wait begins; awaited, then the client sleeps `ms`. `signal` aborts when the
+   * wait is over (or cut short). Calls that meet the limit while a wait is under way join it untold.
+   */
+  onRateLimitWait?(wait: RateLimitWaitEvent): void | Promise<void>;
+  /** Once per client: a response said LOW_QUOTA or fewer requests are left in the window (not a 429). */
+  onLowQuota?(quota: LowQuotaEvent): void;
+}
+
+export interface RetryEvent {
+  /** 1 for the first retry. */
+  attempt: number;
+  retries: number;
+  delayMs: number;
+  error: RepError;
+}
+
+export interface RateLimitWaitEvent {
+  ms: number;
+  /** When the wait ends (epoch ms). */
+  until: number;
+  signal: AbortSignal;
+  /** `rate limited; waiting 14 min (until 18:42), then retrying` */
+  message: string;
+}
+
+export interface LowQuotaEvent {
+  remaining: number;
+  limit?: number;
+  /** When the window resets (epoch ms), if the server said. */
+  resetAt?: number;
+  /** `3 requests left in this rate-limit window; resets in 10 min (at 18:42)` */
+  message: string;
+}
+
+export interface RepResult<V> {
+  /** The server's JSON, unchanged. */
+  body: unknown;
+  /** The typed view of body. */
+  view: V;
+  /** What the response's headers said about the rate limit (empty when they said nothing). */
+  rateLimit: RateLimitInfo;
+  status: number;
+  /** Lower-cased names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+}
+
+export interface CallOptions {
+  /** Aborts this one call (InterruptedError). */
+  signal?: AbortSignal;
+}
+
+export interface RepClient {
+  /** A company's Reputation Score and summary by source. NotFoundError when there is no such company. */
+  audit(name: string, options?: CallOptions): Promise<RepResult<AuditView>>;
+  /** Matching companies, cities and categories. */
+  search(text: string, options?: CallOptions): Promise<RepResult<SearchView>>;
+  /** The market index. */
+  pulse(options?: CallOptions): Promise<RepResult<PulseView>>;
+}
+
+/** Sleeps ms, or throws InterruptedError as soon as the signal aborts. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+export const DEFAULT_RETRIES = 2;
+export const DEFAULT_MAX_WAIT_SECONDS = 3600;
+/** onLowQuota fires when a response says this few requests are left. */
+export const LOW_QUOTA = 10;
 /** Slept past the reset, so the retry does not land a moment early on the server's clock. */
 export const RESET_MARGIN_MS = 1000;
-/** Under --wait with no reset time known at all, retry after this long. */
+/** Under `wait` with no reset time known at all, retry after this long. */
 export const UNKNOWN_RESET_WAIT_MS = 60_000;
 
-export function createClient(options: ClientOptions): ApiClient {
-  const redact = keyRedactor(options.key);
-  // Debug lines quote the server (a Location, header values): masked, and scrubbed so they cannot drive a terminal.
-  const debug = (line: string) => options.debug(scrubLine(redact(line)));
-  const sleep = options.sleep ?? realSleep;
+export function createClient(options: ClientOptions): RepClient {
+  const baseUrl = checkBaseUrl(options.baseUrl, 'the baseUrl option');
+  const key = options.apiKey === undefined || options.apiKey === '' ? undefined : checkKey(options.apiKey, 'the apiKey option');
+  const hooks = options.hooks ?? {};
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? sleepFor;
+  const timeoutMs = checkNumber(options.timeout, 'timeout', DEFAULT_TIMEOUT_SECONDS, false) * 1000;
+  const retries = Math.floor(checkNumber(options.retries, 'retries', DEFAULT_RETRIES, true));
+  const maxWaitMs = checkNumber(options.maxWait, 'maxWait', DEFAULT_MAX_WAIT_SECONDS, true) * 1000;
+  const redact = keyRedactor(key);
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': options.userAgent ?? 'rep' };
-  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  if (key) headers.authorization = `Bearer ${key}`;
   const transport = createTransport({
     headers,
-    ...(options.key ? { maskedAuthorization: `Bearer ${maskKey(options.key)}` } : {}),
-    timeoutMs: options.timeoutMs,
-    env: options.env ?? process.env,
-    debug,
-    onSend: () => options.requestLog?.record(options.now()),
+    timeoutMs,
+    env: options.env ?? {},
+    // Requests and responses are described with the key masked (`Bearer ****WXYZ`): redacted at the source.
+    redact,
+    onRequest: (request) => hooks.onRequest?.(request),
+    onResponse: (response) => hooks.onResponse?.(response),
+    onSend: () => options.requestLog?.record(now()),
   });
+  // Rate-limit waits under way: calls in flight together meet the limit together and wait together,
+  // so their waits are one stretch of the wall clock, counted once against maxWait and told once.
+  let waiting = 0;
+  let waitingUntil = 0;
   let waitedMs = 0;
-  /** Rate-limit waits under way: requests in flight together meet the limit together, and one telling is enough. */
-  let waits = 0;
-  let warnedLow = false;
+  let toldLowQuota = false;
 
-  /** When the limit resets: the server's word, else its earlier word, else the local count's estimate. */
-  function resetOf(info: RateLimitInfo): ResetEstimate {
-    const now = options.now();
-    if (info.resetAt !== undefined) return { resetAt: info.resetAt, fromServer: true };
-    const last = options.requestLog?.lastRateLimit();
-    if (last?.resetAt !== undefined && last.resetAt > now) return { resetAt: last.resetAt, fromServer: true };
-    const oldest = options.requestLog?.oldestSince(now - HOUR_MS);
-    if (oldest !== undefined && oldest + HOUR_MS > now) return { resetAt: oldest + HOUR_MS, fromServer: false };
-    return { fromServer: false };
-  }
-
-  async function waitForReset(error: RateLimitError, signal: AbortSignal | undefined, onWait: CallOptions['onWait']): Promise<void> {
-    const now = options.now();
-    const waitMs = error.resetAt !== undefined ? Math.max(RESET_MARGIN_MS, error.resetAt - now + RESET_MARGIN_MS) : UNKNOWN_RESET_WAIT_MS;
-    if (waitedMs + waitMs > options.maxWaitMs) {
-      debug(`rate limited: waiting ${formatRelative(waitMs)} would exceed --max-wait (${formatRelative(options.maxWaitMs)})`);
+  async function waitForReset(error: RateLimitError, signal: AbortSignal | undefined): Promise<void> {
+    const start = now();
+    const ms = error.resetAt !== undefined ? Math.max(RESET_MARGIN_MS, error.resetAt - start + RESET_MARGIN_MS) : UNKNOWN_RESET_WAIT_MS;
+    const until = start + ms;
+    const joined = waiting > 0;
+    const added = joined ? Math.max(0, until - Math.max(start, waitingUntil)) : ms;
+    if (waitedMs + added > maxWaitMs) {
       error.hint = 'the reset is further away than --max-wait allows: raise --max-wait, or ask the service operator for a higher tier';
       throw error;
     }
-    debug(`rate limited: waiting ${formatRelative(waitMs)} before retrying`);
-    waitedMs += waitMs;
-    waits += 1;
-    onWait?.(true);
+    waitedMs += added;
+    waitingUntil = joined ? Math.max(waitingUntil, until) : until;
+    waiting += 1;
+    const over = new AbortController();
     try {
-      if (options.quiet || waits > 1) await sleep(waitMs, signal);
-      else await waitWithCountdown(waitMs, { io: options.io, sleep, now, ...(signal ? { signal } : {}) });
+      const message = `rate limited; waiting ${formatRelative(ms)} (until ${formatClock(until, start)}), then retrying`;
+      if (!joined) await hooks.onRateLimitWait?.({ ms, until, signal: over.signal, message });
+      await sleep(ms, signal);
     } finally {
-      waits -= 1;
-      onWait?.(false);
+      waiting -= 1;
+      over.abort();
     }
   }
 
   function noteRateLimit(info: RateLimitInfo, status: number): void {
     if (!hasRateLimitInfo(info)) return;
-    options.requestLog?.noteRateLimit({ ...info, seenAt: options.now() });
-    if (status === 429 || warnedLow || info.remaining === undefined || info.remaining > LOW_REMAINING) return;
-    warnedLow = true;
-    const resets = info.resetAt !== undefined ? `; ${describeReset(info.resetAt, options.now(), false)}` : '';
-    options.warn(redact(`${info.remaining} ${info.remaining === 1 ? 'request' : 'requests'} left in this rate-limit window${resets}`));
+    options.requestLog?.noteRateLimit({ ...info, seenAt: now() });
+    if (status === 429 || toldLowQuota || info.remaining === undefined || info.remaining > LOW_QUOTA) return;
+    toldLowQuota = true;
+    const { remaining, limit, resetAt } = info;
+    const resets = resetAt !== undefined ? `; ${describeReset(resetAt, now(), false)}` : '';
+    const message = `${remaining} ${remaining === 1 ? 'request' : 'requests'} left in this rate-limit window${resets}`;
+    hooks.onLowQuota?.({ remaining, ...(limit !== undefined ? { limit } : {}), ...(resetAt !== undefined ? { resetAt } : {}), message });
   }
 
-  return {
-    async get(endpoint: Endpoint, q?: string, callOptions?: CallOptions): Promise<ApiResponse> {
-      const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
-      try {
-        return await attempt(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal, callOptions?.onWait);
-      } finally {
-        linked?.dispose();
-      }
-    },
-  };
-
-  /** One call: attempts, retries and rate-limit waits until an answer or a final error. */
-  async function attempt(endpoint: Endpoint, q: string | undefined, signal: AbortSignal | undefined, onWait: CallOptions['onWait']): Promise<ApiResponse> {
-    const url = buildUrl(options.baseUrl, endpoint, q);
-    const retries = Math.max(0, Math.floor(options.retries));
+  /** One call: attempts, retries and rate-limit waits until a JSON answer or a final error. */
+  async function send(endpoint: Endpoint, q: string | undefined, signal: AbortSignal | undefined): Promise<Omit<RepResult<never>, 'view'>> {
+    const url = buildUrl(baseUrl, endpoint, q);
     let retry = 0;
-
     const retryAfter = async (error: RepError, retryAfterAt: number | undefined): Promise<boolean> => {
       if (retry >= retries) return false;
-      const delay = retryDelay(retry + 1, retryAfterAt === undefined ? undefined : retryAfterAt - options.now(), options.random);
-      if (delay === undefined) {
-        debug(`not retrying: the server asks to wait longer than a retry should (${error.message})`);
-        return false;
-      }
+      const delayMs = retryDelay(retry + 1, retryAfterAt === undefined ? undefined : retryAfterAt - now(), options.random);
+      if (delayMs === undefined) return false; // the server asks to wait longer than a retry should
       retry++;
-      debug(`retry ${retry} of ${retries} in ${delay} ms: ${error.message}`);
-      await sleep(delay, signal);
+      await hooks.onRetry?.({ attempt: retry, retries, delayMs, error });
+      await sleep(delayMs, signal);
       return true;
     };
 
     for (;;) {
       if (signal?.aborted) throw new InterruptedError();
-      let raw: RawAnswer;
+      let response: ApiResponse;
       try {
-        raw = await transport(url, signal);
+        response = await transport(url, signal);
       } catch (error) {
         if (error instanceof NetworkError && error.retryable && (await retryAfter(error, undefined))) continue;
         throw error;
       }
-      const info = parseRateLimitHeaders(raw.headers, options.now());
-      noteRateLimit(info, raw.status);
-      const answer: Answer = { ...raw, endpoint, hasKey: Boolean(options.key), redact, ...(q !== undefined ? { q } : {}) };
-
-      if (raw.status === 429) {
-        const error = rateLimitError(info, resetOf(info), options.now());
+      const rateLimit = parseRateLimitHeaders(response.headers, now());
+      noteRateLimit(rateLimit, response.status);
+      if (response.status === 429) {
+        const error = rateLimitError(rateLimit, estimateReset(rateLimit, options.requestLog, now()), now());
         if (!options.wait) throw error;
-        await waitForReset(error, signal, onWait);
+        await waitForReset(error, signal);
         continue;
       }
-      if (raw.status >= 200 && raw.status < 300) {
+      if (response.status >= 200 && response.status < 300) {
         // Masked here, where the body enters rep: no format can then print a key the server echoed.
-        return { status: raw.status, headers: raw.headers, body: redactBody(parseJsonBody(answer), raw.text, options.key) };
+        const body = redactBody(parseJsonBody(response, redact), response.text, key);
+        return { body, rateLimit, status: response.status, headers: response.headers };
       }
-      const error = errorFromStatus(answer);
-      if (isRetryableStatus(raw.status) && (await retryAfter(error, parseRetryAfter(raw.headers['retry-after'], options.now())))) continue;
+      const error = errorFromResponse(response, { endpoint, hasKey: Boolean(key), redact, ...(q !== undefined ? { q } : {}) });
+      if (RETRY_STATUSES.has(response.status) && (await retryAfter(error, parseRetryAfter(response.headers['retry-after'], now())))) continue;
       throw error;
     }
   }
+
+  /** send() under the client's signal and the call's together. */
+  async function call<V>(endpoint: Endpoint, q: string | undefined, callOptions: CallOptions | undefined, view: (body: unknown) => V): Promise<RepResult<V>> {
+    const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
+    try {
+      const result = await send(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal);
+      return { ...result, view: view(result.body) };
+    } finally {
+      linked?.dispose();
+    }
+  }
+
+  // async, so a bad query rejects like every other failure rather than throwing at the call.
+  return {
+    audit: async (name, callOptions) => call('audit', queryText(name, 'company name'), callOptions, auditView),
+    search: async (text, callOptions) => call('search', queryText(text, 'search text'), callOptions, searchView),
+    pulse: async (callOptions) => call('pulse', undefined, callOptions, pulseView),
+  };
 }
+
+/** A number option, or its default; NaN, infinities and negatives are usage errors (NaN retries would never stop). */
+function checkNumber(value: number | undefined, name: string, fallback: number, zeroAllowed: boolean): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (value === 0 && !zeroAllowed)) {
+    throw new UsageError(`the ${name} option must be a ${zeroAllowed ? 'non-negative' : 'positive'} number of ${name === 'retries' ? 'retries' : 'seconds'}`);
+  }
+  return value;
+}
+
+/** A query as sent (unchanged); an empty or whitespace-only one is a usage error, sent nowhere. */
+function queryText(text: string, what: string): string {
+  if (typeof text !== 'string' || text.trim() === '') throw new UsageError(`the ${what} is empty`);
+  return text;
+}
+
+// The retry policy in one place: GET is idempotent, so network errors and 500/502/503/504 are retried
+// with exponential backoff and full jitter, honouring Retry-After. No other 4xx is retried.
+
+export const RETRY_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
+export const BACKOFF_BASE_MS = 300;
+export const BACKOFF_CAP_MS = 8000;
+/** A Retry-After longer than this on a 5xx is not waited for: the error is reported instead. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * The delay before retry number `retry` (1-based): Retry-After when the server gave one (undefined
+ * when it is too far away to wait for), else full jitter over min(cap, base * 2^(retry-1)).
+ */
+export function retryDelay(retry: number, retryAfterMs: number | undefined, random: () => number = Math.random): number | undefined {
+  if (retryAfterMs !== undefined) return retryAfterMs > MAX_RETRY_AFTER_MS ? undefined : Math.max(0, retryAfterMs);
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, retry - 1));
+  return Math.floor(random() * ceiling);
+}
+
+const sleepFor: Sleep = (ms, signal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new InterruptedError());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new InterruptedError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, Math.max(0, ms));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });

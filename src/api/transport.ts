@@ -1,14 +1,12 @@
 // One attempt of a GET over undici: follows same-origin redirects (at most 5), refuses to follow a
 // redirect to another origin (the key would go with it), applies the per-attempt timeout, and turns
 // every failure into a typed error. undici is imported on first use, so loading this file is free.
-import { ApiError, InterruptedError, RepError } from '../errors.js';
-import { statusLine } from './errors-from-response.js';
-import { networkError, neverSent, timeoutError, type Phase } from './network-errors.js';
-import { linkSignals } from './signals.js';
-import { loadRequest, type RequestFn } from './undici.js';
-import { describeUrl } from './url.js';
+import { ApiError, describeUrl, InterruptedError, NetworkError, RepError, statusLine } from './errors.js';
+import type { Redact } from './request.js';
+import type { RequestFn } from './undici.js';
 
-export interface RawAnswer {
+/** A server's answer to one GET. */
+export interface ApiResponse {
   status: number;
   /** Lower-cased names; repeated headers joined with ", ". */
   headers: Record<string, string>;
@@ -17,45 +15,62 @@ export interface RawAnswer {
   url: URL;
 }
 
+/** One HTTP request as hooks see it: the authorization header is masked, never the key itself. */
+export interface RequestEvent {
+  method: 'GET';
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** One HTTP response as hooks see it (a redirect too); header values have the key masked. */
+export interface ResponseEvent {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  /** From sending the request to the end of the body (to the headers, for a redirect). */
+  durationMs: number;
+}
+
 export interface TransportOptions {
   /** Sent with every request; the authorization header only to the configured origin. */
   headers: Record<string, string>;
-  /** How the authorization header is shown under --debug (already masked). */
-  maskedAuthorization?: string;
   timeoutMs: number;
-  env: NodeJS.ProcessEnv;
-  debug: (line: string) => void;
+  /** Where proxy variables are read. */
+  env: Record<string, string | undefined>;
+  redact: Redact;
+  onRequest?: (request: RequestEvent) => void;
+  onResponse?: (response: ResponseEvent) => void;
   /** Called once per HTTP request that reached a server (for the local request count). */
   onSend: () => void;
 }
 
-export type Transport = (url: URL, signal: AbortSignal | undefined) => Promise<RawAnswer>;
+export type Transport = (url: URL, signal: AbortSignal | undefined) => Promise<ApiResponse>;
 
 export const MAX_REDIRECTS = 5;
 /** A bigger answer is not a reputation record: stop reading rather than fill memory. */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const RATE_LIMIT_HEADER = /ratelimit|retry-after/i;
 
 export function createTransport(options: TransportOptions): Transport {
   let loading: Promise<RequestFn> | undefined;
+  const shownHeaders = redactValues(options.headers, options.redact);
 
   return async (start, signal) => {
-    const request = await (loading ??= loadRequest(options.env));
+    const request = await (loading ??= import('./undici.js').then(({ loadRequest }) => loadRequest(options.env)));
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
     const linked = linkSignals([signal, timeout.signal]);
-    const combined = linked.signal;
     let url = start;
     let phase: Phase = 'connect';
     try {
       for (let hop = 0; ; hop++) {
         if (signal?.aborted) throw new InterruptedError();
-        options.debug(`> GET ${url.href}`);
-        if (options.maskedAuthorization) options.debug(`> authorization: ${options.maskedAuthorization}`);
+        options.onRequest?.({ method: 'GET', url: url.href, headers: shownHeaders });
         const started = performance.now();
+        const answered = (status: number, headers: Record<string, string>) =>
+          options.onResponse?.({ url: url.href, status, headers: redactValues(headers, options.redact), durationMs: Math.round(performance.now() - started) });
         phase = 'connect';
-        const response = await request(url, { method: 'GET', headers: options.headers, signal: combined }).catch((error: unknown) => {
+        const response = await request(url, { method: 'GET', headers: options.headers, signal: linked.signal }).catch((error: unknown) => {
           if (!neverSent(error)) options.onSend();
           throw error;
         });
@@ -64,14 +79,13 @@ export function createTransport(options: TransportOptions): Transport {
         const location = headers.location;
         if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
           await response.body.dump().catch(() => undefined);
-          options.debug(`< ${statusLine(response.statusCode)} → ${location}`);
+          answered(response.statusCode, headers);
           url = followRedirect(start, url, location, hop, response.statusCode, headers);
           continue;
         }
         phase = 'body';
         const text = await readBody(response.body, response.statusCode, headers);
-        options.debug(`< ${statusLine(response.statusCode)} (${Math.round(performance.now() - started)} ms)`);
-        for (const [name, value] of Object.entries(headers)) if (RATE_LIMIT_HEADER.test(name)) options.debug(`< ${name}: ${value}`);
+        answered(response.statusCode, headers);
         return { status: response.statusCode, headers, text, url };
       }
     } catch (error) {
@@ -127,4 +141,133 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
+}
+
+function redactValues(headers: Record<string, string>, redact: Redact): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, redact(value)]));
+}
+
+// Network errors: what undici and Node throw when a request never gets a whole answer becomes one
+// NetworkError naming the cause (refused, DNS, TLS, reset, cut off, timeout) and what to try.
+
+/** The phase a request failed in: a reset while the body streams in is an answer cut off. */
+export type Phase = 'connect' | 'body';
+
+const TLS_CODE = /^(?:CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|EPROTO$|UND_ERR_PRX_TLS$)/;
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const UNREACHABLE_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN', 'EADDRNOTAVAIL']);
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL']);
+
+/** The first error code found on an error, its causes, or the errors of an AggregateError. */
+export function errorCode(error: unknown, depth = 0): string | undefined {
+  if (depth > 5 || typeof error !== 'object' || error === null) return undefined;
+  const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === 'string') {
+    // undici wraps a socket failure as UND_ERR_SOCKET; a more precise code may sit on its cause.
+    if (code === 'UND_ERR_SOCKET') return errorCode(cause, depth + 1) ?? code;
+    return code;
+  }
+  if (Array.isArray(errors)) for (const inner of errors) {
+    const found = errorCode(inner, depth + 1);
+    if (found) return found;
+  }
+  return errorCode(cause, depth + 1);
+}
+
+/** Whether a failed request never reached a server (refused, DNS, TLS, unreachable): it is not counted. */
+export function neverSent(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== undefined && (code === 'ECONNREFUSED' || DNS_CODES.has(code) || TLS_CODE.test(code) || UNREACHABLE_CODES.has(code));
+}
+
+/** A NetworkError for a failed request to url. */
+export function networkError(error: unknown, url: URL, phase: Phase): NetworkError {
+  const code = errorCode(error);
+  const host = url.hostname;
+  const options = (hint: string) => ({ hint, cause: error });
+  if (code === 'ECONNREFUSED') {
+    return new NetworkError(`cannot connect to ${hostAndPort(url)} (connection refused)`, options('is the server running? check --base-url'));
+  }
+  if (code !== undefined && DNS_CODES.has(code)) {
+    return new NetworkError(`cannot resolve ${host}`, options('check the host name in --base-url, and your network or DNS'));
+  }
+  if (code && TLS_CODE.test(code)) {
+    // A certificate or protocol the client refuses is refused again on a retry.
+    return new NetworkError(`TLS handshake with ${host} failed (${code})`, { ...options("check the base URL's host and the system's certificates (NODE_EXTRA_CA_CERTS)"), retryable: false });
+  }
+  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || (phase === 'body' && code !== undefined && RESET_CODES.has(code))) {
+    return new NetworkError(`the answer from ${host} was cut off`, options('try again; use --retries to retry automatically'));
+  }
+  if (code !== undefined && RESET_CODES.has(code)) {
+    return new NetworkError(`the connection to ${host} was reset`, options('try again; use --retries to retry automatically'));
+  }
+  if (code !== undefined && TIMEOUT_CODES.has(code)) {
+    return new NetworkError(`no answer from ${host} (timed out)`, options('raise --timeout, or check your network'));
+  }
+  if (code !== undefined && UNREACHABLE_CODES.has(code)) {
+    return new NetworkError(`cannot reach ${hostAndPort(url)} (${code})`, options('check your network and --base-url'));
+  }
+  const detail = code ?? (error instanceof Error ? error.message.split('\n')[0] : undefined) ?? 'unknown error';
+  return new NetworkError(`the request to ${host} failed (${detail})`, options('check your network, proxy settings and --base-url'));
+}
+
+/** The timeout message: `no answer from HOST within 30 s`. */
+export function timeoutError(url: URL, timeoutMs: number): NetworkError {
+  const seconds = Number((timeoutMs / 1000).toFixed(timeoutMs < 1000 ? 1 : 0));
+  return new NetworkError(`no answer from ${url.hostname} within ${seconds} s`, { hint: 'raise --timeout (seconds), or check your network' });
+}
+
+/** `host:port` with the scheme's default port spelled out, for connection messages. */
+function hostAndPort(url: URL): string {
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return `${url.hostname}:${port}`;
+}
+
+// Linked signals: one AbortSignal that follows several, detached when the request is done. Each source
+// signal gets a single listener however many signals follow it: a batch with 20 requests in flight
+// would otherwise hang 20 listeners on the one Ctrl-C signal (and Node warns past 10). On Node 20,
+// AbortSignal.any() also leaves a WeakRef in every source per call, so a long batch grew memory by megabytes.
+
+export interface LinkedSignal {
+  signal: AbortSignal;
+  /** Detaches from the sources; call when the request is settled. */
+  dispose(): void;
+}
+
+/** The controllers following each source signal, aborted together by the source's one listener. */
+const followers = new WeakMap<AbortSignal, Set<AbortController>>();
+
+export function linkSignals(sources: ReadonlyArray<AbortSignal | undefined>): LinkedSignal {
+  const controller = new AbortController();
+  const followed: Array<Set<AbortController>> = [];
+  for (const source of sources) {
+    if (!source) continue;
+    if (source.aborted) {
+      controller.abort(source.reason);
+      break;
+    }
+    const group = followersOf(source);
+    group.add(controller);
+    followed.push(group);
+  }
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const group of followed) group.delete(controller);
+    },
+  };
+}
+
+function followersOf(source: AbortSignal): Set<AbortController> {
+  let group = followers.get(source);
+  if (!group) {
+    const created = new Set<AbortController>();
+    source.addEventListener('abort', () => {
+      for (const follower of created) follower.abort(source.reason);
+      created.clear();
+    }, { once: true });
+    followers.set(source, (group = created));
+  }
+  return group;
 }

@@ -1,7 +1,7 @@
 // undici for the transport, paying only for what one GET needs. The package's index also loads fetch,
 // WebSocket, cookies, caches and mocks (about 70 ms of start-up, and it wakes Node's own copy of
 // undici), so without a proxy only its request API and global dispatcher are used, imported by path.
-// This module is loaded with the client, i.e. only when a request is about to be sent.
+// The transport imports this module on its first request, so neither the CLI nor the library pays before.
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 import requestApi from 'undici/lib/api/api-request.js';

@@ -1,7 +1,7 @@
 // Runs a batch of audits: up to `concurrency` requests in flight, each distinct name sent once, records
 // written in input order as soon as the input-order prefix is complete. Only a bounded window of names
 // is held at a time, so memory stays flat however long the input is.
-import type { ApiClient, CallOptions } from '../api/types.js';
+import type { CallOptions, RepClient } from '../api/client.js';
 import type { Deps } from '../deps.js';
 import { describeError, InterruptedError, RateLimitError, UsageError } from '../errors.js';
 import type { BatchRecord, BatchWriter } from '../output/batch.js';
@@ -83,7 +83,7 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
     inFlight += 1;
     const request = new AbortController();
     requests.add(request);
-    void fetchOutcome(client, slot.name, { signal: request.signal, onWait: (waiting) => progress.hold(waiting) }).then((answer) => {
+    void fetchOutcome(client, slot.name, { signal: request.signal }).then((answer) => {
       requests.delete(request);
       inFlight -= 1;
       if (answer === 'stopped') return changed();
@@ -140,9 +140,9 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
 
 type Answer = { outcome: Outcome; body?: unknown; rateLimit?: RateLimitError } | 'stopped';
 
-async function fetchOutcome(client: ApiClient, name: string, call: CallOptions): Promise<Answer> {
+async function fetchOutcome(client: RepClient, name: string, call: CallOptions): Promise<Answer> {
   try {
-    const response = await client.get('audit', name, call);
+    const response = await client.audit(name, call);
     // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
     return { outcome: { text: serializeJson(response.body) }, body: response.body };
   } catch (error) {

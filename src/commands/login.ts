@@ -30,7 +30,7 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
 
   if (opts.verify) {
     const client = await clientFor(deps, { baseUrl, key, keySource: 'config', baseUrlSource: 'flag', configPath: configFile });
-    await client.get('pulse', undefined, { signal: deps.signal }).catch((error: unknown) => {
+    await client.pulse({ signal: deps.signal }).catch((error: unknown) => {
       // The usual hint is to run `rep login`, which is what the user just did.
       if (error instanceof AuthError) error.hint = 'check the key (copy it again from your account) and the base URL, then try again';
       throw error;

@@ -1,5 +1,5 @@
 // Shared by the commands that send a query: validation before any request, then fetch, then render.
-import type { Endpoint } from '../api/types.js';
+import type { Endpoint } from '../api/request.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { withSpinner } from '../progress.js';
@@ -15,9 +15,8 @@ export function queryFrom(words: readonly string[], what: string): string {
 export async function fetchAndShow(deps: Deps, endpoint: Endpoint, query?: string): Promise<void> {
   const client = await deps.client();
   const label = query === undefined ? `Fetching ${endpoint}…` : `Fetching ${endpoint} for ${query}…`;
-  const response = await withSpinner(deps, label, (spinner) =>
-    client.get(endpoint, query, { signal: deps.signal, onWait: (waiting) => spinner.hold(waiting) }),
-  );
+  const call = { signal: deps.signal };
+  const response = await withSpinner(deps, label, async () => (endpoint === 'pulse' ? client.pulse(call) : client[endpoint](query ?? '', call)));
   const { writeResult } = await import('../output/render.js');
   await writeResult(deps.io, endpoint, response.body, deps.format(), deps.signal);
 }

@@ -1,6 +1,6 @@
 // `rep status`: where rep would send requests, with which key (masked), and how many it sent lately.
 // Exits 4 when no key is set, after showing the rest.
-import { formatClock } from '../api/rate-limit-message.js';
+import { formatClock } from '../api/rate-limit.js';
 import { baseUrlText, maskKey } from '../config/settings.js';
 import type { Deps } from '../deps.js';
 import { AuthError, systemErrorText } from '../errors.js';

@@ -4,6 +4,7 @@ import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { LocalFileError, readLocalFile } from '../local-file.js';
+import { isRecord, parseJson } from '../text.js';
 
 export interface StoredConfig {
   apiKey?: string;
@@ -37,14 +38,14 @@ export function readConfigFile(path: string, warn?: (text: string) => void): Sto
 function parseConfig(text: string, path: string): StoredConfig {
   let data: unknown;
   try {
-    data = JSON.parse(text.replace(/^\uFEFF/, ''));
+    data = parseJson(text);
   } catch (error) {
     throw new ConfigError(`the config file ${path} is not valid JSON`, { hint: FIX_HINT, cause: error });
   }
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+  if (!isRecord(data)) {
     throw new ConfigError(`the config file ${path} does not hold a JSON object`, { hint: FIX_HINT });
   }
-  const record = data as Record<string, unknown>;
+  const record = data;
   for (const field of ['apiKey', 'baseUrl'] as const) {
     if (record[field] !== undefined && typeof record[field] !== 'string') {
       throw new ConfigError(`the config file ${path} has a "${field}" that is not a string`, { hint: FIX_HINT });

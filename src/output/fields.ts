@@ -1,14 +1,11 @@
 // Small, shape-agnostic helpers over parsed JSON: finding fields by any of their likely names,
 // reading numbers that may arrive as strings, and flattening whatever is left into key/value rows.
 import { serializeJson } from './json-text.js';
+import { isRecord, type JsonRecord } from '../text.js';
 
-export type JsonRecord = Record<string, unknown>;
+export { isRecord, type JsonRecord };
 /** A leftover field: its dotted path and its value, a number kept as a number so a table can format it. */
 export type DetailRow = [string, string | number];
-
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const NUMERIC_TEXT = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
 

@@ -4,14 +4,15 @@
 // It is a cache, not config: a broken record is skipped. Keys are stored only as a hash (keyId).
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+// The window the log counts over is the service's rate-limit window.
+import { HOUR_MS } from '../api/rate-limit.js';
+import { isRecord } from '../text.js';
 import { openRecordStore, type RecordStore } from './record-store.js';
 
 /** The directory of the request records, in the state dir. */
 export const REQUESTS_DIR = 'requests';
 /** Merge the record files once this many are there: a run reads them all at start. */
 export const MERGE_AT = 16;
-/** The window the log counts over: the service's rate limit is per hour. */
-export const HOUR_MS = 60 * 60 * 1000;
 const MINUTE_MS = 60 * 1000;
 /** Last rate-limit facts older than this are dropped. */
 const RATE_LIMIT_TTL_MS = 24 * HOUR_MS;
@@ -29,8 +30,6 @@ export interface RateLimitSnapshot {
 export interface RequestLog {
   /** One request reached the server at nowMs. */
   record(nowMs: number): void;
-  /** Requests sent at or after sinceMs (to the minute: the minute holding sinceMs counts whole). */
-  countSince(sinceMs: number): number;
   /** The start of the minute of the oldest request at or after sinceMs (never before sinceMs). */
   oldestSince(sinceMs: number): number | undefined;
   noteRateLimit(info: Omit<RateLimitSnapshot, 'seenAt'> & { seenAt?: number }): void;
@@ -83,9 +82,6 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
       const minute = String(Math.floor(nowMs / MINUTE_MS));
       view.minutes[minute] = (view.minutes[minute] ?? 0) + 1;
       pending[minute] = (pending[minute] ?? 0) + 1;
-    },
-    countSince(sinceMs) {
-      return requestsSince(view.minutes, sinceMs);
     },
     oldestSince(sinceMs) {
       const first = bucketsSince(view.minutes, sinceMs)[0];
@@ -212,8 +208,4 @@ function countRecordOf(id: string, key: string, minutes: Record<string, number>,
 function recentMinutes(minutes: Record<string, number>, nowMs: number): Record<string, number> {
   const firstMinute = Math.floor((nowMs - HOUR_MS) / MINUTE_MS);
   return Object.fromEntries(Object.entries(minutes).filter(([minute]) => Number(minute) >= firstMinute));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,7 @@
-// Pure parsers for the rate-limit headers a server may send. The service documents none of them, so
-// every common convention is read: Retry-After, X-RateLimit-*, RateLimit-* and the IETF `RateLimit`.
+// Rate limits, read and told in one place. The service documents no header, so every common
+// convention is read (Retry-After, X-RateLimit-*, RateLimit-* and the IETF `RateLimit`); a 429 becomes
+// a RateLimitError saying the limit, when it resets (relative and on the local clock) and how to go on.
+import { RateLimitError } from './errors.js';
 
 /** What the headers of one response say about the rate limit. */
 export interface RateLimitInfo {
@@ -203,4 +205,96 @@ function readPolicy(policy: Member): RateLimitInfo {
   if (limit !== undefined) info.limit = limit;
   if (window !== undefined && window > 0) info.windowSeconds = window;
   return info;
+}
+
+export const FREE_TIER_LIMIT = 100;
+export const RATE_LIMIT_HINT = 'wait and retry with --wait, or ask the service operator for a higher tier';
+
+/** The reset time to report: from the server, or estimated from the local request count. */
+export interface ResetEstimate {
+  resetAt?: number;
+  fromServer: boolean;
+}
+
+/** The service's window: 100 requests per hour per key. */
+export const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * The local count of requests the CLI keeps across runs (state/requests.ts): the client records each
+ * request and the limits it saw there, and estimates from it a reset the server does not state.
+ */
+export interface RequestCounter {
+  record(atMs: number): void;
+  /** The start of the minute of the oldest request at or after sinceMs. */
+  oldestSince(sinceMs: number): number | undefined;
+  noteRateLimit(info: RateLimitInfo & { seenAt: number }): void;
+  lastRateLimit(): { resetAt?: number } | undefined;
+}
+
+/** When the limit resets: the server's word, else its earlier word, else the local count's estimate. */
+export function estimateReset(info: RateLimitInfo, log: RequestCounter | undefined, nowMs: number): ResetEstimate {
+  if (info.resetAt !== undefined) return { resetAt: info.resetAt, fromServer: true };
+  const last = log?.lastRateLimit();
+  if (last?.resetAt !== undefined && last.resetAt > nowMs) return { resetAt: last.resetAt, fromServer: true };
+  const oldest = log?.oldestSince(nowMs - HOUR_MS);
+  if (oldest !== undefined && oldest + HOUR_MS > nowMs) return { resetAt: oldest + HOUR_MS, fromServer: false };
+  return { fromServer: false };
+}
+
+/** Builds the 429 error: `rate limit reached: 100 requests per hour; resets in 14 min (at 18:42)`. */
+export function rateLimitError(info: RateLimitInfo, reset: ResetEstimate, nowMs: number): RateLimitError {
+  const limit = info.limit !== undefined ? `${info.limit} requests ${perWindow(info.windowSeconds)}` : `the free tier's ${FREE_TIER_LIMIT} requests per hour`;
+  const when = reset.resetAt !== undefined ? describeReset(reset.resetAt, nowMs, !reset.fromServer) : 'the reset time is unknown';
+  return new RateLimitError(`rate limit reached: ${limit}; ${when}`, {
+    ...(reset.resetAt !== undefined ? { resetAt: reset.resetAt } : {}),
+    resetFromServer: reset.fromServer,
+    ...(info.limit !== undefined ? { limit: info.limit } : {}),
+    hint: RATE_LIMIT_HINT,
+  });
+}
+
+/** `resets in 14 min (at 18:42)`, or with "about" for an estimate. */
+export function describeReset(resetAt: number, nowMs: number, estimated: boolean): string {
+  const about = estimated ? 'about ' : '';
+  if (resetAt <= nowMs) return `resets ${about}now`;
+  return `resets in ${about}${formatRelative(resetAt - nowMs)} (at ${about}${formatClock(resetAt, nowMs)})`;
+}
+
+function perWindow(windowSeconds: number | undefined): string {
+  // The service's documented window is an hour; headers without a policy are read against it.
+  if (windowSeconds === undefined || windowSeconds === 3600) return 'per hour';
+  if (windowSeconds === 60) return 'per minute';
+  if (windowSeconds === 86400) return 'per day';
+  if (windowSeconds === 1) return 'per second';
+  // A window is stated exactly, not rounded like a time to wait.
+  if (windowSeconds % 3600 === 0) return `per ${windowSeconds / 3600} h`;
+  if (windowSeconds % 60 === 0) return `per ${windowSeconds / 60} min`;
+  return `per ${windowSeconds} s`;
+}
+
+/**
+ * A duration as a person reads it in a sentence: `5 s`, `20 s`, `14 min`, `1 h`, `2 h 5 min`. Rounded
+ * to the nearest step (seconds, then 5 s from 10 s on, then minutes), not up: reset headers in whole
+ * seconds already overshoot by up to a second, --wait sleeps a margin past the reset anyway, and
+ * the clock time shown beside it is exact.
+ */
+export function formatRelative(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds < 9.5) return `${Math.max(1, Math.round(seconds))} s`;
+  const fives = Math.round(seconds / 5) * 5;
+  if (fives < 60) return `${fives} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+/**
+ * Local clock time in the locale's one form (`18:42`, `6:42 PM`), with seconds when `nowMs` is given and
+ * the time is less than two minutes ahead. Every clock time rep prints goes through here.
+ */
+export function formatClock(atMs: number, nowMs?: number): string {
+  const seconds = nowMs !== undefined && atMs - nowMs < 120_000;
+  return new Date(atMs).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
 }

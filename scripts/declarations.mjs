@@ -1,0 +1,35 @@
+// The library's type declarations (package.json `types`): tsc emits .d.ts files for src/index.ts and
+// what it imports (tsconfig.build.json; `@internal` members stripped), and only the files the entry
+// reaches are shipped. They must name nothing the package does not carry: no undici, no Node typings.
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+const NOT_CARRIED = /\bfrom\s+["'](?!\.)|\bimport\(\s*["'](?!\.)|<reference\s+types=|\bNodeJS\.|\bundici\b/;
+
+/** The .d.ts files of the library entry, as { path, text } to write, after checking each. */
+export function libraryDeclarations(root) {
+  const configPath = join(root, 'tsconfig.build.json');
+  const { config, error } = ts.readConfigFile(configPath, ts.sys.readFile);
+  if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
+  const parsed = ts.parseJsonConfigFileContent(config, ts.sys, root, undefined, configPath);
+  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+  const emitted = new Map();
+  const { diagnostics } = program.emit(undefined, (path, text) => emitted.set(resolve(path), text), undefined, true);
+  if (diagnostics.length > 0) throw new Error(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
+
+  const entry = resolve(root, 'dist', 'index.d.ts');
+  const shipped = [];
+  const seen = new Set();
+  for (const queue = [entry]; queue.length > 0; ) {
+    const path = queue.pop();
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const text = emitted.get(path);
+    if (text === undefined) throw new Error(`${relative(root, path)} is imported by the library's types but was not emitted`);
+    const bad = NOT_CARRIED.exec(text);
+    if (bad) throw new Error(`${relative(root, path)} refers to something the package does not carry (${bad[0]}): keep it out of the library's types`);
+    shipped.push({ path, text });
+    for (const [, specifier] of text.matchAll(/(?:\bfrom\s+|\bimport\(\s*)["'](\.[^"']+)["']/g)) queue.push(resolve(dirname(path), specifier.replace(/\.js$/, '.d.ts')));
+  }
+  return shipped;
+}

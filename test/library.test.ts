@@ -1,0 +1,220 @@
+// The library as a Node script uses it (src/index.ts), in-process against the sandbox and the strict
+// fault server over real HTTP: results, one error kind per exit code, hooks, and a library that
+// writes nothing and reads no environment variable it is not given.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  ApiError,
+  AuthError,
+  createClient,
+  ExitCode,
+  NetworkError,
+  NotFoundError,
+  RateLimitError,
+  RepError,
+  UsageError,
+  type LowQuotaEvent,
+  type RateLimitWaitEvent,
+  type RetryEvent,
+} from '../src/index.js';
+import { closeAfterEach } from './helpers/cli.js';
+import { closedPort, startFaultServer } from './helpers/fault-server.js';
+import { useSandbox } from './helpers/sandbox.js';
+
+const sandbox = useSandbox();
+const track = closeAfterEach();
+
+async function failure(promise: Promise<unknown>): Promise<RepError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof RepError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('results', () => {
+  it('audit, search and pulse resolve to the body, its view and the rate-limit headers', async () => {
+    const rep = createClient({ baseUrl: sandbox.url, apiKey: sandbox.key });
+    const audit = await rep.audit('Кофейня Ромашка');
+    expect(audit.body).toMatchObject({ company: { name: 'Кофейня Ромашка' }, score: expect.any(Number) });
+    expect(audit.view).toMatchObject({ name: 'Кофейня Ромашка', score: (audit.body as { score: number }).score, scoreMax: 100 });
+    expect(audit.view.sources.length).toBeGreaterThan(0);
+    expect(audit.rateLimit).toMatchObject({ limit: 10_000, remaining: expect.any(Number), resetAt: expect.any(Number) });
+    expect(audit.status).toBe(200);
+
+    const search = await rep.search('coffee');
+    expect(search.view.groups.map((group) => group.type)).toContain('company');
+    expect(search.view.groups.every((group) => group.rows.length <= 5)).toBe(true);
+
+    const pulse = await rep.pulse();
+    expect(pulse.view.index).toBe((pulse.body as { index: number }).index);
+    expect(pulse.rateLimit.remaining).toBeLessThan(audit.rateLimit.remaining ?? 0);
+  });
+
+  it('takes the base URL as a URL too, and answers each call under its own signal', async () => {
+    const rep = createClient({ baseUrl: new URL(sandbox.url), apiKey: sandbox.key });
+    const stop = new AbortController();
+    stop.abort();
+    expect((await failure(rep.pulse({ signal: stop.signal }))).exitCode).toBe(ExitCode.interrupted);
+    expect((await rep.pulse({ signal: new AbortController().signal })).view.index).toEqual(expect.any(Number));
+  });
+});
+
+describe('errors: a RepError subclass with the CLI exit code', () => {
+  it('no such company: NotFoundError, exit 3', async () => {
+    const error = await failure(createClient({ baseUrl: sandbox.url, apiKey: sandbox.key }).audit('No Such Company Anywhere'));
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.exitCode).toBe(3);
+  });
+
+  it('a rejected key: AuthError, exit 4', async () => {
+    const error = await failure(createClient({ baseUrl: sandbox.url, apiKey: 'not-the-sandbox-key' }).pulse());
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error.exitCode).toBe(4);
+  });
+
+  it('a spent limit: RateLimitError, exit 5, with the reset time and the limit', async () => {
+    const server = track(await startFaultServer());
+    const resetAt = Math.ceil(Date.now() / 1000) + 600;
+    server.expect('/api/pulse', { status: 429, headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetAt) }, body: {} });
+    const error = await failure(createClient({ baseUrl: server.baseUrl }).pulse());
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.exitCode).toBe(5);
+    expect((error as RateLimitError).resetAt).toBe(resetAt * 1000);
+    expect((error as RateLimitError).limit).toBe(100);
+  });
+
+  it('nothing listening: NetworkError, exit 6', async () => {
+    const error = await failure(createClient({ baseUrl: `http://127.0.0.1:${await closedPort()}/api`, retries: 0 }).pulse());
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.exitCode).toBe(6);
+  });
+
+  it('a server failure: ApiError, exit 1', async () => {
+    const server = track(await startFaultServer());
+    server.expect('/api/search', { status: 500, body: { error: { message: 'database is down' } } });
+    const error = await failure(createClient({ baseUrl: server.baseUrl, retries: 0 }).search('x'));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.exitCode).toBe(1);
+    expect(error.message).toBe('the server failed (500 Internal Server Error): database is down');
+  });
+
+  it('an empty name or text: UsageError, exit 2, and no request', async () => {
+    const server = track(await startFaultServer()); // strict: any request fails its close()
+    const rep = createClient({ baseUrl: server.baseUrl });
+    for (const call of [() => rep.audit(''), () => rep.audit('  \t'), () => rep.search('')]) {
+      const error = await failure(call());
+      expect(error).toBeInstanceOf(UsageError);
+      expect(error.exitCode).toBe(2);
+    }
+    expect(server.count()).toBe(0);
+  });
+
+  it('refuses plain http:// to a host that is not loopback, as the CLI does', () => {
+    expect(() => createClient({ baseUrl: 'http://api.example.com/api' })).toThrow(UsageError);
+    expect(() => createClient({ baseUrl: 'http://api.example.com/api' })).toThrow(/refusing the plain http:\/\/ base URL from the baseUrl option for api\.example\.com/);
+    expect(() => createClient({ baseUrl: 'https://api.example.com/api', apiKey: 'two words' })).toThrow(UsageError);
+  });
+
+  it.each([{ timeout: 0 }, { timeout: Number.NaN }, { retries: -1 }, { retries: Number.NaN }, { maxWait: Number.POSITIVE_INFINITY }])('refuses %o: UsageError', (numbers) => {
+    expect(() => createClient({ baseUrl: 'https://api.example.com/api', ...numbers })).toThrow(UsageError);
+  });
+});
+
+describe('hooks', () => {
+  it('onRetry: a 503 is retried once, then the 200 is the answer', async () => {
+    const server = track(await startFaultServer());
+    server.expect('/api/pulse', { status: 503, headers: { 'retry-after': '0' } }, { body: { index: 70 } });
+    const retries: RetryEvent[] = [];
+    const rep = createClient({ baseUrl: server.baseUrl, retries: 1, hooks: { onRetry: (retry) => void retries.push(retry) } });
+    expect((await rep.pulse()).view.index).toBe(70);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatchObject({ attempt: 1, retries: 1, delayMs: 0 });
+    expect(retries[0]?.error).toBeInstanceOf(ApiError);
+  });
+
+  it('onRateLimitWait: told before the wait, its signal aborted when the wait is over', async () => {
+    const server = track(await startFaultServer());
+    server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '2' } }, { body: { index: 71 } });
+    const waits: RateLimitWaitEvent[] = [];
+    const slept: Array<{ ms: number; told: boolean }> = [];
+    const rep = createClient({
+      baseUrl: server.baseUrl,
+      wait: true,
+      hooks: { onRateLimitWait: (wait) => void waits.push(wait) },
+      // The client sleeps itself; recorded here, so the test does not wait two seconds.
+      sleep: async (ms) => void slept.push({ ms, told: waits.length === 1 && !waits[0]?.signal.aborted }),
+    });
+    expect((await rep.pulse()).view.index).toBe(71);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]?.ms).toBeGreaterThanOrEqual(2000);
+    expect(waits[0]?.message).toMatch(/^rate limited; waiting \d+ s \(until .+\), then retrying$/);
+    expect(slept).toEqual([{ ms: waits[0]?.ms, told: true }]);
+    expect(waits[0]?.signal.aborted).toBe(true);
+  });
+
+  it('onLowQuota: once, when the server says few requests are left', async () => {
+    const server = track(await startFaultServer());
+    const low = { headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '3' }, body: { index: 1 } };
+    server.expect('/api/pulse', { headers: { 'x-ratelimit-remaining': '50' }, body: { index: 1 } }, low, low);
+    const told: LowQuotaEvent[] = [];
+    const rep = createClient({ baseUrl: server.baseUrl, hooks: { onLowQuota: (quota) => void told.push(quota) } });
+    for (let i = 0; i < 3; i++) await rep.pulse();
+    expect(told).toEqual([{ remaining: 3, limit: 100, message: '3 requests left in this rate-limit window' }]);
+  });
+
+  it('onRequest and onResponse describe each request with the key masked', async () => {
+    const key = 'sk_live_0123456789abcdefWXYZ';
+    const server = track(await startFaultServer());
+    server.expect('/api/pulse', { headers: { 'x-echo': `your key is ${key}` }, body: { index: 1 } });
+    const seen: string[] = [];
+    const rep = createClient({
+      baseUrl: server.baseUrl,
+      apiKey: key,
+      hooks: {
+        onRequest: (request) => void seen.push(`${request.method} ${request.url} ${request.headers.authorization}`),
+        onResponse: (response) => void seen.push(`${response.status} ${response.headers['x-echo']}`),
+      },
+    });
+    await rep.pulse();
+    expect(seen).toEqual([`GET ${server.origin}/api/pulse Bearer ****WXYZ`, '200 your key is ****WXYZ']);
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${key}`);
+  });
+});
+
+describe('a library, not a program', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllEnvs();
+  });
+
+  it('writes nothing to stdout or stderr, whatever happens', async () => {
+    const server = track(await startFaultServer());
+    server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '1', 'x-ratelimit-remaining': '0' }, body: {} }, { headers: { 'x-ratelimit-remaining': '1' }, body: { index: 1 } });
+    server.expect('/api/search', { status: 503 }, { status: 500, body: 'down' });
+    const out = vi.spyOn(process.stdout, 'write');
+    const err = vi.spyOn(process.stderr, 'write');
+    const rep = createClient({ baseUrl: server.baseUrl, wait: true, retries: 1, sleep: async () => {} });
+    await rep.pulse();
+    await failure(rep.search('x'));
+    await failure(rep.audit(''));
+    await failure(createClient({ baseUrl: sandbox.url, apiKey: sandbox.key }).audit('No Such Company Anywhere'));
+    expect(out).not.toHaveBeenCalled();
+    expect(err).not.toHaveBeenCalled();
+  });
+
+  it('ignores proxy variables in process.env unless given env', async () => {
+    const deadProxy = `http://127.0.0.1:${await closedPort()}`;
+    vi.stubEnv('HTTP_PROXY', deadProxy);
+    vi.stubEnv('http_proxy', deadProxy);
+    vi.stubEnv('NO_PROXY', '');
+    vi.stubEnv('no_proxy', '');
+    const direct = createClient({ baseUrl: sandbox.url, apiKey: sandbox.key, retries: 0 });
+    expect((await direct.pulse()).view.index).toEqual(expect.any(Number));
+    const proxied = createClient({ baseUrl: sandbox.url, apiKey: sandbox.key, retries: 0, env: process.env });
+    const error = await failure(proxied.pulse());
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.message).toMatch(/^cannot connect to 127\.0\.0\.1:\d+ \(connection refused\)$/);
+  });
+});
