@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { flatten } from '../src/output/fields.js';
-import { searchView } from '../src/output/search-shape.js';
-import { auditView, pulseView } from '../src/output/shape.js';
+import { flatten } from '../src/views/fields.js';
+import { auditView, pulseView, searchView } from '../src/views/index.js';
 
 /** Every scalar leaf of a body, as text: each must show up somewhere in its view. */
 function leaves(body: unknown): string[] {

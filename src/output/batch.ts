@@ -5,7 +5,7 @@ import type { IO } from '../io.js';
 import { csvRow } from './csv.js';
 import { auditRows } from './csv-views.js';
 import { jsonText } from './json-text.js';
-import { auditView } from './shape.js';
+import { auditView } from '../views/index.js';
 
 export type BatchRecord =
   | { query: string; result: unknown }

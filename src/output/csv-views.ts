@@ -1,7 +1,6 @@
 // Flat CSV rows for each endpoint's view: a row per source, per search result, or one for the pulse.
 import { columnsOf, csvRow } from './csv.js';
-import type { SearchView } from './search-shape.js';
-import type { AuditView, PulseView } from './shape.js';
+import type { AuditView, PulseView, SearchView } from '../views/index.js';
 
 const AUDIT_COLUMNS = ['company', 'score', 'source', 'rating', 'reviews'];
 

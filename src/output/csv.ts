@@ -1,6 +1,6 @@
 // RFC 4180 CSV with LF line ends, made safe for spreadsheets: server text is scrubbed of escape
 // sequences and a cell that a spreadsheet would run as a formula is prefixed with `'`.
-import { compactJson } from './fields.js';
+import { serializeJson } from './json-text.js';
 import { scrubText } from './scrub.js';
 
 // Leading characters that make Excel, LibreOffice or Sheets treat a cell as a formula (OWASP).
@@ -14,7 +14,7 @@ export function csvCell(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  const text = scrubText(typeof value === 'string' ? value : compactJson(value));
+  const text = scrubText(typeof value === 'string' ? value : serializeJson(value));
   const guarded = FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
   return NEEDS_QUOTES.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
 }

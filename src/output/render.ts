@@ -5,8 +5,7 @@ import { checkpoint } from '../interrupt.js';
 import type { IO } from '../io.js';
 import { auditCsv, pulseCsv, searchCsv, searchRecords } from './csv-views.js';
 import { jsonText } from './json-text.js';
-import { searchView } from './search-shape.js';
-import { auditView, pulseView } from './shape.js';
+import { auditView, pulseView, searchView } from '../views/index.js';
 
 export type ResultKind = 'audit' | 'search' | 'pulse';
 

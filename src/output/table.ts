@@ -1,7 +1,6 @@
 // The human views of audit, search and pulse: the number that matters first and standing out,
 // then known rows as tables, then every remaining field as key/value rows.
-import type { PulseView, AuditView, SourceRow } from './shape.js';
-import type { SearchGroup, SearchView } from './search-shape.js';
+import type { AuditView, PulseView, SearchGroup, SearchView, SourceRow } from '../views/index.js';
 import { scrubLine } from './scrub.js';
 import { colourScore, drawDetails, drawRecords, fitLine, formatScore, titleOf, type Column, type TableKit } from './table-kit.js';
 

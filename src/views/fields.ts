@@ -1,6 +1,7 @@
 // Small, shape-agnostic helpers over parsed JSON: finding fields by any of their likely names,
 // reading numbers that may arrive as strings, and flattening whatever is left into key/value rows.
-import { serializeJson } from './json-text.js';
+import { serializeJson } from '../output/json-text.js';
+import { ENVELOPES } from './aliases.js';
 
 export type JsonRecord = Record<string, unknown>;
 /** A leftover field: its dotted path and its value, a number kept as a number so a table can format it. */
@@ -48,7 +49,7 @@ export function appendAll<T>(target: T[], items: readonly T[]): void {
 const MAX_FLATTEN_DEPTH = 8;
 
 /** Compact JSON of any depth. */
-export function compactJson(value: unknown): string {
+function compactJson(value: unknown): string {
   return serializeJson(value);
 }
 
@@ -122,9 +123,6 @@ export function flattenRest(record: JsonRecord, used: ReadonlySet<string>, prefi
   return rows;
 }
 
-/** Envelope keys servers wrap a payload in (`{"data": …}`, JSON:API `attributes`, …). */
-const ENVELOPE_KEYS = ['data', 'result', 'response', 'payload', 'attributes', 'body', 'content'] as const;
-
 /**
  * Descends through envelopes until `recognised` accepts the record (or no envelope is left). Fields
  * beside an envelope (`meta`, `links`, JSON:API `id`/`type`) are returned as details, never dropped.
@@ -135,7 +133,7 @@ export function unwrapEnvelopes(body: unknown, recognised: (record: JsonRecord) 
   let path = '';
   for (let depth = 0; depth < 6 && isRecord(payload) && !recognised(payload); depth += 1) {
     const current: JsonRecord = payload;
-    const key = ENVELOPE_KEYS.find((name) => Object.hasOwn(current, name) && accepts(current[name]));
+    const key = ENVELOPES.find((name) => Object.hasOwn(current, name) && accepts(current[name]));
     if (key === undefined) break;
     appendAll(details, flattenRest(current, new Set([key]), path));
     path = path === '' ? key : `${path}.${key}`;

@@ -1,5 +1,6 @@
 // The pure view model of a search body: results grouped by type, whether the server groups them
 // (`{"companies": […], "cities": […]}`) or lists them flat with a type on each (`[{"type": "city", …}]`).
+import { SEARCH_GROUPS, SEARCH_LISTS, SEARCH_QUERY, SEARCH_TYPE } from './aliases.js';
 import { appendAll, asText, findValue, flatten, isRecord, unwrapEnvelopes, type DetailRow, type JsonRecord } from './fields.js';
 
 export interface SearchGroup {
@@ -15,15 +16,9 @@ export interface SearchView {
   details: DetailRow[];
 }
 
-const KNOWN_TYPES: Record<string, string> = {
-  company: 'company', companies: 'company', business: 'company', businesses: 'company', organization: 'company', organizations: 'company', organisation: 'company', organisations: 'company', firm: 'company', firms: 'company',
-  city: 'city', cities: 'city', town: 'city', towns: 'city', location: 'city', locations: 'city',
-  category: 'category', categories: 'category',
-};
+const KNOWN_TYPES = SEARCH_GROUPS;
 const TYPE_ORDER = ['company', 'city', 'category'];
-const FLAT_KEYS = ['results', 'items', 'matches', 'hits', 'data', 'entries', 'records'];
-const TYPE_KEYS = ['type', 'kind', 'entity_type', 'entityType', 'result_type', 'resultType', 'object', '_type', 'entity'];
-const QUERY_KEYS = ['query', 'q', 'term', 'search', 'text'];
+const FLAT_KEYS: readonly string[] = SEARCH_LISTS;
 
 /** The canonical name of a result type (`Companies`, `company` → `company`); unknown words pass through. */
 export function resultType(word: string): string {
@@ -61,7 +56,7 @@ function asRow(entry: unknown): JsonRecord {
 function addFlat(collector: GroupCollector, entries: unknown[]): void {
   for (const entry of entries) {
     const row = asRow(entry);
-    const typed = findValue(row, TYPE_KEYS, asText);
+    const typed = findValue(row, SEARCH_TYPE, asText);
     if (!typed) {
       collector.add('result', row);
       continue;
@@ -119,7 +114,7 @@ export function searchView(body: unknown): SearchView {
     return { groups: collector.groups(), details };
   }
   if (!isRecord(payload)) return { groups: [], details: [...details, ...flatten(payload)] };
-  const query = findValue(payload, QUERY_KEYS, (value) => (typeof value === 'string' ? value : undefined));
+  const query = findValue(payload, SEARCH_QUERY, (value) => (typeof value === 'string' ? value : undefined));
   const rest = query ? Object.fromEntries(Object.entries(payload).filter(([key]) => key !== query.key)) : payload;
   const restDetails = addGrouped(collector, rest, '', 0);
   return { query: query?.value, groups: collector.groups(), details: [...details, ...restDetails] };
