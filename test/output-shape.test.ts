@@ -227,6 +227,14 @@ describe('searchView', () => {
     ]);
   });
 
+  it('takes a key or type word named like an Object method (constructor, toString) as a word, not a group', () => {
+    const body = { constructor: [{ name: 'A' }], results: [{ type: 'toString', name: 'B' }] };
+    expect(searchView(body).groups).toEqual([
+      { type: 'constructor', rows: [{ name: 'A' }] },
+      { type: 'toString', rows: [{ name: 'B' }] },
+    ]);
+  });
+
   it.each(GARBAGE.map((body) => [JSON.stringify(body), body]))('never crashes and keeps everything for %s', (_label, body) => {
     const view = searchView(body);
     expectNothingLost(body, view);

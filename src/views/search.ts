@@ -16,14 +16,19 @@ export interface SearchView {
   details: DetailRow[];
 }
 
-const KNOWN_TYPES = SEARCH_GROUPS;
 const TYPE_ORDER = ['company', 'city', 'category'];
 const FLAT_KEYS: readonly string[] = SEARCH_LISTS;
 
 /** The canonical name of a result type (`Companies`, `company` → `company`); unknown words pass through. */
 export function resultType(word: string): string {
   const trimmed = word.trim();
-  return KNOWN_TYPES[trimmed.toLowerCase()] ?? trimmed;
+  return knownGroup(trimmed) ?? trimmed;
+}
+
+/** The group a word names, if it is one of ours (own keys only: `constructor` is no group). */
+function knownGroup(word: string): string | undefined {
+  const lower = word.toLowerCase();
+  return Object.hasOwn(SEARCH_GROUPS, lower) ? SEARCH_GROUPS[lower] : undefined;
 }
 
 /** Accumulates rows by type, keeping company, city, category first and others in order of arrival. */
@@ -85,7 +90,7 @@ function addGrouped(collector: GroupCollector, record: JsonRecord, prefix: strin
   const details: DetailRow[] = [];
   for (const [key, value] of Object.entries(record)) {
     const label = prefix === '' ? key : `${prefix}.${key}`;
-    const known = KNOWN_TYPES[key.toLowerCase()];
+    const known = knownGroup(key);
     if (known !== undefined && Array.isArray(value)) {
       collector.touch(known);
       value.forEach((entry) => collector.add(known, groupedRow(known, entry)));
@@ -103,7 +108,7 @@ function addGrouped(collector: GroupCollector, record: JsonRecord, prefix: strin
 }
 
 function looksLikeSearch(record: JsonRecord): boolean {
-  return Object.keys(record).some((key) => KNOWN_TYPES[key.toLowerCase()] !== undefined || (FLAT_KEYS.includes(key) && key !== 'data'));
+  return Object.keys(record).some((key) => knownGroup(key) !== undefined || (FLAT_KEYS.includes(key) && key !== 'data'));
 }
 
 export function searchView(body: unknown): SearchView {
