@@ -1,26 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { flatten } from '../src/views/fields.js';
 import { auditView, pulseView, searchView } from '../src/views/index.js';
-
-/** Every scalar leaf of a body, as text: each must show up somewhere in its view. */
-function leaves(body: unknown): string[] {
-  if (body === null || typeof body !== 'object') return [String(body)];
-  return Object.values(body).flatMap(leaves);
-}
-
-/** All text a view carries (values, keys, numbers), for the "nothing dropped" check. */
-function viewTexts(view: unknown): string[] {
-  if (view === undefined) return [];
-  if (view === null || typeof view !== 'object') return [String(view)];
-  return [...Object.keys(view), ...Object.values(view).flatMap(viewTexts)];
-}
-
-function expectNothingLost(body: unknown, view: unknown): void {
-  const texts = viewTexts(view);
-  for (const leaf of leaves(body)) {
-    expect(texts.some((text) => text.includes(leaf)), `value ${leaf} is missing from the view`).toBe(true);
-  }
-}
+import { expectNothingLost } from './fixtures/nothing-lost.js';
 
 const GARBAGE: unknown[] = [null, 'oops', 42, true, {}, [], [1, 'two', null], { deeply: { nested: { a: [{ b: { c: { d: { e: { f: { g: { h: 1 } } } } } } }] } } }];
 
@@ -46,6 +27,7 @@ describe('auditView', () => {
         ['reviews_total', 1500],
         ['updated_at', '2026-11-01T00:00:00Z'],
       ],
+      paths: { name: 'company.name', score: 'score', scoreMax: 'score_scale', sources: 'sources' },
     });
   });
 
@@ -66,6 +48,7 @@ describe('auditView', () => {
         ['meta.request_id', 'r-9'],
         ['score.trend', 'up'],
       ],
+      paths: { name: 'data.name', score: 'data.score.value', scoreMax: 'data.score.max', sources: 'data.by_source' },
     });
   });
 
@@ -84,6 +67,7 @@ describe('auditView', () => {
         ['data.id', '7'],
         ['sources.note', 'n/a'],
       ],
+      paths: { name: 'data.attributes.company_name', score: 'data.attributes.reputation_score', sources: 'data.attributes.sources' },
     });
   });
 
@@ -110,6 +94,7 @@ describe('auditView', () => {
         ['platforms[3]', 5],
         ['tags', 'coffee, wifi'],
       ],
+      paths: { name: 'result.company', score: 'result.reputation.score', scoreMax: 'result.reputation.scale', sources: 'result.platforms' },
     });
   });
 

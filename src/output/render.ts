@@ -60,7 +60,10 @@ function csvOf(answer: EndpointView): string {
 async function tableOf(io: IO, answer: EndpointView, signal: AbortSignal | undefined): Promise<string> {
   const [{ loadTableKit }, { auditTable, pulseTable, searchTable }] = await Promise.all([import('./table-kit.js'), import('./table.js')]);
   const kit = await loadTableKit(io, signal);
-  const table = await (answer.endpoint === 'audit' ? auditTable(kit, answer.view) : answer.endpoint === 'search' ? searchTable(kit, answer.view) : pulseTable(kit, answer.view));
+  let table: string;
+  if (answer.endpoint === 'audit') table = await auditTable(kit, answer.view);
+  else if (answer.endpoint === 'search') table = await searchTable(kit, answer.view);
+  else table = await pulseTable(kit, answer.view);
   await kit.pause(); // a signal that came while the end of the table was drawn: it is not written
   return table;
 }

@@ -2,14 +2,19 @@
 // then known rows as tables, then every remaining field as key/value rows.
 import type { AuditView, PulseView, SearchGroup, SearchView, SourceRow } from '../views/index.js';
 import { scrubLine } from './scrub.js';
-import { colourScore, drawDetails, drawRecords, fitLine, formatScore, titleOf, type Column, type TableKit } from './table-kit.js';
+import { colourScore, drawDetails, drawRecords, fitLine, formatNumber, formatScore, titleOf, type Column, type TableKit } from './table-kit.js';
 
 const LABEL_GAP = '  ';
 
-/** `Reputation Score  87.4 / 100`, the score bold and coloured by band. */
-export function scoreLine(kit: TableKit, label: string, score: number | undefined, max: number | undefined): string {
-  if (score === undefined) return `${kit.chalk.bold(label)}${LABEL_GAP}${kit.chalk.dim('not in the response')}\n`;
-  return `${kit.chalk.bold(label)}${LABEL_GAP}${colourScore(kit, formatScore(score, max), score, max)}\n`;
+/** `87.4 / 100`, bold and coloured by band; dim words when the body has no score. */
+function scoreText(kit: TableKit, score: number | undefined, max: number | undefined): string {
+  return score === undefined ? kit.chalk.dim('not in the response') : colourScore(kit, formatScore(score, max), score, max);
+}
+
+/** `Label  value` lines, the values aligned, the labels bold. */
+function labelled(kit: TableKit, lines: ReadonlyArray<[label: string, value: string]>): string {
+  const width = Math.max(...lines.map(([label]) => label.length));
+  return lines.map(([label, value]) => `${kit.chalk.bold(label)}${' '.repeat(width - label.length)}${LABEL_GAP}${value}\n`).join('');
 }
 
 function sourceRecords(sources: readonly SourceRow[]): { columns: Column[]; records: Array<Record<string, unknown>> } {
@@ -34,7 +39,9 @@ function sourceRecords(sources: readonly SourceRow[]): { columns: Column[]; reco
 
 export async function auditTable(kit: TableKit, view: AuditView): Promise<string> {
   const header = view.name === undefined ? '' : `${kit.chalk.bold(fitLine(kit, scrubLine(view.name)))}\n`;
-  const sections = [header + scoreLine(kit, 'Reputation Score', view.score, view.scoreMax)];
+  const lines: Array<[string, string]> = [['Reputation Score', scoreText(kit, view.score, view.scoreMax)]];
+  if (view.reviews !== undefined) lines.push(['Reviews', formatNumber(view.reviews, true)]);
+  const sections = [header + labelled(kit, lines)];
   if (view.sources.length > 0) {
     const { columns, records } = sourceRecords(view.sources);
     sections.push(await drawRecords(kit, columns, records));
@@ -74,5 +81,5 @@ export async function searchTable(kit: TableKit, view: SearchView): Promise<stri
 }
 
 export async function pulseTable(kit: TableKit, view: PulseView): Promise<string> {
-  return joinSections([scoreLine(kit, 'Market index', view.index, undefined), await drawDetails(kit, view.details)]);
+  return joinSections([labelled(kit, [['Market index', scoreText(kit, view.index, undefined)]]), await drawDetails(kit, view.details)]);
 }
