@@ -9,12 +9,15 @@ import { API_FIXTURES } from './fixtures/reputation-apis.js';
 const session = useTempHome();
 const track = closeAfterEach();
 
-/** A server answering `/api/audit?q=NAME` with the body of the fixture called NAME (404 for any other). */
+/** Two scores as deep as each other, with other values: a tie. */
+const TIE = { displayName: 'Tie Co', score: { trustScore: 4.2, stars: 4 }, rating: 4.5 };
+
+/** A server answering `/api/audit?q=NAME` with the body of the fixture called NAME, or TIE (404 for any other). */
 async function fixtureServer(): Promise<FaultServer> {
   const server = track(await startFaultServer());
   return server.always('/api/audit', (request) => {
-    const fixture = API_FIXTURES[request.q ?? ''];
-    return fixture ? { body: fixture.body } : { status: 404, body: { error: 'unknown fixture' } };
+    const body = request.q === 'tie' ? TIE : API_FIXTURES[request.q ?? '']?.body;
+    return body ? { body } : { status: 404, body: { error: 'unknown fixture' } };
   });
 }
 
@@ -46,5 +49,28 @@ describe('rep audit on bodies shaped like public APIs', () => {
     expect(table.stdout).toMatch(/^Reputation Score {2}78$/m);
     expect(table.stdout).toMatch(/│ History\[0\] score +│ 75 +│/);
     expect(csv.stdout).toBe('company,score,source,rating,reviews\n,78,,,\n');
+  });
+});
+
+describe('where each field came from', () => {
+  it('a tie: the table says which field was taken and shows the other in the details', async () => {
+    const server = await fixtureServer();
+    const table = await rep(server, ['--format', 'table', 'audit', 'tie']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('Reputation Score  4.2\nscore taken from `score.trustScore` (also found: `rating`)\n');
+    expect(table.stdout).toMatch(/│ Rating +│ 4\.5 +│/);
+  });
+
+  it('--debug names the path of every field the view read, in every format', async () => {
+    const server = await fixtureServer();
+    for (const format of ['table', 'csv', 'json']) {
+      const result = await rep(server, ['--debug', '--format', format, 'audit', 'trustpilot']);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain('debug: view: name read from displayName\n');
+      expect(result.stderr).toContain('debug: view: score read from score.trustScore\n');
+      expect(result.stderr).toContain('debug: view: reviews read from numberOfReviews.total\n');
+    }
+    const tie = await rep(server, ['--debug', '--format', 'csv', 'audit', 'tie']);
+    expect(tie.stderr).toContain('debug: view: score also found at rating\n');
   });
 });

@@ -228,18 +228,18 @@ describe('searchView', () => {
 
 describe('pulseView', () => {
   it.each([
-    ['the sandbox shape', { index: 71.234, companies: 2400, updated_at: 'x' }, 71.234, [['companies', 2400], ['updated_at', 'x']]],
-    ['a data envelope with market_index', { data: { market_index: '64.5' }, meta: { v: 2 } }, 64.5, [['meta.v', 2]]],
-    ['a result envelope with a nested pulse record', { result: { pulse: { value: 3.9, max: 5 }, as_of: 'today' } }, 3.9, [['pulse.max', 5], ['as_of', 'today']]],
-    ['mean beside other numbers', { mean: 55, count: 10 }, 55, [['count', 10]]],
-    ['average', { average: 12 }, 12, []],
-    ['a bare number', 42.5, 42.5, []],
-  ])('reads %s', (_name, body, index, details) => {
-    expect(pulseView(body)).toEqual({ index, details });
+    ['the sandbox shape', { index: 71.234, companies: 2400, updated_at: 'x' }, 71.234, [['companies', 2400], ['updated_at', 'x']], { index: 'index' }],
+    ['a data envelope with market_index', { data: { market_index: '64.5' }, meta: { v: 2 } }, 64.5, [['meta.v', 2]], { index: 'data.market_index' }],
+    ['a result envelope with a nested pulse record', { result: { pulse: { value: 3.9, max: 5 }, as_of: 'today' } }, 3.9, [['pulse.max', 5], ['as_of', 'today']], { index: 'result.pulse.value' }],
+    ['mean beside other numbers', { mean: 55, count: 10 }, 55, [['count', 10]], { index: 'mean' }],
+    ['average', { average: 12 }, 12, [], { index: 'average' }],
+    ['a bare number', 42.5, 42.5, [], {}],
+  ])('reads %s', (_name, body, index, details, paths) => {
+    expect(pulseView(body)).toEqual({ index, details, paths });
   });
 
   it('falls through an index that is not a number to the next candidate, keeping it as a detail', () => {
-    expect(pulseView({ index: 'n/a', score: 61 })).toEqual({ index: 61, details: [['index', 'n/a']] });
+    expect(pulseView({ index: 'n/a', score: 61 })).toEqual({ index: 61, details: [['index', 'n/a']], paths: { index: 'score' } });
   });
 
   it.each(GARBAGE.filter((body) => typeof body !== 'number').map((body) => [JSON.stringify(body), body]))('never crashes and keeps everything for %s', (_label, body) => {

@@ -131,3 +131,42 @@ describe('the total of reviews', () => {
     expect(table).toMatch(/│ Google +│ +4\.5 │ +12,000 │/);
   });
 });
+
+describe('a tie is never taken silently', () => {
+  const TIE = { score: { trustScore: 4.2, stars: 4 }, rating: 4.5 };
+
+  it('records the other candidates as deep as the one taken, which stay details', () => {
+    const view = auditView(TIE);
+    expect(view).toMatchObject({ score: 4.2, paths: { score: 'score.trustScore' }, alsoFound: { score: ['rating'] } });
+    expect(view.details).toEqual([
+      ['score.stars', 4],
+      ['rating', 4.5],
+    ]);
+  });
+
+  it('the table says which field was taken, above the details that show the other', async () => {
+    const table = await render(TIE, 'table');
+    expect(table).toContain('Reputation Score  4.2\nscore taken from `score.trustScore` (also found: `rating`)\n');
+    expect(table).toMatch(/│ Rating +│ 4\.5 +│/);
+  });
+
+  it('says so for the total of reviews too', async () => {
+    const view = auditView({ rating: 4, review_count: 10, userRatingCount: 12 });
+    expect(view.alsoFound).toEqual({ reviews: ['userRatingCount'] });
+    expect(await render({ rating: 4, review_count: 10, userRatingCount: 12 }, 'table')).toContain('reviews taken from `review_count` (also found: `userRatingCount`)');
+  });
+
+  it.each([
+    ['the same value twice', { score: 4, rating: 4 }],
+    ['another value further in', { rating: 4, current: { score: 78 } }],
+  ])('is no tie: %s', async (_name, body) => {
+    expect(auditView(body).alsoFound).toBeUndefined();
+    expect(await render(body, 'table')).not.toContain('taken from');
+  });
+
+  it('names only the known names of a path, so server text beside them never reaches the note', async () => {
+    const table = await render({ score: 1, ['rat\u001b[2Jing']: 2, overall: 3 }, 'table');
+    expect(table).toContain('score taken from `score` (also found: `overall`)\n');
+    expect(table).not.toContain('\u001b');
+  });
+});

@@ -41,13 +41,25 @@ export async function auditTable(kit: TableKit, view: AuditView): Promise<string
   const header = view.name === undefined ? '' : `${kit.chalk.bold(fitLine(kit, scrubLine(view.name)))}\n`;
   const lines: Array<[string, string]> = [['Reputation Score', scoreText(kit, view.score, view.scoreMax)]];
   if (view.reviews !== undefined) lines.push(['Reviews', formatNumber(view.reviews, true)]);
-  const sections = [header + labelled(kit, lines)];
+  const sections = [header + labelled(kit, lines) + tieNotes(kit, view)];
   if (view.sources.length > 0) {
     const { columns, records } = sourceRecords(view.sources);
     sections.push(await drawRecords(kit, columns, records));
   }
   sections.push(await drawDetails(kit, view.details));
   return joinSections(sections);
+}
+
+/** `score taken from `score.trustScore` (also found: `rating`)`: a field the body held in more than one place. */
+function tieNotes(kit: TableKit, view: AuditView): string {
+  const notes = (['score', 'reviews'] as const).flatMap((field) => {
+    const others = view.alsoFound?.[field];
+    const taken = view.paths[field];
+    if (!others || taken === undefined) return [];
+    const quoted = (path: string) => `\`${scrubLine(path)}\``;
+    return [`${field} taken from ${quoted(taken)} (also found: ${others.map(quoted).join(', ')})`];
+  });
+  return notes.map((note) => `${kit.chalk.dim(fitLine(kit, note))}\n`).join('');
 }
 
 /** Sections separated by one blank line; empty ones leave no gap. */

@@ -5,7 +5,7 @@
 import {
   COMPANY, COMPANY_LISTS, ENVELOPES, IMPLIED_SCALE, NAME, NAME_INSIDE, PAST, PRESENT, REVIEWS, REVIEWS_INSIDE, SCALE, SCALE_INSIDE, SCORE, SCORE_INSIDE,
 } from './aliases.js';
-import { appendAll, asNumber, asText, findValue, flatten, flattenRest, isRecord, unwrapEnvelopes, type DetailRow, type JsonRecord } from './fields.js';
+import { appendAll, asNumber, asText, findValue, flatten, flattenRest, isRecord, joinPath, unwrapEnvelopes, type DetailRow, type JsonRecord } from './fields.js';
 import { sourceRows, SOURCE_KEYS, type SourceRow } from './sources.js';
 
 export type { DetailRow } from './fields.js';
@@ -48,11 +48,6 @@ interface Place {
   fields: Place[];
   /** Detail rows from the sources read here that were not sources. */
   leftovers: DetailRow[];
-}
-
-/** `a.b`, `a[0]`: path parts joined the way detail labels are. */
-function joinPath(...parts: string[]): string {
-  return parts.filter((part) => part !== '').reduce((path, part) => (path === '' || part.startsWith('[') ? path + part : `${path}.${part}`), '');
 }
 
 const among = (names: readonly string[], key: string) => names.includes(key);

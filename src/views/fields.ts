@@ -40,6 +40,11 @@ export function findValue<T>(record: JsonRecord, names: readonly string[], read:
   return undefined;
 }
 
+/** `a.b`, `a[0]`: the parts of a path into a body joined the way detail labels are. */
+export function joinPath(...parts: string[]): string {
+  return parts.filter((part) => part !== '').reduce((path, part) => (path === '' || part.startsWith('[') ? path + part : `${path}.${part}`), '');
+}
+
 /** `target.push(...items)` without the spread, which overflows the stack past about 100,000 items. */
 export function appendAll<T>(target: T[], items: readonly T[]): void {
   for (const item of items) target.push(item);

@@ -27,3 +27,11 @@ export function viewOf(endpoint: Endpoint, body: unknown): EndpointView {
       return { endpoint, view: pulseView(body) };
   }
 }
+
+/** Where the view read each field, a line each, for `--debug`: `score read from data.current.score`. */
+export function fieldPaths(answer: EndpointView): string[] {
+  if (answer.endpoint === 'search') return [];
+  const lines = Object.entries(answer.view.paths).map(([field, path]) => `${field} read from ${path}`);
+  const also = answer.endpoint === 'audit' ? Object.entries(answer.view.alsoFound ?? {}) : [];
+  return [...lines, ...also.map(([field, others]) => `${field} also found at ${others.join(', ')}`)];
+}
