@@ -18,8 +18,12 @@ export async function fetchAndShow(deps: Deps, endpoint: Endpoint, query?: strin
   const response = await withSpinner(deps, label, (spinner) =>
     client.get(endpoint, query, { signal: deps.signal, onWait: (waiting) => spinner.hold(waiting) }),
   );
-  const [{ writeView }, { fieldPaths, viewOf }] = await Promise.all([import('../output/render.js'), import('../views/index.js')]);
+  const [{ writeView }, { csvBom }, { fieldPaths, viewOf }] = await Promise.all([
+    import('../output/render.js'),
+    import('../output/csv.js'),
+    import('../views/index.js'),
+  ]);
   const answer = { body: response.body, ...viewOf(endpoint, response.body) };
   for (const line of fieldPaths(answer)) deps.debug(`view: ${line}`);
-  await writeView(deps.io, answer, deps.format(), deps.signal);
+  await writeView(deps.io, answer, deps.format(), { signal: deps.signal, bom: csvBom(deps) });
 }

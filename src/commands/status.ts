@@ -2,6 +2,7 @@
 // Exits 4 when no key is set, after showing the rest.
 import type { Deps } from '../deps.js';
 import { AuthError, systemErrorText } from '../errors.js';
+import { csvBom } from '../output/csv.js';
 import { writeStatus } from '../output/status.js';
 import type { RequestStatus } from '../state/requests.js';
 import { statusView } from '../views/status.js';
@@ -9,7 +10,7 @@ import { statusView } from '../views/status.js';
 export async function run(_opts: object, deps: Deps): Promise<void> {
   const settings = await deps.settings();
   const usage = settings.keySource === 'sandbox' ? undefined : await requestStatus(deps, settings.key ?? '');
-  writeStatus(deps.io, statusView(settings, usage), deps.format(), deps.now());
+  writeStatus(deps.io, statusView(settings, usage), deps.format(), { now: deps.now(), bom: csvBom(deps) });
   if (!settings.key) throw new AuthError('no API key is set', { hint: 'run `rep login`, or set REP_API_KEY' });
 }
 

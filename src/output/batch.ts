@@ -3,9 +3,10 @@
 import type { Format } from '../deps.js';
 import type { IO } from '../io.js';
 import { batchItem, batchSummary, type BatchRecord, type BatchSummary } from '../views/batch.js';
-import { csvRow } from './csv.js';
+import { BOM, csvRow } from './csv.js';
 import { auditRows } from './csv-views.js';
 import { jsonText } from './json-text.js';
+import type { RenderOptions } from './render.js';
 
 export type { BatchRecord } from '../views/batch.js';
 
@@ -62,8 +63,8 @@ function tableWriter(io: IO, signal: AbortSignal | undefined): BatchWriter {
   };
 }
 
-/** `signal` (Ctrl-C, SIGTERM) stops drawing a long summary table between blocks of rows. */
-export function createBatchWriter(io: IO, format: Format, signal?: AbortSignal): BatchWriter {
+/** `signal` (Ctrl-C, SIGTERM) stops drawing a long summary table between blocks of rows; `bom` starts CSV with a BOM. */
+export function createBatchWriter(io: IO, format: Format, { signal, bom = false }: RenderOptions = {}): BatchWriter {
   switch (format) {
     case 'ndjson':
       return streamingWriter(io, { open: () => '', line: (record) => `${jsonText(record)}\n`, close: () => '' });
@@ -74,7 +75,7 @@ export function createBatchWriter(io: IO, format: Format, signal?: AbortSignal):
         close: (any) => (any ? '\n]\n' : ']\n'),
       });
     case 'csv':
-      return streamingWriter(io, { open: () => csvRow(BATCH_CSV_COLUMNS), line: batchCsvRows, close: () => '' });
+      return streamingWriter(io, { open: () => (bom ? BOM : '') + csvRow(BATCH_CSV_COLUMNS), line: batchCsvRows, close: () => '' });
     case 'table':
       return tableWriter(io, signal);
   }

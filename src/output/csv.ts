@@ -1,7 +1,19 @@
 // RFC 4180 CSV with LF line ends, made safe for spreadsheets: server text is scrubbed of escape
 // sequences and a cell that a spreadsheet would run as a formula is prefixed with `'`.
+import type { Deps } from '../deps.js';
 import { serializeJson } from './json-text.js';
 import { scrubText } from './scrub.js';
+
+/**
+ * The UTF-8 byte-order mark, written before a CSV document on request (`--bom`, REP_CSV_BOM=1): Excel
+ * on Windows reads a CSV without one in the local code page. Never by default: cut, awk and jq would see it.
+ */
+export const BOM = '\uFEFF';
+
+/** Whether CSV output starts with the BOM: `--bom`, or REP_CSV_BOM set to 1 (or true). */
+export function csvBom({ globals, env }: Pick<Deps, 'globals' | 'env'>): boolean {
+  return globals.bom || /^(1|true)$/i.test(env.REP_CSV_BOM?.trim() ?? '');
+}
 
 // Leading characters that make Excel, LibreOffice or Sheets treat a cell as a formula (OWASP).
 const FORMULA_START = /^[=+\-@\t\r]/;

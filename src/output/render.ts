@@ -5,19 +5,27 @@ import type { Format } from '../deps.js';
 import { checkpoint } from '../interrupt.js';
 import type { IO } from '../io.js';
 import { viewOf, type EndpointView } from '../views/index.js';
+import { BOM } from './csv.js';
 import { auditCsv, pulseCsv, searchCsv, searchRecords } from './csv-views.js';
 import { jsonText } from './json-text.js';
 
 /** A body and its view: JSON writes the one, every other format reads the other. */
 export type ViewedBody = EndpointView & { body: unknown };
 
-/** Builds the view of `body` once and writes it (see writeView). */
-export async function writeResult(io: IO, endpoint: Endpoint, body: unknown, format: Format, signal?: AbortSignal): Promise<void> {
-  await writeView(io, { body, ...viewOf(endpoint, body) }, format, signal);
+export interface RenderOptions {
+  /** Ctrl-C or SIGTERM: nothing more is written, and a long table stops being drawn. */
+  signal?: AbortSignal;
+  /** CSV starts with a UTF-8 byte-order mark (see BOM). */
+  bom?: boolean;
 }
 
-/** Writes the answer; after Ctrl-C or SIGTERM (`signal`) nothing is written, and a long table stops being drawn. */
-export async function writeView(io: IO, answer: ViewedBody, format: Format, signal?: AbortSignal): Promise<void> {
+/** Builds the view of `body` once and writes it (see writeView). */
+export async function writeResult(io: IO, endpoint: Endpoint, body: unknown, format: Format, options: RenderOptions = {}): Promise<void> {
+  await writeView(io, { body, ...viewOf(endpoint, body) }, format, options);
+}
+
+/** Writes the answer; after a signal nothing is written. */
+export async function writeView(io: IO, answer: ViewedBody, format: Format, { signal, bom = false }: RenderOptions = {}): Promise<void> {
   await checkpoint(signal); // a signal that came with the answer
   switch (format) {
     case 'json':
@@ -29,7 +37,7 @@ export async function writeView(io: IO, answer: ViewedBody, format: Format, sign
       }
       return;
     case 'csv':
-      io.out(csvOf(answer));
+      io.out((bom ? BOM : '') + csvOf(answer));
       return;
     case 'table':
       io.out(await tableOf(io, answer, signal));

@@ -3,15 +3,16 @@ import { formatClock } from '../api/rate-limit-message.js';
 import type { Format } from '../deps.js';
 import type { IO } from '../io.js';
 import type { RateLimitRecord, StatusView } from '../views/status.js';
-import { csvRow } from './csv.js';
+import { BOM, csvRow } from './csv.js';
 
-export function writeStatus(io: IO, view: StatusView, format: Format, now: number): void {
+/** `now` places the last rate limit's times; `bom` starts CSV with a BOM. */
+export function writeStatus(io: IO, view: StatusView, format: Format, { now, bom }: { now: number; bom: boolean }): void {
   switch (format) {
     case 'table':
       io.out(statusLines(view, now));
       return;
     case 'csv':
-      io.out(statusCsv(view));
+      io.out((bom ? BOM : '') + statusCsv(view));
       return;
     case 'json':
     case 'ndjson':
