@@ -205,6 +205,12 @@ describe('table', () => {
     expect(out).toMatch(/│ Москва +│ +12 │/);
   });
 
+  it('titles a group named like an Object method (constructor, toString) by its name', async () => {
+    const out = await render('search', { constructor: [{ name: 'a' }], results: [{ type: 'toString', name: 'b' }] }, 'table');
+    expect(out).toContain('Constructor (1)');
+    expect(out).toContain('To string (1)');
+  });
+
   it('says so when nothing matched', async () => {
     expect(await render('search', { query: 'zzz', companies: [], cities: [], categories: [] }, 'table')).toBe('No matches for “zzz”.\n');
   });

@@ -85,7 +85,7 @@ export async function searchTable(kit: TableKit, view: SearchView): Promise<stri
   if (groups.length === 0) sections.push(`${fitLine(kit, `No matches${query}.`)}\n`);
   else if (query !== '') sections.push(`${kit.chalk.dim(fitLine(kit, `Results${query}`))}\n`);
   for (const group of groups) {
-    const title = GROUP_TITLES[group.type] ?? titleOf(group.type);
+    const title = Object.hasOwn(GROUP_TITLES, group.type) ? GROUP_TITLES[group.type]! : titleOf(group.type); // own keys: `constructor` is a word
     sections.push(`${kit.chalk.bold(fitLine(kit, `${scrubLine(title)} (${group.rows.length})`))}\n${await drawRecords(kit, groupColumns(group), group.rows)}`);
   }
   sections.push(await drawDetails(kit, view.details));
