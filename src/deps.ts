@@ -12,6 +12,8 @@ export interface GlobalOptions {
   baseUrl?: string;
   format?: Format;
   json?: boolean;
+  /** `--bom`: CSV starts with a UTF-8 byte-order mark. */
+  bom?: boolean;
   /** false when `--no-color` was given. */
   color?: boolean;
   /** Seconds per attempt. */

@@ -65,6 +65,7 @@ function readGlobals(raw: Record<string, unknown>): GlobalOptions {
     baseUrl: raw.baseUrl as string | undefined,
     format: raw.format as Format | undefined,
     json: Boolean(raw.json),
+    bom: Boolean(raw.bom),
     color: raw.color as boolean | undefined,
     timeout: raw.timeout as number,
     retries: raw.retries as number,

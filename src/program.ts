@@ -13,7 +13,7 @@ export const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv'];
 const GLOBALS_IN_HELP: Record<string, readonly string[]> = {
   login: ['--base-url', '--timeout', '--retries', '--debug', '--quiet'],
   logout: ['--quiet'],
-  status: ['--base-url', '--json', '--format', '--sandbox'],
+  status: ['--base-url', '--json', '--format', '--bom', '--sandbox'],
   sandbox: ['--quiet'],
   completion: [],
   help: [],
@@ -42,6 +42,7 @@ export function buildProgram(runAction: (load: () => Promise<CommandModule>, opt
     .option('--base-url <url>', 'API base URL, ending in /api (env: REP_BASE_URL)')
     .option('--json', 'same as --format json')
     .addOption(new Option('--format <format>', 'output format (default: table on a terminal, json otherwise)').choices(FORMATS))
+    .option('--bom', 'start CSV with a UTF-8 byte-order mark, for Excel (env: REP_CSV_BOM=1)')
     .option('--no-color', 'no colour (env: NO_COLOR)')
     .option('--timeout <seconds>', 'seconds to wait for each attempt', positiveNumber, 30)
     .option('--retries <n>', 'retries after network errors and 5xx answers', wholeNumber, 2)

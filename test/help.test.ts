@@ -27,14 +27,14 @@ function expectUsage(result: CliResult, message: string, hint: RegExp): void {
 }
 
 describe("each command's help", () => {
-  const network = ['--base-url', '--json', '--format', '--no-color', '--timeout', '--retries', '--wait', '--max-wait', '--debug', '--quiet', '--sandbox'];
+  const network = ['--base-url', '--json', '--format', '--bom', '--no-color', '--timeout', '--retries', '--wait', '--max-wait', '--debug', '--quiet', '--sandbox'];
   it.each([
     ['audit', network],
     ['search', network],
     ['pulse', network],
     ['login', ['--base-url', '--timeout', '--retries', '--debug', '--quiet']],
     ['logout', ['--quiet']],
-    ['status', ['--base-url', '--json', '--format', '--sandbox']],
+    ['status', ['--base-url', '--json', '--format', '--bom', '--sandbox']],
     ['sandbox', ['--quiet']],
     ['completion', []],
   ])('rep %s --help lists the global options that apply to it, and two or three examples', async (command, globals) => {

@@ -6,7 +6,7 @@ import { testIO } from '../src/io.js';
 import { createBatchWriter } from '../src/output/batch.js';
 import { MAX_INDENTED_DEPTH } from '../src/output/json-text.js';
 import { writeResult } from '../src/output/render.js';
-import { auditView } from '../src/output/shape.js';
+import { auditView } from '../src/views/index.js';
 import { displayWidth, truncateToWidth } from '../src/output/text-width.js';
 
 /** Long enough that width work quadratic in the text's length would run for tens of minutes. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Format } from '../src/deps.js';
 import { testIO } from '../src/io.js';
-import { writeResult, type ResultKind } from '../src/output/render.js';
+import type { Endpoint } from '../src/api/request.js';
+import { writeResult } from '../src/output/render.js';
 
 const AUDIT = {
   company: { id: 'c-1', name: 'Кофейня Ромашка', city: 'Москва', category: 'Кофейня' },
@@ -28,7 +29,7 @@ const SGR = /\u001b\[[0-9;]*m/g;
 // eslint-disable-next-line no-control-regex
 const TERMINAL_ACTIVE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
-async function render(kind: ResultKind, body: unknown, format: Format, options: { columns?: number; colorOut?: boolean } = {}): Promise<string> {
+async function render(kind: Endpoint, body: unknown, format: Format, options: { columns?: number; colorOut?: boolean } = {}): Promise<string> {
   const io = testIO(options);
   await writeResult(io, kind, body, format);
   expect(io.stderrText()).toBe('');
@@ -202,6 +203,12 @@ describe('table', () => {
     expect(out).toContain('Cities (1)');
     expect(out).toContain('Categories (1)');
     expect(out).toMatch(/│ Москва +│ +12 │/);
+  });
+
+  it('titles a group named like an Object method (constructor, toString) by its name', async () => {
+    const out = await render('search', { constructor: [{ name: 'a' }], results: [{ type: 'toString', name: 'b' }] }, 'table');
+    expect(out).toContain('Constructor (1)');
+    expect(out).toContain('To string (1)');
   });
 
   it('says so when nothing matched', async () => {

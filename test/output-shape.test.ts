@@ -1,27 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { flatten } from '../src/output/fields.js';
-import { searchView } from '../src/output/search-shape.js';
-import { auditView, pulseView } from '../src/output/shape.js';
-
-/** Every scalar leaf of a body, as text: each must show up somewhere in its view. */
-function leaves(body: unknown): string[] {
-  if (body === null || typeof body !== 'object') return [String(body)];
-  return Object.values(body).flatMap(leaves);
-}
-
-/** All text a view carries (values, keys, numbers), for the "nothing dropped" check. */
-function viewTexts(view: unknown): string[] {
-  if (view === undefined) return [];
-  if (view === null || typeof view !== 'object') return [String(view)];
-  return [...Object.keys(view), ...Object.values(view).flatMap(viewTexts)];
-}
-
-function expectNothingLost(body: unknown, view: unknown): void {
-  const texts = viewTexts(view);
-  for (const leaf of leaves(body)) {
-    expect(texts.some((text) => text.includes(leaf)), `value ${leaf} is missing from the view`).toBe(true);
-  }
-}
+import { flatten } from '../src/views/fields.js';
+import { auditView, pulseView, searchView } from '../src/views/index.js';
+import { expectNothingLost } from './fixtures/nothing-lost.js';
 
 const GARBAGE: unknown[] = [null, 'oops', 42, true, {}, [], [1, 'two', null], { deeply: { nested: { a: [{ b: { c: { d: { e: { f: { g: { h: 1 } } } } } } }] } } }];
 
@@ -47,6 +27,7 @@ describe('auditView', () => {
         ['reviews_total', 1500],
         ['updated_at', '2026-11-01T00:00:00Z'],
       ],
+      paths: { name: 'company.name', score: 'score', scoreMax: 'score_scale', sources: 'sources' },
     });
   });
 
@@ -67,6 +48,7 @@ describe('auditView', () => {
         ['meta.request_id', 'r-9'],
         ['score.trend', 'up'],
       ],
+      paths: { name: 'data.name', score: 'data.score.value', scoreMax: 'data.score.max', sources: 'data.by_source' },
     });
   });
 
@@ -85,6 +67,7 @@ describe('auditView', () => {
         ['data.id', '7'],
         ['sources.note', 'n/a'],
       ],
+      paths: { name: 'data.attributes.company_name', score: 'data.attributes.reputation_score', sources: 'data.attributes.sources' },
     });
   });
 
@@ -111,6 +94,7 @@ describe('auditView', () => {
         ['platforms[3]', 5],
         ['tags', 'coffee, wifi'],
       ],
+      paths: { name: 'result.company', score: 'result.reputation.score', scoreMax: 'result.reputation.scale', sources: 'result.platforms' },
     });
   });
 
@@ -228,6 +212,14 @@ describe('searchView', () => {
     ]);
   });
 
+  it('takes a key or type word named like an Object method (constructor, toString) as a word, not a group', () => {
+    const body = { constructor: [{ name: 'A' }], results: [{ type: 'toString', name: 'B' }] };
+    expect(searchView(body).groups).toEqual([
+      { type: 'constructor', rows: [{ name: 'A' }] },
+      { type: 'toString', rows: [{ name: 'B' }] },
+    ]);
+  });
+
   it.each(GARBAGE.map((body) => [JSON.stringify(body), body]))('never crashes and keeps everything for %s', (_label, body) => {
     const view = searchView(body);
     expectNothingLost(body, view);
@@ -236,18 +228,18 @@ describe('searchView', () => {
 
 describe('pulseView', () => {
   it.each([
-    ['the sandbox shape', { index: 71.234, companies: 2400, updated_at: 'x' }, 71.234, [['companies', 2400], ['updated_at', 'x']]],
-    ['a data envelope with market_index', { data: { market_index: '64.5' }, meta: { v: 2 } }, 64.5, [['meta.v', 2]]],
-    ['a result envelope with a nested pulse record', { result: { pulse: { value: 3.9, max: 5 }, as_of: 'today' } }, 3.9, [['pulse.max', 5], ['as_of', 'today']]],
-    ['mean beside other numbers', { mean: 55, count: 10 }, 55, [['count', 10]]],
-    ['average', { average: 12 }, 12, []],
-    ['a bare number', 42.5, 42.5, []],
-  ])('reads %s', (_name, body, index, details) => {
-    expect(pulseView(body)).toEqual({ index, details });
+    ['the sandbox shape', { index: 71.234, companies: 2400, updated_at: 'x' }, 71.234, [['companies', 2400], ['updated_at', 'x']], { index: 'index' }],
+    ['a data envelope with market_index', { data: { market_index: '64.5' }, meta: { v: 2 } }, 64.5, [['meta.v', 2]], { index: 'data.market_index' }],
+    ['a result envelope with a nested pulse record', { result: { pulse: { value: 3.9, max: 5 }, as_of: 'today' } }, 3.9, [['pulse.max', 5], ['as_of', 'today']], { index: 'result.pulse.value' }],
+    ['mean beside other numbers', { mean: 55, count: 10 }, 55, [['count', 10]], { index: 'mean' }],
+    ['average', { average: 12 }, 12, [], { index: 'average' }],
+    ['a bare number', 42.5, 42.5, [], {}],
+  ])('reads %s', (_name, body, index, details, paths) => {
+    expect(pulseView(body)).toEqual({ index, details, paths });
   });
 
   it('falls through an index that is not a number to the next candidate, keeping it as a detail', () => {
-    expect(pulseView({ index: 'n/a', score: 61 })).toEqual({ index: 61, details: [['index', 'n/a']] });
+    expect(pulseView({ index: 'n/a', score: 61 })).toEqual({ index: 61, details: [['index', 'n/a']], paths: { index: 'score' } });
   });
 
   it.each(GARBAGE.filter((body) => typeof body !== 'number').map((body) => [JSON.stringify(body), body]))('never crashes and keeps everything for %s', (_label, body) => {

@@ -7,7 +7,8 @@ import { createClient } from '../src/api/client.js';
 import { redactBody } from '../src/api/request.js';
 import { testIO } from '../src/io.js';
 import { createBatchWriter } from '../src/output/batch.js';
-import { writeResult, type ResultKind } from '../src/output/render.js';
+import type { Endpoint } from '../src/api/request.js';
+import { writeResult } from '../src/output/render.js';
 import type { FaultServer } from './helpers/fault-server.js';
 import { useTempHome } from './helpers/cli.js';
 import { startConnectionCounter, startRecordingServer, type ConnectionCounter } from './helpers/servers.js';
@@ -80,7 +81,7 @@ describe('a 200 body that echoes the key (in process, client to renderer)', () =
     + `"escaped":"\\u0072k_live_S3cr3tKeyValue0042","sources":[{"source":"${KEY}","rating":4}],`
     + `"deep":${'['.repeat(5000)}"${KEY}"${']'.repeat(5000)}}`;
 
-  async function answer(kind: ResultKind): Promise<unknown> {
+  async function answer(kind: Endpoint): Promise<unknown> {
     server = await startRecordingServer({ headers: { 'content-type': 'application/json' }, body: ECHO });
     const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, timeout: 5, retries: 0, env: {} });
     return (await (kind === 'pulse' ? client.pulse() : client[kind]('echo'))).body;

@@ -32,8 +32,8 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
   const concurrency = Math.max(1, Math.floor(options.concurrency));
   const window = Math.max(1, options.window ?? Math.max(64, concurrency * 16));
   const client = await deps.client();
-  const { createBatchWriter } = await import('../output/batch.js');
-  const writer = createBatchWriter(io, deps.format(), deps.signal);
+  const [{ createBatchWriter }, { csvBom }] = await Promise.all([import('../output/batch.js'), import('../output/csv.js')]);
+  const writer = createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps) });
   const tally = new BatchTally();
   const cache = new AnswerCache<Slot>();
   const queue: Slot[] = [];

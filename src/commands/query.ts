@@ -1,5 +1,6 @@
 // Shared by the commands that send a query: validation before any request, then fetch, then render.
 import type { Endpoint } from '../api/request.js';
+import type { EndpointView } from '../views/index.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { withSpinner } from '../progress.js';
@@ -17,6 +18,9 @@ export async function fetchAndShow(deps: Deps, endpoint: Endpoint, query?: strin
   const label = query === undefined ? `Fetching ${endpoint}…` : `Fetching ${endpoint} for ${query}…`;
   const call = { signal: deps.signal };
   const response = await withSpinner(deps, label, async () => (endpoint === 'pulse' ? client.pulse(call) : client[endpoint](query ?? '', call)));
-  const { writeResult } = await import('../output/render.js');
-  await writeResult(deps.io, endpoint, response.body, deps.format(), deps.signal);
+  const [{ writeView }, { csvBom }, { fieldPaths }] = await Promise.all([import('../output/render.js'), import('../output/csv.js'), import('../views/index.js')]);
+  // The client already built the view: the renderers take it as it is.
+  const answer = { body: response.body, endpoint, view: response.view } as EndpointView & { body: unknown };
+  for (const line of fieldPaths(answer)) deps.debug(`view: ${line}`);
+  await writeView(deps.io, answer, deps.format(), { signal: deps.signal, bom: csvBom(deps) });
 }

@@ -2,7 +2,7 @@
 // the terminal: names and long statuses give way, the score never does; where even that cannot fit,
 // each name becomes a card of its own, as search results do.
 import type { IO } from '../io.js';
-import type { BatchSummary } from './batch.js';
+import type { BatchSummary } from '../views/batch.js';
 import { scrubLine } from './scrub.js';
 import { drawGrid, formatScore, loadTableKit, sharedDecimals, type TableKit } from './table-kit.js';
 import { displayWidth, truncateToWidth } from './text-width.js';

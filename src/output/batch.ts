@@ -2,14 +2,13 @@
 // each record as it is written; the table is drawn once at the end, as a summary.
 import type { Format } from '../deps.js';
 import type { IO } from '../io.js';
-import { csvRow } from './csv.js';
+import { batchItem, batchSummary, type BatchRecord, type BatchSummary } from '../views/batch.js';
+import { BOM, csvRow } from './csv.js';
 import { auditRows } from './csv-views.js';
 import { jsonText } from './json-text.js';
-import { auditView } from './shape.js';
+import type { RenderOptions } from './render.js';
 
-export type BatchRecord =
-  | { query: string; result: unknown }
-  | { query: string; error: { exit: number; message: string } };
+export type { BatchRecord } from '../views/batch.js';
 
 export interface BatchWriter {
   /** Writes (or keeps) one record; false once stdout has been closed by its reader. */
@@ -24,8 +23,9 @@ export interface BatchWriter {
 const BATCH_CSV_COLUMNS = ['query', 'company', 'score', 'source', 'rating', 'reviews', 'error'];
 
 function batchCsvRows(record: BatchRecord): string {
-  if ('error' in record) return csvRow([record.query, '', '', '', '', '', record.error.message]);
-  return auditRows(auditView(record.result), [record.query], () => ['']);
+  const item = batchItem(record);
+  if ('error' in item) return csvRow([item.query, '', '', '', '', '', item.error.message]);
+  return auditRows(item.view, [item.query], () => ['']);
 }
 
 /** Streams records through `line`, with `open` before the first and `close` after the last. */
@@ -47,27 +47,11 @@ function streamingWriter(io: IO, parts: { open: () => string; line: (record: Bat
   };
 }
 
-/** What the summary table shows of a record: kept instead of the body so a long batch stays small. */
-export interface BatchSummary {
-  query: string;
-  company?: string;
-  score?: number;
-  scoreMax?: number;
-  sources?: number;
-  error?: { exit: number; message: string };
-}
-
-function summaryOf(record: BatchRecord): BatchSummary {
-  if ('error' in record) return { query: record.query, error: record.error };
-  const view = auditView(record.result);
-  return { query: record.query, company: view.name, score: view.score, scoreMax: view.scoreMax, sources: view.sources.length };
-}
-
 function tableWriter(io: IO, signal: AbortSignal | undefined): BatchWriter {
   const summaries: BatchSummary[] = [];
   return {
     write(record) {
-      summaries.push(summaryOf(record));
+      summaries.push(batchSummary(batchItem(record)));
       return !io.stdoutClosed.aborted;
     },
     async end(options) {
@@ -79,8 +63,8 @@ function tableWriter(io: IO, signal: AbortSignal | undefined): BatchWriter {
   };
 }
 
-/** `signal` (Ctrl-C, SIGTERM) stops drawing a long summary table between blocks of rows. */
-export function createBatchWriter(io: IO, format: Format, signal?: AbortSignal): BatchWriter {
+/** `signal` (Ctrl-C, SIGTERM) stops drawing a long summary table between blocks of rows; `bom` starts CSV with a BOM. */
+export function createBatchWriter(io: IO, format: Format, { signal, bom = false }: RenderOptions = {}): BatchWriter {
   switch (format) {
     case 'ndjson':
       return streamingWriter(io, { open: () => '', line: (record) => `${jsonText(record)}\n`, close: () => '' });
@@ -91,7 +75,7 @@ export function createBatchWriter(io: IO, format: Format, signal?: AbortSignal):
         close: (any) => (any ? '\n]\n' : ']\n'),
       });
     case 'csv':
-      return streamingWriter(io, { open: () => csvRow(BATCH_CSV_COLUMNS), line: batchCsvRows, close: () => '' });
+      return streamingWriter(io, { open: () => (bom ? BOM : '') + csvRow(BATCH_CSV_COLUMNS), line: batchCsvRows, close: () => '' });
     case 'table':
       return tableWriter(io, signal);
   }

@@ -1,7 +1,6 @@
 // Flat CSV rows for each endpoint's view: a row per source, per search result, or one for the pulse.
 import { columnsOf, csvRow } from './csv.js';
-import type { SearchView } from './search-shape.js';
-import type { AuditView, PulseView } from './shape.js';
+import type { AuditView, PulseView, SearchView } from '../views/index.js';
 
 const AUDIT_COLUMNS = ['company', 'score', 'source', 'rating', 'reviews'];
 
@@ -17,11 +16,12 @@ export function auditCsv(view: AuditView): string {
 
 /**
  * The rows of one audit: `lead` cells, company and score, then a source's cells and `trail(index)`;
- * one row with empty source cells (and `trail(undefined)`) when there are no sources.
+ * without sources, one row for the company as a whole (`trail(undefined)`): no source, no rating,
+ * and its own total of reviews where the body gives one.
  */
 export function auditRows(view: AuditView, lead: readonly unknown[], trail: (index: number | undefined) => readonly unknown[]): string {
   const company = [...lead, view.name, view.score];
-  if (view.sources.length === 0) return csvRow([...company, '', '', '', ...trail(undefined)]);
+  if (view.sources.length === 0) return csvRow([...company, '', '', view.reviews, ...trail(undefined)]);
   return view.sources.map((row, index) => csvRow([...company, row.source, row.rating, row.reviews, ...trail(index)])).join('');
 }
 

@@ -1,8 +1,20 @@
 // RFC 4180 CSV with LF line ends, made safe for spreadsheets: server text is scrubbed of escape
 // sequences and a cell that a spreadsheet would run as a formula is prefixed with `'`.
+import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { compactJson } from './fields.js';
+import { serializeJson } from './json-text.js';
 import { scrubText } from './scrub.js';
+
+/**
+ * The UTF-8 byte-order mark, written before a CSV document on request (`--bom`, REP_CSV_BOM=1): Excel
+ * on Windows reads a CSV without one in the local code page. Never by default: cut, awk and jq would see it.
+ */
+export const BOM = '\uFEFF';
+
+/** Whether CSV output starts with the BOM: `--bom`, or REP_CSV_BOM set to 1 (or true). */
+export function csvBom({ globals, env }: Pick<Deps, 'globals' | 'env'>): boolean {
+  return Boolean(globals.bom) || /^(1|true)$/i.test(env.REP_CSV_BOM?.trim() ?? '');
+}
 
 // Leading characters that make Excel, LibreOffice or Sheets treat a cell as a formula (OWASP).
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -15,7 +27,7 @@ export function csvCell(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  const text = scrubText(typeof value === 'string' ? value : compactJson(value));
+  const text = scrubText(typeof value === 'string' ? value : serializeJson(value));
   const guarded = FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
   return NEEDS_QUOTES.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
 }

@@ -1,50 +1,77 @@
 // Writes one endpoint's answer to stdout in the chosen format. JSON keeps the server's body as it
-// is; the other formats go through the shape-tolerant views.
+// is; the other formats are pure functions of the view, built once from that body.
+import type { Endpoint } from '../api/request.js';
 import type { Format } from '../deps.js';
 import { checkpoint } from '../interrupt.js';
 import type { IO } from '../io.js';
+import { viewOf, type EndpointView } from '../views/index.js';
+import { BOM } from './csv.js';
 import { auditCsv, pulseCsv, searchCsv, searchRecords } from './csv-views.js';
 import { jsonText } from './json-text.js';
-import { searchView } from './search-shape.js';
-import { auditView, pulseView } from './shape.js';
 
-export type ResultKind = 'audit' | 'search' | 'pulse';
+/** A body and its view: JSON writes the one, every other format reads the other. */
+export type ViewedBody = EndpointView & { body: unknown };
 
-function csvFor(kind: ResultKind, body: unknown): string {
-  if (kind === 'audit') return auditCsv(auditView(body));
-  if (kind === 'search') return searchCsv(searchView(body));
-  return pulseCsv(pulseView(body));
+export interface RenderOptions {
+  /** Ctrl-C or SIGTERM: nothing more is written, and a long table stops being drawn. */
+  signal?: AbortSignal;
+  /** CSV starts with a UTF-8 byte-order mark (see BOM). */
+  bom?: boolean;
 }
 
-async function tableFor(io: IO, kind: ResultKind, body: unknown, signal: AbortSignal | undefined): Promise<string> {
-  const [{ loadTableKit }, { auditTable, pulseTable, searchTable }] = await Promise.all([import('./table-kit.js'), import('./table.js')]);
-  const kit = await loadTableKit(io, signal);
-  const table = await (kind === 'audit' ? auditTable(kit, auditView(body)) : kind === 'search' ? searchTable(kit, searchView(body)) : pulseTable(kit, pulseView(body)));
-  await kit.pause(); // a signal that came while the end of the table was drawn: it is not written
-  return table;
+/** Builds the view of `body` once and writes it (see writeView). */
+export async function writeResult(io: IO, endpoint: Endpoint, body: unknown, format: Format, options: RenderOptions = {}): Promise<void> {
+  await writeView(io, { body, ...viewOf(endpoint, body) }, format, options);
 }
 
-/** Writes the answer; after Ctrl-C or SIGTERM (`signal`) nothing is written, and a long table stops being drawn. */
-export async function writeResult(io: IO, kind: ResultKind, body: unknown, format: Format, signal?: AbortSignal): Promise<void> {
+/** Writes the answer; after a signal nothing is written. */
+export async function writeView(io: IO, answer: ViewedBody, format: Format, { signal, bom = false }: RenderOptions = {}): Promise<void> {
   await checkpoint(signal); // a signal that came with the answer
   switch (format) {
     case 'json':
-      io.out(`${jsonText(body, 2)}\n`);
+      io.out(`${jsonText(answer.body, 2)}\n`);
       return;
     case 'ndjson':
-      if (kind !== 'search') {
-        io.out(`${jsonText(body)}\n`);
-        return;
-      }
-      for (const record of searchRecords(searchView(body))) {
-        if (!io.out(`${jsonText(record)}\n`)) return;
+      for (const line of ndjsonLines(answer)) {
+        if (!io.out(line)) return;
       }
       return;
     case 'csv':
-      io.out(csvFor(kind, body));
+      io.out((bom ? BOM : '') + csvOf(answer));
       return;
     case 'table':
-      io.out(await tableFor(io, kind, body, signal));
+      io.out(await tableOf(io, answer, signal));
       return;
   }
+}
+
+/** Search: one result a line, with its type; audit and pulse: the body on one line. */
+function* ndjsonLines(answer: ViewedBody): Generator<string> {
+  if (answer.endpoint !== 'search') {
+    yield `${jsonText(answer.body)}\n`;
+    return;
+  }
+  for (const record of searchRecords(answer.view)) yield `${jsonText(record)}\n`;
+}
+
+function csvOf(answer: EndpointView): string {
+  switch (answer.endpoint) {
+    case 'audit':
+      return auditCsv(answer.view);
+    case 'search':
+      return searchCsv(answer.view);
+    case 'pulse':
+      return pulseCsv(answer.view);
+  }
+}
+
+async function tableOf(io: IO, answer: EndpointView, signal: AbortSignal | undefined): Promise<string> {
+  const [{ loadTableKit }, { auditTable, pulseTable, searchTable }] = await Promise.all([import('./table-kit.js'), import('./table.js')]);
+  const kit = await loadTableKit(io, signal);
+  let table: string;
+  if (answer.endpoint === 'audit') table = await auditTable(kit, answer.view);
+  else if (answer.endpoint === 'search') table = await searchTable(kit, answer.view);
+  else table = await pulseTable(kit, answer.view);
+  await kit.pause(); // a signal that came while the end of the table was drawn: it is not written
+  return table;
 }

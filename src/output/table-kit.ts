@@ -4,7 +4,8 @@ import type CliTable3 from 'cli-table3';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { checkpoint } from '../interrupt.js';
 import type { IO } from '../io.js';
-import { compactJson, type DetailRow } from './fields.js';
+import type { DetailRow } from '../views/index.js';
+import { serializeJson } from './json-text.js';
 import { scrubLine } from './scrub.js';
 import { displayWidth, truncateToWidth } from './text-width.js';
 
@@ -81,7 +82,7 @@ export function cellText(value: unknown): string {
   if (value === undefined || value === null) return '—';
   if (typeof value === 'string') return scrubLine(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return scrubLine(compactJson(value));
+  return scrubLine(serializeJson(value));
 }
 
 /** A line of text cut to the kit's width (for titles and headers outside tables). */

@@ -1,16 +1,20 @@
 // The human views of audit, search and pulse: the number that matters first and standing out,
 // then known rows as tables, then every remaining field as key/value rows.
-import type { PulseView, AuditView, SourceRow } from './shape.js';
-import type { SearchGroup, SearchView } from './search-shape.js';
+import type { AuditView, PulseView, SearchGroup, SearchView, SourceRow } from '../views/index.js';
 import { scrubLine } from './scrub.js';
-import { colourScore, drawDetails, drawRecords, fitLine, formatScore, titleOf, type Column, type TableKit } from './table-kit.js';
+import { colourScore, drawDetails, drawRecords, fitLine, formatNumber, formatScore, titleOf, type Column, type TableKit } from './table-kit.js';
 
 const LABEL_GAP = '  ';
 
-/** `Reputation Score  87.4 / 100`, the score bold and coloured by band. */
-export function scoreLine(kit: TableKit, label: string, score: number | undefined, max: number | undefined): string {
-  if (score === undefined) return `${kit.chalk.bold(label)}${LABEL_GAP}${kit.chalk.dim('not in the response')}\n`;
-  return `${kit.chalk.bold(label)}${LABEL_GAP}${colourScore(kit, formatScore(score, max), score, max)}\n`;
+/** `87.4 / 100`, bold and coloured by band; dim words when the body has no score. */
+function scoreText(kit: TableKit, score: number | undefined, max: number | undefined): string {
+  return score === undefined ? kit.chalk.dim('not in the response') : colourScore(kit, formatScore(score, max), score, max);
+}
+
+/** `Label  value` lines, the values aligned, the labels bold. */
+function labelled(kit: TableKit, lines: ReadonlyArray<[label: string, value: string]>): string {
+  const width = Math.max(...lines.map(([label]) => label.length));
+  return lines.map(([label, value]) => `${kit.chalk.bold(label)}${' '.repeat(width - label.length)}${LABEL_GAP}${value}\n`).join('');
 }
 
 function sourceRecords(sources: readonly SourceRow[]): { columns: Column[]; records: Array<Record<string, unknown>> } {
@@ -37,13 +41,27 @@ function sourceRecords(sources: readonly SourceRow[]): { columns: Column[]; reco
 
 export async function auditTable(kit: TableKit, view: AuditView): Promise<string> {
   const header = view.name === undefined ? '' : `${kit.chalk.bold(fitLine(kit, scrubLine(view.name)))}\n`;
-  const sections = [header + scoreLine(kit, 'Reputation Score', view.score, view.scoreMax)];
+  const lines: Array<[string, string]> = [['Reputation Score', scoreText(kit, view.score, view.scoreMax)]];
+  if (view.reviews !== undefined) lines.push(['Reviews', formatNumber(view.reviews, true)]);
+  const sections = [header + labelled(kit, lines) + tieNotes(kit, view)];
   if (view.sources.length > 0) {
     const { columns, records } = sourceRecords(view.sources);
     sections.push(await drawRecords(kit, columns, records));
   }
   sections.push(await drawDetails(kit, view.details));
   return joinSections(sections);
+}
+
+/** `score taken from `score.trustScore` (also found: `rating`)`: a field the body held in more than one place. */
+function tieNotes(kit: TableKit, view: AuditView): string {
+  const notes = (['score', 'reviews'] as const).flatMap((field) => {
+    const others = view.alsoFound?.[field];
+    const taken = view.paths[field];
+    if (!others || taken === undefined) return [];
+    const quoted = (path: string) => `\`${scrubLine(path)}\``;
+    return [`${field} taken from ${quoted(taken)} (also found: ${others.map(quoted).join(', ')})`];
+  });
+  return notes.map((note) => `${kit.chalk.dim(fitLine(kit, note))}\n`).join('');
 }
 
 /** Sections separated by one blank line; empty ones leave no gap. */
@@ -74,7 +92,7 @@ export async function searchTable(kit: TableKit, view: SearchView): Promise<stri
   if (groups.length === 0) sections.push(`${fitLine(kit, `No matches${query}.`)}\n`);
   else if (query !== '') sections.push(`${kit.chalk.dim(fitLine(kit, `Results${query}`))}\n`);
   for (const group of groups) {
-    const title = GROUP_TITLES[group.type] ?? titleOf(group.type);
+    const title = Object.hasOwn(GROUP_TITLES, group.type) ? GROUP_TITLES[group.type]! : titleOf(group.type); // own keys: `constructor` is a word
     sections.push(`${kit.chalk.bold(fitLine(kit, `${scrubLine(title)} (${group.rows.length})`))}\n${await drawRecords(kit, groupColumns(group), group.rows)}`);
   }
   sections.push(await drawDetails(kit, view.details));
@@ -82,5 +100,5 @@ export async function searchTable(kit: TableKit, view: SearchView): Promise<stri
 }
 
 export async function pulseTable(kit: TableKit, view: PulseView): Promise<string> {
-  return joinSections([scoreLine(kit, 'Market index', view.index, undefined), await drawDetails(kit, view.details)]);
+  return joinSections([labelled(kit, [['Market index', scoreText(kit, view.index, undefined)]]), await drawDetails(kit, view.details)]);
 }

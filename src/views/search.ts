@@ -1,5 +1,6 @@
 // The pure view model of a search body: results grouped by type, whether the server groups them
 // (`{"companies": […], "cities": […]}`) or lists them flat with a type on each (`[{"type": "city", …}]`).
+import { SEARCH_GROUPS, SEARCH_LISTS, SEARCH_QUERY, SEARCH_TYPE } from './aliases.js';
 import { appendAll, asText, findValue, flatten, isRecord, unwrapEnvelopes, type DetailRow, type JsonRecord } from './fields.js';
 
 export interface SearchGroup {
@@ -15,20 +16,19 @@ export interface SearchView {
   details: DetailRow[];
 }
 
-const KNOWN_TYPES: Record<string, string> = {
-  company: 'company', companies: 'company', business: 'company', businesses: 'company', organization: 'company', organizations: 'company', organisation: 'company', organisations: 'company', firm: 'company', firms: 'company',
-  city: 'city', cities: 'city', town: 'city', towns: 'city', location: 'city', locations: 'city',
-  category: 'category', categories: 'category',
-};
 const TYPE_ORDER = ['company', 'city', 'category'];
-const FLAT_KEYS = ['results', 'items', 'matches', 'hits', 'data', 'entries', 'records'];
-const TYPE_KEYS = ['type', 'kind', 'entity_type', 'entityType', 'result_type', 'resultType', 'object', '_type', 'entity'];
-const QUERY_KEYS = ['query', 'q', 'term', 'search', 'text'];
+const FLAT_KEYS: readonly string[] = SEARCH_LISTS;
 
 /** The canonical name of a result type (`Companies`, `company` → `company`); unknown words pass through. */
 export function resultType(word: string): string {
   const trimmed = word.trim();
-  return KNOWN_TYPES[trimmed.toLowerCase()] ?? trimmed;
+  return knownGroup(trimmed) ?? trimmed;
+}
+
+/** The group a word names, if it is one of ours (own keys only: `constructor` is no group). */
+function knownGroup(word: string): string | undefined {
+  const lower = word.toLowerCase();
+  return Object.hasOwn(SEARCH_GROUPS, lower) ? SEARCH_GROUPS[lower] : undefined;
 }
 
 /** Accumulates rows by type, keeping company, city, category first and others in order of arrival. */
@@ -61,7 +61,7 @@ function asRow(entry: unknown): JsonRecord {
 function addFlat(collector: GroupCollector, entries: unknown[]): void {
   for (const entry of entries) {
     const row = asRow(entry);
-    const typed = findValue(row, TYPE_KEYS, asText);
+    const typed = findValue(row, SEARCH_TYPE, asText);
     if (!typed) {
       collector.add('result', row);
       continue;
@@ -90,7 +90,7 @@ function addGrouped(collector: GroupCollector, record: JsonRecord, prefix: strin
   const details: DetailRow[] = [];
   for (const [key, value] of Object.entries(record)) {
     const label = prefix === '' ? key : `${prefix}.${key}`;
-    const known = KNOWN_TYPES[key.toLowerCase()];
+    const known = knownGroup(key);
     if (known !== undefined && Array.isArray(value)) {
       collector.touch(known);
       value.forEach((entry) => collector.add(known, groupedRow(known, entry)));
@@ -108,7 +108,7 @@ function addGrouped(collector: GroupCollector, record: JsonRecord, prefix: strin
 }
 
 function looksLikeSearch(record: JsonRecord): boolean {
-  return Object.keys(record).some((key) => KNOWN_TYPES[key.toLowerCase()] !== undefined || (FLAT_KEYS.includes(key) && key !== 'data'));
+  return Object.keys(record).some((key) => knownGroup(key) !== undefined || (FLAT_KEYS.includes(key) && key !== 'data'));
 }
 
 export function searchView(body: unknown): SearchView {
@@ -119,7 +119,7 @@ export function searchView(body: unknown): SearchView {
     return { groups: collector.groups(), details };
   }
   if (!isRecord(payload)) return { groups: [], details: [...details, ...flatten(payload)] };
-  const query = findValue(payload, QUERY_KEYS, (value) => (typeof value === 'string' ? value : undefined));
+  const query = findValue(payload, SEARCH_QUERY, (value) => (typeof value === 'string' ? value : undefined));
   const rest = query ? Object.fromEntries(Object.entries(payload).filter(([key]) => key !== query.key)) : payload;
   const restDetails = addGrouped(collector, rest, '', 0);
   return { query: query?.value, groups: collector.groups(), details: [...details, ...restDetails] };

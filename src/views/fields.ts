@@ -1,7 +1,8 @@
 // Small, shape-agnostic helpers over parsed JSON: finding fields by any of their likely names,
 // reading numbers that may arrive as strings, and flattening whatever is left into key/value rows.
-import { serializeJson } from './json-text.js';
+import { serializeJson } from '../output/json-text.js';
 import { isRecord, type JsonRecord } from '../text.js';
+import { ENVELOPES } from './aliases.js';
 
 export { isRecord, type JsonRecord };
 /** A leftover field: its dotted path and its value, a number kept as a number so a table can format it. */
@@ -36,6 +37,11 @@ export function findValue<T>(record: JsonRecord, names: readonly string[], read:
   return undefined;
 }
 
+/** `a.b`, `a[0]`: the parts of a path into a body joined the way detail labels are. */
+export function joinPath(...parts: string[]): string {
+  return parts.filter((part) => part !== '').reduce((path, part) => (path === '' || part.startsWith('[') ? path + part : `${path}.${part}`), '');
+}
+
 /** `target.push(...items)` without the spread, which overflows the stack past about 100,000 items. */
 export function appendAll<T>(target: T[], items: readonly T[]): void {
   for (const item of items) target.push(item);
@@ -45,7 +51,7 @@ export function appendAll<T>(target: T[], items: readonly T[]): void {
 const MAX_FLATTEN_DEPTH = 8;
 
 /** Compact JSON of any depth. */
-export function compactJson(value: unknown): string {
+function compactJson(value: unknown): string {
   return serializeJson(value);
 }
 
@@ -119,9 +125,6 @@ export function flattenRest(record: JsonRecord, used: ReadonlySet<string>, prefi
   return rows;
 }
 
-/** Envelope keys servers wrap a payload in (`{"data": …}`, JSON:API `attributes`, …). */
-const ENVELOPE_KEYS = ['data', 'result', 'response', 'payload', 'attributes', 'body', 'content'] as const;
-
 /**
  * Descends through envelopes until `recognised` accepts the record (or no envelope is left). Fields
  * beside an envelope (`meta`, `links`, JSON:API `id`/`type`) are returned as details, never dropped.
@@ -132,7 +135,7 @@ export function unwrapEnvelopes(body: unknown, recognised: (record: JsonRecord) 
   let path = '';
   for (let depth = 0; depth < 6 && isRecord(payload) && !recognised(payload); depth += 1) {
     const current: JsonRecord = payload;
-    const key = ENVELOPE_KEYS.find((name) => Object.hasOwn(current, name) && accepts(current[name]));
+    const key = ENVELOPES.find((name) => Object.hasOwn(current, name) && accepts(current[name]));
     if (key === undefined) break;
     appendAll(details, flattenRest(current, new Set([key]), path));
     path = path === '' ? key : `${path}.${key}`;

@@ -1,0 +1,52 @@
+// `rep status` in each format, from its view: aligned lines for people, one CSV row, JSON as the view.
+import { formatClock } from '../api/rate-limit.js';
+import type { Format } from '../deps.js';
+import type { IO } from '../io.js';
+import type { RateLimitRecord, StatusView } from '../views/status.js';
+import { BOM, csvRow } from './csv.js';
+
+/** `now` places the last rate limit's times; `bom` starts CSV with a BOM. */
+export function writeStatus(io: IO, view: StatusView, format: Format, { now, bom }: { now: number; bom: boolean }): void {
+  switch (format) {
+    case 'table':
+      io.out(statusLines(view, now));
+      return;
+    case 'csv':
+      io.out((bom ? BOM : '') + statusCsv(view));
+      return;
+    case 'json':
+    case 'ndjson':
+      io.out(`${JSON.stringify(view, null, format === 'json' ? 2 : undefined)}\n`);
+      return;
+  }
+}
+
+function statusLines(view: StatusView, now: number): string {
+  const lines: Array<[string, string]> = [
+    ['Base URL', view.base_url ? `${view.base_url} (from ${sourceName(view.base_url_source)})` : 'not set'],
+    ['API key', view.key ? `${view.key} (from ${sourceName(view.key_source)})` : 'not set'],
+    ['Config file', view.config_path],
+    ['Requests, last hour', String(view.requests_last_hour)],
+  ];
+  if (view.rate_limit) lines.push(['Last rate limit seen', describeLimit(view.rate_limit, now)]);
+  const width = Math.max(...lines.map(([label]) => label.length));
+  return lines.map(([label, value]) => `${label.padEnd(width)}  ${value}\n`).join('');
+}
+
+function sourceName(source: string): string {
+  return { flag: '--base-url', env: 'environment', config: 'config file', sandbox: 'sandbox' }[source] ?? source;
+}
+
+/** A header and one row; the rate limit's fields in columns of their own, empty when none was seen. */
+function statusCsv({ rate_limit: limit, ...rest }: StatusView): string {
+  const fields = ['limit', 'remaining', 'reset_at', 'seen_at'] as const;
+  const record = { ...rest, ...Object.fromEntries(fields.map((field) => [`rate_limit.${field}`, limit?.[field]])) };
+  return csvRow(Object.keys(record)) + csvRow(Object.values(record));
+}
+
+function describeLimit(limit: RateLimitRecord, now: number): string {
+  const parts = [];
+  if (limit.remaining !== null) parts.push(`${limit.remaining}${limit.limit !== null ? ` of ${limit.limit}` : ''} left`);
+  if (limit.reset_at !== null) parts.push(`resets ${formatClock(Date.parse(limit.reset_at), now)}`);
+  return `${parts.join(', ') || 'no details'} (seen ${formatClock(Date.parse(limit.seen_at))})`;
+}

@@ -1,0 +1,32 @@
+// A batch record as the renderers see it: the audit view of its body, built once, or its error; and
+// the summary row the batch table keeps of it (not the body, so a long batch stays small).
+import { auditView, type AuditView } from './audit.js';
+
+/** One record per input name, as JSON and NDJSON write it. */
+export type BatchRecord =
+  | { query: string; result: unknown }
+  | { query: string; error: { exit: number; message: string } };
+
+export type BatchItem =
+  | { query: string; view: AuditView }
+  | { query: string; error: { exit: number; message: string } };
+
+export function batchItem(record: BatchRecord): BatchItem {
+  return 'error' in record ? record : { query: record.query, view: auditView(record.result) };
+}
+
+/** What the summary table shows of a name. */
+export interface BatchSummary {
+  query: string;
+  company?: string;
+  score?: number;
+  scoreMax?: number;
+  sources?: number;
+  error?: { exit: number; message: string };
+}
+
+export function batchSummary(item: BatchItem): BatchSummary {
+  if ('error' in item) return { query: item.query, error: item.error };
+  const { view } = item;
+  return { query: item.query, company: view.name, score: view.score, scoreMax: view.scoreMax, sources: view.sources.length };
+}
