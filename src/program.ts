@@ -4,7 +4,7 @@ import { Argument, Command, Help, Option } from 'commander';
 import type { Deps, Format } from './deps.js';
 import { UsageError } from './errors.js';
 import { VERSION } from './version.js';
-import { parseDuration, portNumber, positiveInteger, positiveNumber, wholeNumber } from './options.js';
+import { parseDuration, portNumber, positiveInteger, positiveNumber, scoreThreshold, wholeNumber } from './options.js';
 
 
 export const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv'];
@@ -14,6 +14,7 @@ const GLOBALS_IN_HELP: Record<string, readonly string[]> = {
   login: ['--base-url', '--timeout', '--retries', '--debug', '--quiet'],
   logout: ['--quiet'],
   status: ['--base-url', '--json', '--format', '--bom', '--sandbox'],
+  history: ['--base-url', '--json', '--format', '--no-color', '--sandbox'],
   sandbox: ['--quiet'],
   completion: [],
   help: [],
@@ -57,7 +58,7 @@ Examples:
   rep search coffee | jq '.companies[].name'
   REP_API_KEY=… rep audit --file companies.txt --format ndjson
 
-Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 network, 130 interrupted.`);
+Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 network, 7 a --fail-under/--fail-on-drop gate failed, 130 interrupted.`);
 
   const action = (load: () => Promise<CommandModule>) =>
     async function (this: Command, ...args: unknown[]) {
@@ -96,8 +97,24 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 netwo
     .option('-f, --file <path>', 'read names from a file, one a line (- for stdin)')
     .option('-c, --concurrency <n>', 'requests in flight during a batch', positiveInteger, 4)
     .option('--batch', 'always print batch records, even for one name')
-    .addHelpText('after', examples('rep audit "Blue Bottle Coffee"', 'rep audit --file companies.txt --format ndjson > audits.ndjson', 'rep --sandbox audit "Кофейня Ромашка" --format table'))
+    .option('--fail-under <score>', 'exit 7 when a score is below SCORE (as the server gives it: 60, 4.5)', scoreThreshold)
+    .option('--fail-on-drop <points>', 'exit 7 when a score fell by more than POINTS since its previous recorded point', scoreThreshold)
+    .addHelpText(
+      'after',
+      examples(
+        'rep audit "Blue Bottle Coffee"',
+        'rep audit --file companies.txt --fail-on-drop 5 --format ndjson > audits.ndjson',
+        'rep --sandbox audit "Кофейня Ромашка" --format table',
+      ),
+    )
     .action(action(() => import('./commands/audit.js')));
+  program
+    .command('history')
+    .description('the scores recorded for a company, oldest first (local: no request)')
+    .argument('<name...>', 'company name or the query it was audited by')
+    .option('--since <when>', 'only points since a duration back (30d, 12h) or a date (2026-11-01)')
+    .addHelpText('after', examples('rep history "Blue Bottle Coffee"', 'rep history "Blue Bottle Coffee" --since 30d --format csv', 'rep history Blue Bottle Coffee --format json | jq .[].score'))
+    .action(action(historyCommand));
   program
     .command('search')
     .description('search companies, cities and categories (at most 5 of each)')
@@ -136,6 +153,15 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 netwo
       target.help(); // prints to stdout and ends the parse like --help (exit 0)
     });
   return program;
+}
+
+/** `rep history` takes its name as words, like audit: joined with one space for the command's run. */
+async function historyCommand(): Promise<CommandModule> {
+  const history = await import('./commands/history.js');
+  return {
+    run: (opts: { args: [string[]]; since?: string }, deps: Deps) =>
+      history.run({ name: opts.args[0].join(' '), ...(opts.since === undefined ? {} : { since: opts.since }) }, deps),
+  };
 }
 
 export interface CommandModule {

@@ -36,6 +36,7 @@ describe("each command's help", () => {
     ['logout', ['--quiet']],
     ['status', ['--base-url', '--json', '--format', '--bom', '--sandbox']],
     ['sandbox', ['--quiet']],
+    ['history', ['--base-url', '--json', '--format', '--no-color', '--sandbox']],
     ['completion', []],
   ])('rep %s --help lists the global options that apply to it, and two or three examples', async (command, globals) => {
     const result = await rep([command, '--help']);

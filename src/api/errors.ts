@@ -14,6 +14,8 @@ export const ExitCode = {
   auth: 4,
   rateLimited: 5,
   network: 6,
+  /** `--fail-under` / `--fail-on-drop`: every name was audited, and one failed a gate. */
+  gate: 7,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

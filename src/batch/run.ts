@@ -2,6 +2,7 @@
 // written in input order as soon as the input-order prefix is complete. Only a bounded window of names
 // is held at a time, so memory stays flat however long the input is.
 import type { CallOptions, RepClient } from '../api/client.js';
+import type { AuditView } from '../views/audit.js';
 import type { Deps } from '../deps.js';
 import { describeError, InterruptedError, RateLimitError, UsageError } from '../errors.js';
 import type { BatchRecord, BatchWriter } from '../output/batch.js';
@@ -18,6 +19,8 @@ export interface BatchOptions {
   allNotFoundHint?: string;
   /** false while names are typed at the terminal, where a progress line would draw over them. */
   progress?: boolean;
+  /** Sees each freshly fetched answer (not a duplicate's reuse of it). */
+  onAnswer?: (query: string, view: AuditView) => void;
 }
 
 interface Slot {
@@ -83,7 +86,7 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
     inFlight += 1;
     const request = new AbortController();
     requests.add(request);
-    void fetchOutcome(client, slot.name, { signal: request.signal }).then((answer) => {
+    void fetchOutcome(client, slot.name, { signal: request.signal }, options.onAnswer).then((answer) => {
       requests.delete(request);
       inFlight -= 1;
       if (answer === 'stopped') return changed();
@@ -140,9 +143,10 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
 
 type Answer = { outcome: Outcome; body?: unknown; rateLimit?: RateLimitError } | 'stopped';
 
-async function fetchOutcome(client: RepClient, name: string, call: CallOptions): Promise<Answer> {
+async function fetchOutcome(client: RepClient, name: string, call: CallOptions, onAnswer?: BatchOptions['onAnswer']): Promise<Answer> {
   try {
     const response = await client.audit(name, call);
+    onAnswer?.(name, response.view);
     // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
     return { outcome: { text: serializeJson(response.body) }, body: response.body };
   } catch (error) {

@@ -1,6 +1,8 @@
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { shellQuote } from '../shell-quote.js';
+import { startWatch } from '../history/watch.js';
+import type { AuditView } from '../views/audit.js';
 import { fetchAndShow, queryFrom } from './query.js';
 
 export interface AuditOptions {
@@ -9,6 +11,10 @@ export interface AuditOptions {
   concurrency: number;
   /** `--batch`: batch records, summary and exit codes even for one name. */
   batch?: boolean;
+  /** `--fail-under SCORE`: exit 7 when a score is below it. */
+  failUnder?: number;
+  /** `--fail-on-drop POINTS`: exit 7 when a score fell by more than this since its previous point. */
+  failOnDrop?: number;
 }
 
 export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
@@ -17,8 +23,11 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
     throw new UsageError('missing company name', { hint: 'rep audit "Blue Bottle Coffee", or --file PATH for a batch' });
   }
   const { isBatch, openNames, STDIN } = await import('../batch/input.js');
+  const limits = { ...(opts.failUnder === undefined ? {} : { failUnder: opts.failUnder }), ...(opts.failOnDrop === undefined ? {} : { failOnDrop: opts.failOnDrop }) };
   if (!opts.batch && !isBatch(names, opts.file)) {
-    await fetchAndShow(deps, 'audit', queryFrom(names, 'company name'));
+    const query = queryFrom(names, 'company name');
+    const watch = await startWatch(deps, limits);
+    await watch.finish(fetchAndShow(deps, 'audit', query, (view) => watch.see(query, view as AuditView)));
     return;
   }
   const input = await openNames({
@@ -34,11 +43,13 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
   const bareWords = opts.file === undefined && names.length > 1 && names.every((word) => word !== STDIN && !/\s/.test(word));
   const typedNames = deps.io.stdinIsTTY && (names.includes(STDIN) || opts.file === STDIN);
   const { runBatch } = await import('../batch/run.js');
-  await runBatch(deps, input, {
+  const watch = await startWatch(deps, limits);
+  await watch.finish(runBatch(deps, input, {
+    onAnswer: (query, view) => watch.see(query, view),
     concurrency: opts.concurrency,
     progress: !typedNames,
     ...(bareWords ? { allNotFoundHint: quoteHint(names.join(' ')) } : {}),
-  });
+  }));
 }
 
 /** `rep audit Blue Bottle Coffee` audits three names; when none exists, the user most likely meant one. */

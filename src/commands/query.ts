@@ -12,12 +12,13 @@ export function queryFrom(words: readonly string[], what: string): string {
   return query;
 }
 
-/** One request, one rendered answer on stdout. */
-export async function fetchAndShow(deps: Deps, endpoint: Endpoint, query?: string): Promise<void> {
+/** One request, one rendered answer on stdout; `onAnswer` sees the fresh answer's view before it is shown. */
+export async function fetchAndShow(deps: Deps, endpoint: Endpoint, query?: string, onAnswer?: (view: EndpointView['view']) => void): Promise<void> {
   const client = await deps.client();
   const label = query === undefined ? `Fetching ${endpoint}…` : `Fetching ${endpoint} for ${query}…`;
   const call = { signal: deps.signal };
   const response = await withSpinner(deps, label, async () => (endpoint === 'pulse' ? client.pulse(call) : client[endpoint](query ?? '', call)));
+  onAnswer?.(response.view);
   const [{ writeView }, { csvBom }, { fieldPaths }] = await Promise.all([import('../output/render.js'), import('../output/csv.js'), import('../views/index.js')]);
   // The client already built the view: the renderers take it as it is.
   const answer = { body: response.body, endpoint, view: response.view } as EndpointView & { body: unknown };

@@ -1,0 +1,54 @@
+// What `rep audit` does with each freshly fetched answer besides showing it: records it in the history
+// (never under --sandbox, which writes no files) and judges it by the gates. At the end every name
+// that failed a gate gets one stderr line, and the run exits 7 unless an error (1–6) already decides it.
+import type { Deps } from '../deps.js';
+import { ExitCode, RepError } from '../errors.js';
+import { openAuditHistory, type AuditHistory } from '../state/audit-history.js';
+import type { HistoryPoint } from '../state/history.js';
+import type { AuditView } from '../views/audit.js';
+import { evaluateGates, type GateLimits } from './gates.js';
+
+/** Some name failed `--fail-under` or `--fail-on-drop`; the names are already on stderr. */
+export class GateError extends RepError {
+  readonly exitCode = ExitCode.gate;
+}
+
+export interface AuditWatch {
+  /** For a fresh answer: its previous point (read before this run), after recording it and judging it. */
+  see(query: string, view: AuditView): HistoryPoint | undefined;
+  /** Awaits the run, lists the gate failures, and throws the run's error, else a GateError when a gate failed. */
+  finish(run: Promise<void>): Promise<void>;
+}
+
+export async function startWatch(deps: Deps, limits: GateLimits): Promise<AuditWatch> {
+  const baseUrl = deps.globals.sandbox ? undefined : (await deps.settings()).baseUrl;
+  const history: AuditHistory | undefined = baseUrl ? openAuditHistory(deps, baseUrl) : undefined;
+  const failures: string[] = [];
+  return {
+    see(query, view) {
+      const previous = history?.previous(query, view.name);
+      history?.record(query, { name: view.name, score: view.score, scoreMax: view.scoreMax, sources: view.sources });
+      const judged = evaluateGates({ name: view.name ?? query, score: view.score, previousScore: previous?.score }, limits);
+      failures.push(...judged.map((failure) => failure.reason));
+      return previous;
+    },
+    async finish(run) {
+      let error: unknown;
+      try {
+        await run;
+      } catch (caught) {
+        error = caught;
+      }
+      // Listed even when an error wins the exit code: the gate still failed for these names.
+      for (const reason of failures) deps.io.err(`rep: gate failed: ${reason}\n`);
+      if (error !== undefined) throw error;
+      if (failures.length > 0) {
+        throw new GateError(`${failures.length === 1 ? 'a score' : `${failures.length} scores`} failed ${gateNames(limits)}`);
+      }
+    },
+  };
+}
+
+function gateNames(limits: GateLimits): string {
+  return [limits.failUnder === undefined ? '' : `--fail-under ${limits.failUnder}`, limits.failOnDrop === undefined ? '' : `--fail-on-drop ${limits.failOnDrop}`].filter(Boolean).join(' or ');
+}
