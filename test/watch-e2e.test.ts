@@ -43,6 +43,16 @@ describe('rep history after audits', () => {
     expect(server.count('/api/audit')).toBe(3);
   });
 
+  it('the audit table shows the change since the previous point; the first audit shows none', async () => {
+    const server = await serverWith({ 'Blue Bottle': [80, 73] });
+    const first = await rep(server, ['audit', 'Blue Bottle', '--format', 'table'], { NO_COLOR: '1' });
+    expect(first.stdout).not.toContain('Change');
+    const second = await rep(server, ['audit', 'Blue Bottle', '--format', 'table'], { NO_COLOR: '1' });
+    expect(second.stdout).toMatch(/Change\s+▼ 7\.0 since \d{4}-\d{2}-\d{2}\n/);
+    const json = await rep(server, ['audit', 'Blue Bottle', '--format', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual(audit('Blue Bottle', 73).body); // JSON stays the server's body
+  });
+
   it('--sandbox records nothing', async () => {
     expect((await session.rep(['--sandbox', 'audit', 'Кофейня Ромашка', '--format', 'json'])).code).toBe(0);
     const result = await session.rep(['--sandbox', 'history', 'Кофейня Ромашка']);

@@ -2,6 +2,7 @@
 import type { Endpoint } from '../api/request.js';
 import type { EndpointView } from '../views/index.js';
 import type { Deps } from '../deps.js';
+import type { Change } from '../history/change.js';
 import { UsageError } from '../errors.js';
 import { withSpinner } from '../progress.js';
 
@@ -13,15 +14,15 @@ export function queryFrom(words: readonly string[], what: string): string {
 }
 
 /** One request, one rendered answer on stdout; `onAnswer` sees the fresh answer's view before it is shown. */
-export async function fetchAndShow(deps: Deps, endpoint: Endpoint, query?: string, onAnswer?: (view: EndpointView['view']) => void): Promise<void> {
+export async function fetchAndShow(deps: Deps, endpoint: Endpoint, query?: string, onAnswer?: (view: EndpointView['view']) => Change | undefined): Promise<void> {
   const client = await deps.client();
   const label = query === undefined ? `Fetching ${endpoint}…` : `Fetching ${endpoint} for ${query}…`;
   const call = { signal: deps.signal };
   const response = await withSpinner(deps, label, async () => (endpoint === 'pulse' ? client.pulse(call) : client[endpoint](query ?? '', call)));
-  onAnswer?.(response.view);
+  const change = onAnswer?.(response.view);
   const [{ writeView }, { csvBom }, { fieldPaths }] = await Promise.all([import('../output/render.js'), import('../output/csv.js'), import('../views/index.js')]);
   // The client already built the view: the renderers take it as it is.
   const answer = { body: response.body, endpoint, view: response.view } as EndpointView & { body: unknown };
   for (const line of fieldPaths(answer)) deps.debug(`view: ${line}`);
-  await writeView(deps.io, answer, deps.format(), { signal: deps.signal, bom: csvBom(deps) });
+  await writeView(deps.io, answer, deps.format(), { signal: deps.signal, bom: csvBom(deps), ...(change ? { change } : {}) });
 }

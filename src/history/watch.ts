@@ -4,8 +4,8 @@
 import type { Deps } from '../deps.js';
 import { ExitCode, RepError } from '../errors.js';
 import { openAuditHistory, type AuditHistory } from '../state/audit-history.js';
-import type { HistoryPoint } from '../state/history.js';
 import type { AuditView } from '../views/audit.js';
+import { changeFrom, type Change } from './change.js';
 import { evaluateGates, type GateLimits } from './gates.js';
 
 /** Some name failed `--fail-under` or `--fail-on-drop`; the names are already on stderr. */
@@ -14,8 +14,8 @@ export class GateError extends RepError {
 }
 
 export interface AuditWatch {
-  /** For a fresh answer: its previous point (read before this run), after recording it and judging it. */
-  see(query: string, view: AuditView): HistoryPoint | undefined;
+  /** Records a fresh answer and judges it; returns its change since the previous point (read before this run). */
+  see(query: string, view: AuditView): Change | undefined;
   /** Awaits the run, lists the gate failures, and throws the run's error, else a GateError when a gate failed. */
   finish(run: Promise<void>): Promise<void>;
 }
@@ -30,7 +30,7 @@ export async function startWatch(deps: Deps, limits: GateLimits): Promise<AuditW
       history?.record(query, { name: view.name, score: view.score, scoreMax: view.scoreMax, sources: view.sources });
       const judged = evaluateGates({ name: view.name ?? query, score: view.score, previousScore: previous?.score }, limits);
       failures.push(...judged.map((failure) => failure.reason));
-      return previous;
+      return view.score === undefined ? undefined : changeFrom(previous, view.score);
     },
     async finish(run) {
       let error: unknown;

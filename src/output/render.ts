@@ -2,6 +2,7 @@
 // is; the other formats are pure functions of the view, built once from that body.
 import type { Endpoint } from '../api/request.js';
 import type { Format } from '../deps.js';
+import type { Change } from '../history/change.js';
 import { checkpoint } from '../interrupt.js';
 import type { IO } from '../io.js';
 import { viewOf, type EndpointView } from '../views/index.js';
@@ -17,6 +18,8 @@ export interface RenderOptions {
   signal?: AbortSignal;
   /** CSV starts with a UTF-8 byte-order mark (see BOM). */
   bom?: boolean;
+  /** The audit's change since the previous recorded point (the table shows it). */
+  change?: Change;
 }
 
 /** Builds the view of `body` once and writes it (see writeView). */
@@ -25,7 +28,7 @@ export async function writeResult(io: IO, endpoint: Endpoint, body: unknown, for
 }
 
 /** Writes the answer; after a signal nothing is written. */
-export async function writeView(io: IO, answer: ViewedBody, format: Format, { signal, bom = false }: RenderOptions = {}): Promise<void> {
+export async function writeView(io: IO, answer: ViewedBody, format: Format, { signal, bom = false, change }: RenderOptions = {}): Promise<void> {
   await checkpoint(signal); // a signal that came with the answer
   switch (format) {
     case 'json':
@@ -40,7 +43,7 @@ export async function writeView(io: IO, answer: ViewedBody, format: Format, { si
       io.out((bom ? BOM : '') + csvOf(answer));
       return;
     case 'table':
-      io.out(await tableOf(io, answer, signal));
+      io.out(await tableOf(io, answer, signal, change));
       return;
   }
 }
@@ -65,11 +68,11 @@ function csvOf(answer: EndpointView): string {
   }
 }
 
-async function tableOf(io: IO, answer: EndpointView, signal: AbortSignal | undefined): Promise<string> {
+async function tableOf(io: IO, answer: EndpointView, signal: AbortSignal | undefined, change?: Change): Promise<string> {
   const [{ loadTableKit }, { auditTable, pulseTable, searchTable }] = await Promise.all([import('./table-kit.js'), import('./table.js')]);
   const kit = await loadTableKit(io, signal);
   let table: string;
-  if (answer.endpoint === 'audit') table = await auditTable(kit, answer.view);
+  if (answer.endpoint === 'audit') table = await auditTable(kit, answer.view, change);
   else if (answer.endpoint === 'search') table = await searchTable(kit, answer.view);
   else table = await pulseTable(kit, answer.view);
   await kit.pause(); // a signal that came while the end of the table was drawn: it is not written

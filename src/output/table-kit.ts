@@ -1,5 +1,6 @@
 // Building blocks for human tables: cli-table3 loaded only when a table is drawn, colour through
 // chalk at the IO's level, and column widths chosen so no line is wider than the terminal.
+import { changeText, type Change } from '../history/change.js';
 import type CliTable3 from 'cli-table3';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { checkpoint } from '../interrupt.js';
@@ -198,6 +199,12 @@ export function titleOf(key: string): string {
 }
 
 /** Score colours by band of the scale: good, middling, poor. */
+/** `▼ 7.0 since 2026-11-01`: red down, green up, dim unchanged (the arrow says it without colour too). */
+export function colourChange(kit: TableKit, change: Change, options: { since?: boolean } = {}): string {
+  const paint = change.direction === 'down' ? kit.chalk.red : change.direction === 'up' ? kit.chalk.green : kit.chalk.dim;
+  return paint(changeText(change, options));
+}
+
 export function colourScore(kit: TableKit, text: string, score: number, max: number | undefined): string {
   const scale = max ?? (score <= 5 ? 5 : score <= 10 ? 10 : 100); // the range is undocumented: guess from the value
   const ratio = scale > 0 ? score / scale : 0;

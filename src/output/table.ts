@@ -1,8 +1,9 @@
 // The human views of audit, search and pulse: the number that matters first and standing out,
 // then known rows as tables, then every remaining field as key/value rows.
+import type { Change } from '../history/change.js';
 import type { AuditView, PulseView, SearchGroup, SearchView, SourceRow } from '../views/index.js';
 import { scrubLine } from './scrub.js';
-import { colourScore, drawDetails, drawRecords, fitLine, formatNumber, formatScore, titleOf, type Column, type TableKit } from './table-kit.js';
+import { colourChange, colourScore, drawDetails, drawRecords, fitLine, formatNumber, formatScore, titleOf, type Column, type TableKit } from './table-kit.js';
 
 const LABEL_GAP = '  ';
 
@@ -39,9 +40,10 @@ function sourceRecords(sources: readonly SourceRow[]): { columns: Column[]; reco
   return { columns, records };
 }
 
-export async function auditTable(kit: TableKit, view: AuditView): Promise<string> {
+export async function auditTable(kit: TableKit, view: AuditView, change?: Change): Promise<string> {
   const header = view.name === undefined ? '' : `${kit.chalk.bold(fitLine(kit, scrubLine(view.name)))}\n`;
   const lines: Array<[string, string]> = [['Reputation Score', scoreText(kit, view.score, view.scoreMax)]];
+  if (change) lines.push(['Change', colourChange(kit, change, { since: true })]);
   if (view.reviews !== undefined) lines.push(['Reviews', formatNumber(view.reviews, true)]);
   const sections = [header + labelled(kit, lines) + tieNotes(kit, view)];
   if (view.sources.length > 0) {
