@@ -76,13 +76,17 @@ describe('rep audit gates', () => {
   });
 
   it('--fail-on-drop exits 7 in a batch for the name that fell, with every record on stdout', async () => {
-    const server = await serverWith({ Falls: [80, 70], Holds: [50, 49] });
+    const server = await serverWith({ Falls: [80, 70, 65], Holds: [50, 49, 49] });
     expect((await rep(server, ['audit', 'Falls', 'Holds', '--format', 'ndjson'])).code).toBe(0);
     const result = await rep(server, ['audit', 'Falls', 'Holds', '--fail-on-drop', '5', '--format', 'ndjson']);
     expect(result.code).toBe(7);
     const gateLines = result.stderr.split('\n').filter((line) => line.includes('gate failed:'));
     expect(gateLines).toEqual([expect.stringMatching(/Falls: fell 10(\.0)? \(from 80(\.0)? to 70(\.0)?\)/)]);
     expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { query: string }).query)).toEqual(['Falls', 'Holds']);
+    const table = await rep(server, ['audit', 'Falls', 'Holds', '--format', 'table'], { NO_COLOR: '1' });
+    expect(table.stdout).toMatch(/Change/);
+    expect(table.stdout).toMatch(/Falls .*▼ 5\.0/); // since the second batch's point
+    expect(table.stdout).toMatch(/Holds .*│ += │/);
   });
 
   it('--fail-on-drop exits 0 when no drop is larger than POINTS', async () => {

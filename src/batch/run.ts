@@ -3,6 +3,7 @@
 // is held at a time, so memory stays flat however long the input is.
 import type { CallOptions, RepClient } from '../api/client.js';
 import type { AuditView } from '../views/audit.js';
+import type { Change } from '../history/change.js';
 import type { Deps } from '../deps.js';
 import { describeError, InterruptedError, RateLimitError, UsageError } from '../errors.js';
 import type { BatchRecord, BatchWriter } from '../output/batch.js';
@@ -20,7 +21,7 @@ export interface BatchOptions {
   /** false while names are typed at the terminal, where a progress line would draw over them. */
   progress?: boolean;
   /** Sees each freshly fetched answer (not a duplicate's reuse of it). */
-  onAnswer?: (query: string, view: AuditView) => void;
+  onAnswer?: (query: string, view: AuditView) => Change | undefined;
 }
 
 interface Slot {
@@ -28,6 +29,8 @@ interface Slot {
   outcome?: Outcome;
   /** The first answer for a name is kept as the parsed body, so it is not parsed twice. */
   body?: unknown;
+  /** The score's change since its previous recorded point (the table's and CSV's Change). */
+  change?: Change;
 }
 
 export async function runBatch(deps: Deps, names: AsyncIterable<string>, options: BatchOptions): Promise<void> {
@@ -75,7 +78,7 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
     while (queue[0]?.outcome && !io.stdoutClosed.aborted) {
       const slot = queue.shift() as Slot & { outcome: Outcome };
       tally.count(slot.outcome);
-      writer.write(recordOf(slot));
+      writer.write(recordOf(slot), slot.change);
     }
     showProgress();
     changed();
@@ -91,7 +94,8 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
       inFlight -= 1;
       if (answer === 'stopped') return changed();
       rateLimit ??= answer.rateLimit;
-      for (const other of cache.settle(slot.name, answer.outcome)) other.outcome = answer.outcome;
+      for (const other of cache.settle(slot.name, answer.outcome)) Object.assign(other, { outcome: answer.outcome, change: answer.change });
+      slot.change = answer.change;
       slot.body = answer.body;
       slot.outcome = answer.outcome;
       flush();
@@ -141,14 +145,14 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
   if (failure) throw failure;
 }
 
-type Answer = { outcome: Outcome; body?: unknown; rateLimit?: RateLimitError } | 'stopped';
+type Answer = { outcome: Outcome; body?: unknown; change?: Change | undefined; rateLimit?: RateLimitError } | 'stopped';
 
 async function fetchOutcome(client: RepClient, name: string, call: CallOptions, onAnswer?: BatchOptions['onAnswer']): Promise<Answer> {
   try {
     const response = await client.audit(name, call);
-    onAnswer?.(name, response.view);
+    const change = onAnswer?.(name, response.view);
     // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
-    return { outcome: { text: serializeJson(response.body) }, body: response.body };
+    return { outcome: { text: serializeJson(response.body) }, body: response.body, change };
   } catch (error) {
     if (error instanceof InterruptedError) return 'stopped';
     if (error instanceof RateLimitError) return { outcome: NOT_AUDITED, rateLimit: error };

@@ -4,14 +4,17 @@
 import type { IO } from '../io.js';
 import type { BatchSummary } from '../views/batch.js';
 import { scrubLine } from './scrub.js';
-import { drawGrid, formatScore, loadTableKit, sharedDecimals, type TableKit } from './table-kit.js';
+import { changeText, type Change } from '../history/change.js';
+import { colourChange, drawGrid, formatScore, loadTableKit, sharedDecimals, type TableKit } from './table-kit.js';
 import { displayWidth, truncateToWidth } from './text-width.js';
 
 /** Exit codes with a word of their own in the Status column (see the contract's exit codes). */
 const STATUS_WORDS: Record<number, string> = { 3: 'not found', 5: 'rate limited' };
 const HEAD = ['Company', 'Score', 'Sources', 'Status'];
-/** Borders and cli-table3's padding around four columns. */
-const FRAME = HEAD.length + 1 + 2 * HEAD.length;
+/** The columns when some score has a previous point: its change, after the score. */
+const HEAD_WITH_CHANGE = ['Company', 'Score', 'Change', 'Sources', 'Status'];
+/** Borders and cli-table3's padding around `columns` columns. */
+const frame = (columns: number) => columns + 1 + 2 * columns;
 /** The narrowest the Company column may get before the table gives way to cards. */
 const MIN_NAME = 12;
 /** Status words are never cut; a longer error message may be, down to this. */
@@ -26,6 +29,7 @@ interface Cells {
   sources: string;
   status: string;
   ok: boolean;
+  change?: Change;
 }
 
 function cellsOf(summary: BatchSummary, scoreDecimals: number): Cells {
@@ -42,6 +46,7 @@ function cellsOf(summary: BatchSummary, scoreDecimals: number): Cells {
     sources: String(summary.sources ?? 0),
     status: 'ok',
     ok: true,
+    ...(summary.change ? { change: summary.change } : {}),
   };
 }
 
@@ -56,16 +61,18 @@ export async function drawBatchSummary(io: IO, summaries: readonly BatchSummary[
   const kit = await loadTableKit(io, signal);
   const scoreDecimals = sharedDecimals(summaries.map((summary) => summary.score));
   const cells = summaries.map((summary) => cellsOf(summary, scoreDecimals));
-  const widths = columnWidths(cells, kit.width);
-  return widths ? drawTable(kit, cells, widths) : drawCards(kit, cells);
+  const withChange = cells.some((cell) => cell.change);
+  const widths = columnWidths(cells, kit.width, withChange);
+  return widths ? drawTable(kit, cells, widths, withChange) : drawCards(kit, cells);
 }
 
 /** Company and Status widths that fit beside a whole Score and Sources, or undefined when none do. */
-function columnWidths(cells: readonly Cells[], width: number): { company: number; status: number } | undefined {
+function columnWidths(cells: readonly Cells[], width: number, withChange: boolean): { company: number; status: number } | undefined {
   // Capped at the line's width: no column can use more, and a huge name then costs no more than a long one.
   const widest = (pick: (cell: Cells) => string, title: string) =>
     cells.reduce((most, cell) => Math.max(most, Math.min(width, displayWidth(pick(cell)))), displayWidth(title));
-  const room = width - FRAME - widest((cell) => cell.score, 'Score') - widest((cell) => cell.sources, 'Sources');
+  const change = withChange ? widest(changeCell, 'Change') : 0;
+  const room = width - frame(withChange ? HEAD_WITH_CHANGE.length : HEAD.length) - widest((cell) => cell.score, 'Score') - change - widest((cell) => cell.sources, 'Sources');
   let company = widest(tableName, 'Company');
   let status = widest((cell) => cell.status, 'Status');
   const least = { company: Math.min(company, MIN_NAME), status: Math.min(status, MIN_STATUS) };
@@ -83,18 +90,25 @@ function tableName(cell: Cells): string {
   return cell.query === undefined ? cell.company : `${cell.company} (query: ${cell.query})`;
 }
 
+/** `▼ 7.0`, or an empty cell where there is no previous point. */
+function changeCell(cell: Cells): string {
+  return cell.change ? changeText(cell.change) : '';
+}
+
 function statusText(kit: TableKit, cell: Cells, status: string): string {
   return cell.ok ? kit.chalk.green(status) : kit.chalk.red(status);
 }
 
-function drawTable(kit: TableKit, cells: readonly Cells[], widths: { company: number; status: number }): Promise<string> {
+function drawTable(kit: TableKit, cells: readonly Cells[], widths: { company: number; status: number }, withChange: boolean): Promise<string> {
   const rows = cells.map((cell) => [
     truncateToWidth(tableName(cell), widths.company),
     cell.score,
+    ...(withChange ? [cell.change ? colourChange(kit, cell.change) : ''] : []),
     cell.sources,
     statusText(kit, cell, truncateToWidth(cell.status, widths.status)),
   ]);
-  return drawGrid(kit, HEAD, rows, ['left', 'right', 'right', 'left']);
+  if (!withChange) return drawGrid(kit, HEAD, rows, ['left', 'right', 'right', 'left']);
+  return drawGrid(kit, HEAD_WITH_CHANGE, rows, ['left', 'right', 'right', 'right', 'left']);
 }
 
 /** One key/value card per name; a name that failed shows only what is known of it. */
@@ -103,7 +117,7 @@ async function drawCards(kit: TableKit, cells: readonly Cells[]): Promise<string
   for (const cell of cells) {
     const rows = [['Company', cell.company]];
     if (cell.query !== undefined) rows.push(['Query', cell.query]);
-    if (cell.ok) rows.push(['Score', cell.score], ['Sources', cell.sources]);
+    if (cell.ok) rows.push(['Score', cell.score], ...(cell.change ? [['Change', colourChange(kit, cell.change)]] : []), ['Sources', cell.sources]);
     rows.push(['Status', statusText(kit, cell, cell.status)]);
     cards.push(await drawGrid(kit, undefined, rows));
   }

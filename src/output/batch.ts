@@ -1,6 +1,7 @@
 // Output for a batch of audits, one record per input name in input order. Machine formats stream
 // each record as it is written; the table is drawn once at the end, as a summary.
 import type { Format } from '../deps.js';
+import type { Change } from '../history/change.js';
 import type { IO } from '../io.js';
 import { batchItem, batchSummary, type BatchRecord, type BatchSummary } from '../views/batch.js';
 import { BOM, csvRow } from './csv.js';
@@ -12,7 +13,7 @@ export type { BatchRecord } from '../views/batch.js';
 
 export interface BatchWriter {
   /** Writes (or keeps) one record; false once stdout has been closed by its reader. */
-  write(record: BatchRecord): boolean;
+  write(record: BatchRecord, change?: Change): boolean;
   /**
    * Closes the output (the JSON array's `]`, the table) and waits for stdout to drain. Interrupted,
    * it only closes what was streamed: the table, never drawn yet, is not drawn at all.
@@ -50,8 +51,8 @@ function streamingWriter(io: IO, parts: { open: () => string; line: (record: Bat
 function tableWriter(io: IO, signal: AbortSignal | undefined): BatchWriter {
   const summaries: BatchSummary[] = [];
   return {
-    write(record) {
-      summaries.push(batchSummary(batchItem(record)));
+    write(record, change) {
+      summaries.push({ ...batchSummary(batchItem(record)), ...(change ? { change } : {}) });
       return !io.stdoutClosed.aborted;
     },
     async end(options) {

@@ -1,5 +1,6 @@
 // A batch record as the renderers see it: the audit view of its body, built once, or its error; and
 // the summary row the batch table keeps of it (not the body, so a long batch stays small).
+import type { Change } from '../history/change.js';
 import { auditView, type AuditView } from './audit.js';
 
 /** One record per input name, as JSON and NDJSON write it. */
@@ -23,6 +24,8 @@ export interface BatchSummary {
   scoreMax?: number;
   sources?: number;
   error?: { exit: number; message: string };
+  /** The score's change since its previous recorded point. */
+  change?: Change;
 }
 
 export function batchSummary(item: BatchItem): BatchSummary {
