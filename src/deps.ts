@@ -5,7 +5,7 @@ import type { RepPaths } from './config/paths.js';
 import type { Settings } from './config/settings.js';
 import type { IO } from './io.js';
 
-export type Format = 'table' | 'json' | 'ndjson' | 'csv';
+export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'markdown';
 
 /** The global options, after commander has parsed them (accepted before or after the command). */
 export interface GlobalOptions {

@@ -7,7 +7,7 @@ import { VERSION } from './version.js';
 import { parseDuration, portNumber, positiveInteger, positiveNumber, scoreThreshold, wholeNumber } from './options.js';
 
 
-export const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv'];
+export const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv', 'markdown'];
 
 /** The global options a command's help lists, when not all of them: only those that change what it does. */
 const GLOBALS_IN_HELP: Record<string, readonly string[]> = {

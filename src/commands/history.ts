@@ -1,7 +1,7 @@
 // `rep history <name> [--since DURATION|DATE]`: the scores recorded for a name at the base URL in
 // use (with none set: the base URL of its newest point), oldest first. Exits 3 when there are none.
 // Local only: no request, and under --sandbox (which records nothing) there is never a history.
-import type { Deps, Format } from '../deps.js';
+import type { Deps } from '../deps.js';
 import { ExitCode, NotFoundError, RepError, systemErrorText, UsageError } from '../errors.js';
 import { localDateTime } from '../history/change.js';
 import { historyCsv, historyJson, historyMarkdown, historyNdjsonLines, historyRows, historyTable } from '../history/render.js';
@@ -15,9 +15,6 @@ export interface HistoryOptions {
   /** `--since`: a duration back from now (30d, 12h) or a date (2026-11-01) or an ISO timestamp. */
   since?: string;
 }
-
-/** The formats history writes; 'markdown' until the global Format has it. */
-export type HistoryFormat = Format | 'markdown';
 
 /** The history file exists but cannot be read. */
 export class HistoryFileError extends RepError {
@@ -41,7 +38,7 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<void> {
       hint: `its ${series.length === 1 ? 'one point is' : `${series.length} points are`} older: give an earlier --since`,
     });
   }
-  const format = deps.format() as HistoryFormat; // a no-op once the global Format has 'markdown'
+  const format = deps.format();
   switch (format) {
     case 'json':
       deps.io.out(historyJson(rows));

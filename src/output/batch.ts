@@ -7,6 +7,7 @@ import { batchItem, batchSummary, type BatchRecord, type BatchSummary } from '..
 import { BOM, csvRow } from './csv.js';
 import { auditRows } from './csv-views.js';
 import { jsonText } from './json-text.js';
+import { BATCH_MARKDOWN_HEAD, batchMarkdownRow } from './markdown-views.js';
 import type { RenderOptions } from './render.js';
 
 export type { BatchRecord } from '../views/batch.js';
@@ -30,14 +31,14 @@ function batchCsvRows(record: BatchRecord): string {
 }
 
 /** Streams records through `line`, with `open` before the first and `close` after the last. */
-function streamingWriter(io: IO, parts: { open: () => string; line: (record: BatchRecord, first: boolean) => string; close: (any: boolean) => string }): BatchWriter {
+function streamingWriter(io: IO, parts: { open: () => string; line: (record: BatchRecord, first: boolean, change: Change | undefined) => string; close: (any: boolean) => string }): BatchWriter {
   let written = 0;
   let open = true;
   return {
-    write(record) {
+    write(record, change) {
       if (!open) return false;
       const prefix = written === 0 ? parts.open() : '';
-      open = io.out(prefix + parts.line(record, written === 0));
+      open = io.out(prefix + parts.line(record, written === 0, change));
       written += 1;
       return open;
     },
@@ -79,5 +80,7 @@ export function createBatchWriter(io: IO, format: Format, { signal, bom = false 
       return streamingWriter(io, { open: () => (bom ? BOM : '') + csvRow(BATCH_CSV_COLUMNS), line: batchCsvRows, close: () => '' });
     case 'table':
       return tableWriter(io, signal);
+    case 'markdown':
+      return streamingWriter(io, { open: () => BATCH_MARKDOWN_HEAD, line: (record, _first, change) => batchMarkdownRow({ ...batchSummary(batchItem(record)), ...(change ? { change } : {}) }), close: () => '' });
   }
 }

@@ -17,11 +17,16 @@ export function markdownCell(text: string): string {
     .trim();
 }
 
+/** One table row of these cells (a streamed table's rows, after its head). */
+export function markdownRow(cells: readonly string[]): string {
+  return `| ${cells.map(markdownCell).join(' | ')} |\n`;
+}
+
 export type MarkdownAlign = 'left' | 'right';
 
 /** A GFM table: a header row, the delimiter row, one row per record; cells go through markdownCell. */
 export function markdownTable(head: readonly string[], rows: readonly (readonly string[])[], align: readonly MarkdownAlign[] = []): string {
-  const line = (cells: readonly string[]) => `| ${head.map((_, column) => markdownCell(cells[column] ?? '')).join(' | ')} |\n`;
+  const line = (cells: readonly string[]) => markdownRow(head.map((_, column) => cells[column] ?? ''));
   const delimiter = `| ${head.map((_, column) => (align[column] === 'right' ? '---:' : '---')).join(' | ')} |\n`;
   return line(head) + delimiter + rows.map(line).join('');
 }

@@ -45,6 +45,9 @@ export async function writeView(io: IO, answer: ViewedBody, format: Format, { si
     case 'table':
       io.out(await tableOf(io, answer, signal, change));
       return;
+    case 'markdown':
+      io.out(await markdownOf(answer, change));
+      return;
   }
 }
 
@@ -66,6 +69,12 @@ function csvOf(answer: EndpointView): string {
     case 'pulse':
       return pulseCsv(answer.view);
   }
+}
+
+async function markdownOf(answer: EndpointView, change: Change | undefined): Promise<string> {
+  const { auditMarkdown, pulseMarkdown, searchMarkdown } = await import('./markdown-views.js');
+  if (answer.endpoint === 'audit') return auditMarkdown(answer.view, change);
+  return answer.endpoint === 'search' ? searchMarkdown(answer.view) : pulseMarkdown(answer.view);
 }
 
 async function tableOf(io: IO, answer: EndpointView, signal: AbortSignal | undefined, change?: Change): Promise<string> {

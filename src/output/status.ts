@@ -4,12 +4,16 @@ import type { Format } from '../deps.js';
 import type { IO } from '../io.js';
 import type { RateLimitRecord, StatusView } from '../views/status.js';
 import { BOM, csvRow } from './csv.js';
+import { markdownTable } from './markdown.js';
 
 /** `now` places the last rate limit's times; `bom` starts CSV with a BOM. */
 export function writeStatus(io: IO, view: StatusView, format: Format, { now, bom }: { now: number; bom: boolean }): void {
   switch (format) {
     case 'table':
       io.out(statusLines(view, now));
+      return;
+    case 'markdown':
+      io.out(markdownTable(['Setting', 'Value'], statusPairs(view, now)));
       return;
     case 'csv':
       io.out((bom ? BOM : '') + statusCsv(view));
@@ -22,6 +26,13 @@ export function writeStatus(io: IO, view: StatusView, format: Format, { now, bom
 }
 
 function statusLines(view: StatusView, now: number): string {
+  const lines = statusPairs(view, now);
+  const width = Math.max(...lines.map(([label]) => label.length));
+  return lines.map(([label, value]) => `${label.padEnd(width)}  ${value}\n`).join('');
+}
+
+/** Each setting's label and value, as people read them. */
+function statusPairs(view: StatusView, now: number): Array<[string, string]> {
   const lines: Array<[string, string]> = [
     ['Base URL', view.base_url ? `${view.base_url} (from ${sourceName(view.base_url_source)})` : 'not set'],
     ['API key', view.key ? `${view.key} (from ${sourceName(view.key_source)})` : 'not set'],
@@ -29,8 +40,7 @@ function statusLines(view: StatusView, now: number): string {
     ['Requests, last hour', String(view.requests_last_hour)],
   ];
   if (view.rate_limit) lines.push(['Last rate limit seen', describeLimit(view.rate_limit, now)]);
-  const width = Math.max(...lines.map(([label]) => label.length));
-  return lines.map(([label, value]) => `${label.padEnd(width)}  ${value}\n`).join('');
+  return lines;
 }
 
 function sourceName(source: string): string {
