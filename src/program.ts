@@ -97,6 +97,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 netwo
     .option('-f, --file <path>', 'read names from a file, one a line (- for stdin)')
     .option('-c, --concurrency <n>', 'requests in flight during a batch', positiveInteger, 4)
     .option('--batch', 'always print batch records, even for one name')
+    .option('--csv-sources', "a batch's CSV has a row per source (default: one row per company)")
     .option('--fail-under <score>', 'exit 7 when a score is below SCORE (as the server gives it: 60, 4.5)', scoreThreshold)
     .option('--fail-on-drop <points>', 'exit 7 when a score fell by more than POINTS since its previous recorded point', scoreThreshold)
     .addHelpText(

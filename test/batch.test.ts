@@ -94,9 +94,19 @@ describe('rep audit: a batch', () => {
     ]);
   });
 
-  it('csv: a header, a row per source with the company, a row per failure', async () => {
+  it('csv: one row per company, a row per failure', async () => {
     await serve({ companies: ['Alpha'] });
     const result = await rep(['--format', 'csv', 'audit', 'Alpha', 'Nobody']);
+    expect(result.stdout.trimEnd().split(/\r?\n/)).toEqual([
+      'query,name,city,category,score,reviews,change,error',
+      'Alpha,Alpha,Madrid,Cafe,55,150,,',
+      'Nobody,,,,,,,"no company named ""Nobody"""',
+    ]);
+  });
+
+  it('csv --csv-sources: a header, a row per source with the company, a row per failure', async () => {
+    await serve({ companies: ['Alpha'] });
+    const result = await rep(['--format', 'csv', 'audit', '--csv-sources', 'Alpha', 'Nobody']);
     expect(result.stdout.trimEnd().split(/\r?\n/)).toEqual([
       'query,company,score,source,rating,reviews,error',
       'Alpha,Alpha,55,Yelp,4.5,120,',
@@ -265,7 +275,7 @@ describe('rep audit --batch: records even for one name', () => {
     const ndjson = await rep(['--format', 'ndjson', 'audit', 'Alpha', '--batch']);
     expect(lines(ndjson.stdout)).toEqual([{ query: 'Alpha', result: auditBody('Alpha') }]);
     const csv = await rep(['--format', 'csv', 'audit', 'Alpha', '--batch']);
-    expect(csv.stdout.split('\n')[0]).toBe('query,company,score,source,rating,reviews,error');
+    expect(csv.stdout.split('\n')[0]).toBe('query,name,city,category,score,reviews,change,error');
   });
 
   it('table: the batch summary; a name not found keeps its record and the batch exit code', async () => {

@@ -11,9 +11,9 @@ const RECORDS: BatchRecord[] = [
   { query: 'Ромашка', result: { name: 'Dup', score: 1 } },
 ];
 
-async function writeAll(format: Format, records: readonly BatchRecord[], columns = 80): Promise<{ text: string; afterEach: string[] }> {
+async function writeAll(format: Format, records: readonly BatchRecord[], columns = 80, csvSources = false): Promise<{ text: string; afterEach: string[] }> {
   const io = testIO({ columns });
-  const writer = createBatchWriter(io, format);
+  const writer = createBatchWriter(io, format, { csvSources });
   const afterEach: string[] = [];
   for (const record of records) {
     expect(writer.write(record)).toBe(true);
@@ -46,8 +46,26 @@ describe('createBatchWriter', () => {
     }
   });
 
-  it('csv: a header, a row per source, one row for a company without sources and one per error', async () => {
-    const { text, afterEach } = await writeAll('csv', RECORDS);
+  it('csv: one row per company by default (city and category where the body gives them), one per error', async () => {
+    const records: BatchRecord[] = [
+      { query: 'Ромашка', result: { company: { name: 'Кофейня Ромашка', city: 'Москва', category: 'Кофейня' }, score: 87.4, sources: [{ source: 'Google', rating: 4.6, reviews: 12 }, { source: 'Yandex', rating: 4.2, reviews: 3 }] } },
+      ...RECORDS.slice(1),
+    ];
+    const { text, afterEach } = await writeAll('csv', records);
+    expect(text).toBe(
+      'query,name,city,category,score,reviews,change,error\n' +
+        'Ромашка,Кофейня Ромашка,Москва,Кофейня,87.4,15,,\n' +
+        'Bare,Bare Co,,,3.5,,,\n' +
+        'Nope,,,,,,,company not found: Nope\n' +
+        "'=evil,,,,,,,server error (500)\n" +
+        'Ромашка,Dup,,,1,,,\n',
+    );
+    expect(afterEach[0]?.split('\n')).toHaveLength(3);
+    expect((await writeAll('csv', [])).text).toBe('query,name,city,category,score,reviews,change,error\n');
+  });
+
+  it('csv with --csv-sources: a header, a row per source, one row for a company without sources and one per error', async () => {
+    const { text, afterEach } = await writeAll('csv', RECORDS, 80, true);
     expect(text).toBe(
       'query,company,score,source,rating,reviews,error\n' +
         'Ромашка,Кофейня Ромашка,87.4,Google,4.6,12,\n' +
@@ -58,7 +76,7 @@ describe('createBatchWriter', () => {
         'Ромашка,Dup,1,,,,\n',
     );
     expect(afterEach[0]?.split('\n')).toHaveLength(4);
-    expect((await writeAll('csv', [])).text).toBe('query,company,score,source,rating,reviews,error\n');
+    expect((await writeAll('csv', [], 80, true)).text).toBe('query,company,score,source,rating,reviews,error\n');
   });
 
   it('table: buffers, then draws one summary row per input name', async () => {

@@ -96,6 +96,13 @@ describe('rep audit gates', () => {
     expect([result.code, result.stderr]).toEqual([0, '']);
   });
 
+  it('batch CSV: one row per company, with the change since the previous point', async () => {
+    const server = await serverWith({ Falls: [80, 70], Holds: [50, 50] });
+    await rep(server, ['audit', 'Falls', 'Holds', '--format', 'csv']);
+    const result = await rep(server, ['audit', 'Falls', 'Holds', '--format', 'csv']);
+    expect(result.stdout.trimEnd().split('\n')).toEqual(['query,name,city,category,score,reviews,change,error', 'Falls,Falls,,,70,10,-10,', 'Holds,Holds,,,50,10,0,']);
+  });
+
   it('an error outranks a gate in a batch: a 500 for one name and a gate failure exit 1', async () => {
     const server = await serverWith({ Low: [40], Broken: [-1] });
     const result = await rep(server, ['audit', 'Low', 'Broken', '--fail-under', '60', '--format', 'ndjson']);

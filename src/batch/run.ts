@@ -20,6 +20,8 @@ export interface BatchOptions {
   allNotFoundHint?: string;
   /** false while names are typed at the terminal, where a progress line would draw over them. */
   progress?: boolean;
+  /** `--csv-sources`: batch CSV has a row per source instead of one per company. */
+  csvSources?: boolean;
   /** Sees each freshly fetched answer (not a duplicate's reuse of it). */
   onAnswer?: (query: string, view: AuditView) => Change | undefined;
 }
@@ -39,7 +41,7 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
   const window = Math.max(1, options.window ?? Math.max(64, concurrency * 16));
   const client = await deps.client();
   const [{ createBatchWriter }, { csvBom }] = await Promise.all([import('../output/batch.js'), import('../output/csv.js')]);
-  const writer = createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps) });
+  const writer = createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
   const tally = new BatchTally();
   const cache = new AnswerCache<Slot>();
   const queue: Slot[] = [];

@@ -11,6 +11,8 @@ export interface AuditOptions {
   concurrency: number;
   /** `--batch`: batch records, summary and exit codes even for one name. */
   batch?: boolean;
+  /** `--csv-sources`: a batch's CSV has a row per source (default: one per company). */
+  csvSources?: boolean;
   /** `--fail-under SCORE`: exit 7 when a score is below it. */
   failUnder?: number;
   /** `--fail-on-drop POINTS`: exit 7 when a score fell by more than this since its previous point. */
@@ -46,6 +48,7 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
   const watch = await startWatch(deps, limits);
   await watch.finish(runBatch(deps, input, {
     onAnswer: (query, view) => watch.see(query, view),
+    csvSources: opts.csvSources === true,
     concurrency: opts.concurrency,
     progress: !typedNames,
     ...(bareWords ? { allNotFoundHint: quoteHint(names.join(' ')) } : {}),

@@ -2,6 +2,7 @@
 // each record as it is written; the table is drawn once at the end, as a summary.
 import type { Format } from '../deps.js';
 import type { Change } from '../history/change.js';
+import type { AuditView } from '../views/audit.js';
 import type { IO } from '../io.js';
 import { batchItem, batchSummary, type BatchRecord, type BatchSummary } from '../views/batch.js';
 import { BOM, csvRow } from './csv.js';
@@ -22,12 +23,34 @@ export interface BatchWriter {
   end(options?: { interrupted?: boolean }): Promise<void>;
 }
 
-const BATCH_CSV_COLUMNS = ['query', 'company', 'score', 'source', 'rating', 'reviews', 'error'];
+/** The default: one row per company, the shape a spreadsheet user wants. */
+const BATCH_CSV_COLUMNS = ['query', 'name', 'city', 'category', 'score', 'reviews', 'change', 'error'];
+/** `--csv-sources`: a row per source, the company's cells repeated. */
+const PER_SOURCE_CSV_COLUMNS = ['query', 'company', 'score', 'source', 'rating', 'reviews', 'error'];
 
-function batchCsvRows(record: BatchRecord): string {
+function batchCsvRow(record: BatchRecord, change: Change | undefined): string {
+  const item = batchItem(record);
+  if ('error' in item) return csvRow([item.query, '', '', '', '', '', '', item.error.message]);
+  const { view } = item;
+  return csvRow([item.query, view.name, detail(view, 'city'), detail(view, 'category'), view.score, companyReviews(view), change?.delta, '']);
+}
+
+function perSourceCsvRows(record: BatchRecord): string {
   const item = batchItem(record);
   if ('error' in item) return csvRow([item.query, '', '', '', '', '', item.error.message]);
   return auditRows(item.view, [item.query], () => ['']);
+}
+
+/** A field the view keeps among its details (`city`, `company.city`, `location.city`). */
+function detail(view: AuditView, field: string): string | number | undefined {
+  return view.details.find(([key]) => key === field || key.endsWith(`.${field}`))?.[1];
+}
+
+/** The company's total of reviews: the body's own, else the sum over its sources where they give one. */
+function companyReviews(view: AuditView): number | undefined {
+  if (view.reviews !== undefined) return view.reviews;
+  const counted = view.sources.filter((row) => row.reviews !== undefined);
+  return counted.length === 0 ? undefined : counted.reduce((sum, row) => sum + row.reviews!, 0);
 }
 
 /** Streams records through `line`, with `open` before the first and `close` after the last. */
@@ -66,7 +89,7 @@ function tableWriter(io: IO, signal: AbortSignal | undefined): BatchWriter {
 }
 
 /** `signal` (Ctrl-C, SIGTERM) stops drawing a long summary table between blocks of rows; `bom` starts CSV with a BOM. */
-export function createBatchWriter(io: IO, format: Format, { signal, bom = false }: RenderOptions = {}): BatchWriter {
+export function createBatchWriter(io: IO, format: Format, { signal, bom = false, csvSources = false }: RenderOptions & { csvSources?: boolean } = {}): BatchWriter {
   switch (format) {
     case 'ndjson':
       return streamingWriter(io, { open: () => '', line: (record) => `${jsonText(record)}\n`, close: () => '' });
@@ -77,7 +100,8 @@ export function createBatchWriter(io: IO, format: Format, { signal, bom = false 
         close: (any) => (any ? '\n]\n' : ']\n'),
       });
     case 'csv':
-      return streamingWriter(io, { open: () => (bom ? BOM : '') + csvRow(BATCH_CSV_COLUMNS), line: batchCsvRows, close: () => '' });
+      if (csvSources) return streamingWriter(io, { open: () => (bom ? BOM : '') + csvRow(PER_SOURCE_CSV_COLUMNS), line: perSourceCsvRows, close: () => '' });
+      return streamingWriter(io, { open: () => (bom ? BOM : '') + csvRow(BATCH_CSV_COLUMNS), line: (record, _first, change) => batchCsvRow(record, change), close: () => '' });
     case 'table':
       return tableWriter(io, signal);
     case 'markdown':
