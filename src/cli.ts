@@ -13,6 +13,11 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${VERSION}\n`);
   process.exitCode = await exitAfterOutput(stdout, ExitCode.ok, false);
+} else if (args[0] === '__complete') {
+  // Hidden, for the completion scripts: recorded names, without loading the parser or any command.
+  const { completeWords } = await import('./commands/complete.js');
+  process.stdout.write(completeWords(args.slice(1), process.env));
+  process.exitCode = await exitAfterOutput(stdout, ExitCode.ok, false);
 } else {
   // The bundle is minified: under --debug, stack traces point into src/ through the source maps.
   if (args.includes('--debug')) process.setSourceMapsEnabled(true);

@@ -1,10 +1,11 @@
 // The completion scripts work in the shells they are for: bash is run for real (COMP_WORDS/_rep),
 // zsh is syntax-checked and fish run for real when those shells are installed (.ci/run installs them).
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempHome, runCli, type TempHome } from './helpers/cli.js';
+import { openAuditHistory } from '../src/state/audit-history.js';
+import { makeTempHome, REP_BIN, runCli, type TempHome } from './helpers/cli.js';
 
 let home: TempHome;
 const scripts: Record<string, string> = {};
@@ -22,11 +23,36 @@ afterAll(() => home.cleanup());
 
 const installed = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
 
+/** A directory with a `rep` that runs this checkout, for PATH: the scripts ask `rep __complete` for names. */
+function repOnPath(): string {
+  const dir = join(home.dir, 'bin');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'rep'), `#!/bin/sh\nexec "${process.execPath}" "${REP_BIN}" "$@"\n`, { mode: 0o755 });
+  return dir;
+}
+
+/** The environment the shells run in: the temp home's, with a recorded history and `rep` on PATH. */
+function shellEnv(): NodeJS.ProcessEnv {
+  return { ...home.env, PATH: `${repOnPath()}:${process.env.PATH ?? ''}`, REP_HISTORY_FILE: historyFileWithNames() };
+}
+
+/** A history with two recorded names (written the way an audit records them). */
+function historyFileWithNames(): string {
+  const file = join(home.dir, 'history.jsonl');
+  const deps = { env: { REP_HISTORY_FILE: file }, paths: () => ({ stateDir: home.dir }), now: () => Date.parse('2026-11-01T08:00:00Z'), warn: () => {} };
+  const history = openAuditHistory(deps, 'https://api.example.test/api');
+  if (history.previous('Blue Bottle Coffee') === undefined) {
+    history.record('Blue Bottle Coffee', { name: 'Blue Bottle Coffee', score: 80, sources: [] });
+    history.record('bakery', { name: "Bob's Bakery", score: 70, sources: [] });
+  }
+  return file;
+}
+
 /** What bash offers for a command line; words as bash would split them, the last one being completed. */
 function complete(...words: string[]): string[] {
   const array = words.map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(' ');
   const script = `source "$1"; COMP_WORDS=(${array}); COMP_CWORD=${words.length - 1}; _rep; printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const run = spawnSync('bash', ['-c', script, 'bash', scripts.bash as string], { encoding: 'utf8', cwd: home.dir });
+  const run = spawnSync('bash', ['-c', script, 'bash', scripts.bash as string], { encoding: 'utf8', cwd: home.dir, env: shellEnv() });
   expect(run.stderr).toBe('');
   return run.stdout.split('\n').filter(Boolean);
 }
@@ -44,8 +70,8 @@ describe('rep completion bash', () => {
   });
 
   it('completes the options of the command being typed, with the global ones', () => {
-    expect(complete('rep', 'audit', '--f')).toEqual(['--file', '--format']);
-    expect(complete('rep', 'audit', '--c')).toEqual(['--concurrency']);
+    expect(complete('rep', 'audit', '--f')).toEqual(['--file', '--fail-under', '--fail-on-drop', '--format']);
+    expect(complete('rep', 'audit', '--c')).toEqual(['--concurrency', '--csv-sources']);
     expect(complete('rep', 'sandbox', '--')).toEqual(expect.arrayContaining(['--port', '--host', '--limit', '--window', '--sandbox', '--help']));
     expect(complete('rep', 'search', '--f')).toEqual(['--format']);
     expect(complete('rep', 'login', '--no-')).toEqual(['--no-verify', '--no-color']);
@@ -58,15 +84,21 @@ describe('rep completion bash', () => {
   });
 
   it('completes --format values, also after --format=', () => {
-    expect(complete('rep', '--format', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete('rep', '--format', '')).toEqual(['table', 'json', 'ndjson', 'csv', 'markdown']);
     expect(complete('rep', 'audit', '--format', 'nd')).toEqual(['ndjson']);
     expect(complete('rep', '--format', '=', 'c')).toEqual(['csv']);
-    expect(complete('rep', '--format', '=')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete('rep', '--format', '=')).toEqual(['table', 'json', 'ndjson', 'csv', 'markdown']);
   });
 
   it('offers nothing to pick after an option that takes a free value', () => {
     expect(complete('rep', '--timeout', '')).toEqual([]);
     expect(complete('rep', 'audit', '--concurrency', '')).toEqual([]);
+  });
+
+  it('offers the names recorded in the history to rep audit and rep history, each as one word', () => {
+    expect(complete('rep', 'audit', 'Bl')).toEqual(['Blue\\ Bottle\\ Coffee']);
+    expect(complete('rep', 'history', 'b')).toEqual(["bakery", "Blue\\ Bottle\\ Coffee", "Bob\\'s\\ Bakery"]);
+    expect(complete('rep', 'history', '--s')).toEqual(['--since', '--sandbox']);
   });
 
   it('completes files after --file and shells after completion', () => {
@@ -83,7 +115,7 @@ describe('rep completion zsh and fish', () => {
     for (const shell of ['zsh', 'fish']) {
       const text = spawnSync('cat', [scripts[shell] as string], { encoding: 'utf8' }).stdout;
       for (const command of ['login', 'logout', 'status', 'audit', 'search', 'pulse', 'sandbox', 'completion']) expect(text).toContain(command);
-      expect(text).toContain('table json ndjson csv');
+      expect(text).toContain('table json ndjson csv markdown');
       expect(text).toContain('bash zsh fish');
     }
   });
@@ -100,13 +132,14 @@ describe('rep completion zsh and fish', () => {
 
   it.skipIf(!installed('fish'))('fish: completes commands, options per command and --format values', () => {
     const offers = (line: string) => {
-      const run = spawnSync('fish', ['--no-config', '-c', `source $argv[1]; complete -C ${JSON.stringify(line)}`, scripts.fish as string], { encoding: 'utf8', cwd: home.dir });
+      const run = spawnSync('fish', ['--no-config', '-c', `source $argv[1]; complete -C ${JSON.stringify(line)}`, scripts.fish as string], { encoding: 'utf8', cwd: home.dir, env: shellEnv() });
       expect(run.stderr).toBe('');
       return run.stdout.split('\n').filter(Boolean).map((entry) => entry.split('\t')[0]);
     };
     expect(offers('rep au')).toEqual(['audit']);
     expect(offers('rep audit --f')).toEqual(expect.arrayContaining(['--file', '--format']));
-    expect(offers('rep --format ')).toEqual(['csv', 'json', 'ndjson', 'table']);
+    expect(offers('rep --format ')).toEqual(['csv', 'json', 'markdown', 'ndjson', 'table']);
     expect(offers('rep completion ')).toEqual(expect.arrayContaining(['bash', 'zsh', 'fish']));
+    expect(offers('rep history Bl')).toEqual(['Blue Bottle Coffee']);
   });
 });

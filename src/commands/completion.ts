@@ -23,14 +23,20 @@ interface CommandSpec {
   options: OptionSpec[];
   /** Values for the first argument, when commander knows them (`completion <shell>`). */
   argChoices?: string[];
+  /** Its arguments are company names: offer those recorded in the history (`rep __complete history-names`). */
+  names?: boolean;
 }
+
+/** The commands whose arguments are company names. */
+const NAMED = ['audit', 'history'];
 
 export async function run(opts: CompletionOptions, deps: Deps): Promise<void> {
   const program = buildProgram(async () => {});
   const globals = [...program.options.filter((option) => option.long !== '--version').map(optionSpec), help()];
   const commands: CommandSpec[] = program.commands.map((command: Command) => {
     const choices = command.registeredArguments[0]?.argChoices;
-    return { name: command.name(), description: command.description(), options: command.options.map(optionSpec), ...(choices ? { argChoices: choices } : {}) };
+    const name = command.name();
+    return { name, description: command.description(), options: command.options.map(optionSpec), ...(choices ? { argChoices: choices } : {}), ...(NAMED.includes(name) ? { names: true } : {}) };
   });
   const script = { bash: bashScript, zsh: zshScript, fish: fishScript }[opts.args[0]](commands, globals);
   deps.io.out(script);
@@ -58,10 +64,16 @@ function bashScript(commands: CommandSpec[], globals: OptionSpec[]): string {
   const globalFlags = globals.flatMap((o) => o.flags);
   const cases = commands.map((c) => {
     const flags = [...c.options.flatMap((o) => o.flags), ...globalFlags].join(' ');
-    const args = c.argChoices ? `[[ "$cur" != -* ]] && opts="${c.argChoices.join(' ')}" || ` : '';
+    const args = c.argChoices ? `[[ "$cur" != -* ]] && opts="${c.argChoices.join(' ')}" || ` : c.names ? '[[ "$cur" != -* ]] && { _rep_names; return; }; ' : '';
     return `    ${c.name}) ${args}opts="${flags}" ;;`;
   });
   return `# bash completion for rep; add to ~/.bashrc:  source <(rep completion bash)
+# Company names recorded in rep's history, each quoted as one word.
+_rep_names() {
+  local name
+  COMPREPLY=()
+  while IFS= read -r name; do COMPREPLY+=("$(printf '%q' "$name")"); done < <("\${COMP_WORDS[0]}" __complete history-names "$cur" 2>/dev/null)
+}
 _rep() {
   local cur prev cmd opts i word
   cur="\${COMP_WORDS[COMP_CWORD]}"
@@ -101,12 +113,18 @@ function zshScript(commands: CommandSpec[], globals: OptionSpec[]): string {
     });
   const list = commands.map((c) => `    ${quote(`${c.name}:${describe(c.description)}`)}`).join('\n');
   const cases = commands.map((c) => {
-    const args = c.argChoices ? ` '1:value:(${c.argChoices.join(' ')})'` : " '*::argument: '";
+    const args = c.argChoices ? ` '1:value:(${c.argChoices.join(' ')})'` : c.names ? " '*::name:_rep_names'" : " '*::argument: '";
     return `        ${c.name}) _arguments -s $globals ${specs(c.options).join(' ')}${args} ;;`;
   });
   return `#compdef rep
 # zsh completion for rep; add to ~/.zshrc:  source <(rep completion zsh)
 # (or save as _rep in a directory on $fpath)
+# Company names recorded in rep's history.
+_rep_names() {
+  local -a names
+  names=("\${(@f)$(rep __complete history-names "$PREFIX" 2>/dev/null)}")
+  compadd -a names
+}
 _rep() {
   local curcontext="$curcontext" state line
   typeset -A opt_args
@@ -147,6 +165,7 @@ function fishScript(commands: CommandSpec[], globals: OptionSpec[]): string {
     const seen = `-n ${quote(`__fish_seen_subcommand_from ${c.name}`)}`;
     for (const o of c.options) lines.push(`complete -c rep ${seen} ${option(o)}`);
     if (c.argChoices) lines.push(`complete -c rep ${seen} -x -a ${quote(c.argChoices.join(' '))}`);
+    if (c.names) lines.push(`complete -c rep ${seen} -f -a '(command -q rep; and rep __complete history-names (commandline -ct) 2>/dev/null)'`);
   }
   return `${lines.join('\n')}\n`;
 }
