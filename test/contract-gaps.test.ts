@@ -46,7 +46,7 @@ describe('usage errors exit 2 with one line and a hint, and send nothing', () =>
     [['--timeout', '0', 'pulse'], /^rep: invalid value '0' for --timeout: /],
     [['--retries', '-1', 'pulse'], /^rep: invalid value '-1' for --retries: expected a whole number/],
     [['--wait', '--max-wait', '1d', 'pulse'], /^rep: invalid value '1d' for --max-wait: .*90, 90s, 15m or 1h$/],
-    [['--format', 'xml', 'pulse'], /^rep: invalid value 'xml' for --format: expected one of table, json, ndjson, csv$/],
+    [['--format', 'xml', 'pulse'], /^rep: invalid value 'xml' for --format: expected one of table, json, ndjson, csv, markdown$/],
     [['sandbox', '--port', '99999'], /^rep: invalid value '99999' for --port: expected a port from 0 to 65535$/],
     [['--base-url', 'notaurl', 'pulse'], /^rep: invalid base URL from --base-url/, /https:\/\/example\.com\/api/],
     [['--base-url', 'ftp://api.example.com/api', 'pulse'], /^rep: invalid base URL from --base-url: ftp: is not http or https$/, /https:\/\/example\.com\/api/],
