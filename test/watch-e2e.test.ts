@@ -40,6 +40,10 @@ describe('rep history after audits', () => {
     expect(ndjson.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { score: number }).score)).toEqual([80, 73, 74.5]);
     const csv = await rep(server, ['history', 'Blue Bottle', '--format', 'csv']);
     expect(csv.stdout.trim().split('\n')).toHaveLength(4);
+    const table = await rep(server, ['history', 'Blue Bottle', '--format', 'table'], { NO_COLOR: '1' });
+    const scores = [...table.stdout.matchAll(/│ \d{4}-\d{2}-\d{2} \d{2}:\d{2} │ +([\d.]+)/g)].map((match) => Number(match[1]));
+    expect(scores).toEqual([80, 73, 74.5]);
+    expect(table.stdout).toContain('▼ 7.0');
     expect(server.count('/api/audit')).toBe(3);
   });
 
