@@ -48,6 +48,8 @@ export function buildProgram(runAction: (load: () => Promise<CommandModule>, opt
     .option('--retries <n>', 'retries after network errors and 5xx answers', wholeNumber, 2)
     .option('--wait', 'when rate limited, wait for the reset and go on')
     .addOption(new Option('--max-wait <duration>', 'longest total wait under --wait (90, 90s, 15m, 1h)').argParser(parseDuration).default(3_600_000, '1h'))
+    .addOption(new Option('--max-age <duration>', 'reuse a cached answer younger than this; 0 always fetches (env: REP_MAX_AGE; default 15m)').argParser(parseDuration))
+    .option('--no-cache', 'neither read nor write the answer cache')
     .option('--debug', 'print requests, responses and stack traces on stderr (never the key)')
     .option('-q, --quiet', 'print nothing but data and errors')
     .option('--sandbox', 'run the command against a built-in local sandbox (offline, writes no files)')

@@ -4,6 +4,7 @@ import type { EndpointView } from '../views/index.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { withSpinner } from '../progress.js';
+import { formatRelative } from '../api/rate-limit.js';
 
 /** Joins words with one space; an empty or whitespace-only query is a usage error, sent nowhere. */
 export function queryFrom(words: readonly string[], what: string): string {
@@ -18,9 +19,15 @@ export async function fetchAndShow(deps: Deps, endpoint: Endpoint, query?: strin
   const label = query === undefined ? `Fetching ${endpoint}…` : `Fetching ${endpoint} for ${query}…`;
   const call = { signal: deps.signal };
   const response = await withSpinner(deps, label, async () => (endpoint === 'pulse' ? client.pulse(call) : client[endpoint](query ?? '', call)));
+  if (response.fromCache && !deps.globals.quiet) deps.io.err(`rep: cached answer from ${cachedAge(response.fromCache.ageMs)} (--max-age 0 to refresh)\n`);
   const [{ writeView }, { csvBom }, { fieldPaths }] = await Promise.all([import('../output/render.js'), import('../output/csv.js'), import('../views/index.js')]);
   // The client already built the view: the renderers take it as it is.
   const answer = { body: response.body, endpoint, view: response.view } as EndpointView & { body: unknown };
   for (const line of fieldPaths(answer)) deps.debug(`view: ${line}`);
   await writeView(deps.io, answer, deps.format(), { signal: deps.signal, bom: csvBom(deps) });
+}
+
+/** `3 min ago`, or `just now` for an answer under a few seconds old. */
+export function cachedAge(ageMs: number): string {
+  return ageMs < 5000 ? 'just now' : `${formatRelative(ageMs)} ago`;
 }
