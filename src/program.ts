@@ -15,6 +15,8 @@ const GLOBALS_IN_HELP: Record<string, readonly string[]> = {
   logout: ['--quiet'],
   status: ['--base-url', '--json', '--format', '--bom', '--sandbox'],
   sandbox: ['--quiet'],
+  cache: ['--quiet'],
+  clear: ['--quiet'],
   completion: [],
   help: [],
 };
@@ -120,6 +122,13 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 netwo
     .addOption(new Option('--window <duration>', 'rate-limit window (90, 90s, 15m, 1h)').argParser(parseDuration).default(3_600_000, '1h'))
     .addHelpText('after', examples('rep sandbox --port 8080', 'rep sandbox --limit 5 --window 1m   # try rate limits and --wait quickly'))
     .action(action(() => import('./commands/sandbox.js')));
+  program
+    .command('cache')
+    .description('the answer cache (kept answers reused for --max-age)')
+    .command('clear')
+    .description('remove every cached answer and say how many went')
+    .addHelpText('after', examples('rep cache clear'))
+    .action(action(() => import('./commands/cache.js')));
   program
     .command('completion')
     .description('print a shell completion script')

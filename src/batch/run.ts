@@ -144,7 +144,7 @@ async function fetchOutcome(client: RepClient, name: string, call: CallOptions):
   try {
     const response = await client.audit(name, call);
     // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
-    return { outcome: { text: serializeJson(response.body) }, body: response.body };
+    return { outcome: { text: serializeJson(response.body), ...(response.fromCache ? { cached: true as const } : {}) }, body: response.body };
   } catch (error) {
     if (error instanceof InterruptedError) return 'stopped';
     if (error instanceof RateLimitError) return { outcome: NOT_AUDITED, rateLimit: error };
