@@ -111,7 +111,7 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
 }
 
 /** The answer cache the client reads and writes: none under --sandbox or --no-cache. */
-async function answerCacheFor(deps: Deps, settings: Settings): Promise<Pick<ClientOptions, 'cache'>> {
+export async function answerCacheFor(deps: Deps, settings: Settings): Promise<Pick<ClientOptions, 'cache'>> {
   if (settings.keySource === 'sandbox' || deps.globals.cache === false) return {};
   const maxAgeMs = maxAgeFrom(deps.globals.maxAge, deps.env);
   const { openAnswerCache } = await import('./state/answer-cache.js');

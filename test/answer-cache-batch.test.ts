@@ -34,3 +34,32 @@ describe('a batch cut off by the rate limit, run again', () => {
     expect(second.stderr.split('\n')[0]).toBe('40 names: 40 audited (30 from the cache)');
   });
 });
+
+describe('the plan before a big batch', () => {
+  it('a 150-name batch on a fresh home says it needs 150 requests and 100 are left, before its first request', async () => {
+    const api = track(await startFaultServer()).always('/api/audit', (request) => ({ body: auditBody(request.q ?? '') }));
+    let requestsWhenPlanned: number | undefined;
+    const result = await rep(['--format', 'ndjson', 'audit', ...names(150), ...names(10)], {
+      env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_batch_plan_0001' },
+      onStderr: (chunk) => {
+        if (chunk.includes('this batch needs')) requestsWhenPlanned ??= api.requests.length;
+      },
+    });
+    expect(result.code).toBe(0);
+    const [plan] = result.stderr.split('\n');
+    expect(plan).toMatch(/^rep: this batch needs 150 requests; 100 are left this hour \(free tier: 100 an hour\); with --wait it could finish around \d{1,2}:\d\d/);
+    expect(result.stderr.match(/this batch needs/g)).toHaveLength(1);
+    expect(requestsWhenPlanned).toBe(0);
+    expect(api.count()).toBe(150);
+  });
+
+  it('says nothing when the batch fits, or when its names are in the cache', async () => {
+    const api = track(await startFaultServer()).always('/api/audit', (request) => ({ body: auditBody(request.q ?? '') }));
+    const env = { env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_batch_plan_0002' } };
+    const small = await rep(['--format', 'ndjson', 'audit', ...names(60)], env);
+    expect(small.stderr).not.toMatch(/this batch needs/);
+    const again = await rep(['--format', 'ndjson', 'audit', ...names(100)], env); // 60 cached, 40 new of 40 left
+    expect(again.stderr).not.toMatch(/this batch needs/);
+    expect(api.count()).toBe(100);
+  });
+});

@@ -16,6 +16,8 @@ export interface BatchOptions {
   window?: number;
   /** The final error's hint when no name at all was found (instead of the one pointing at the records). */
   allNotFoundHint?: string;
+  /** Names read before the first request, to plan against the hour's quota when that is the whole input (0: no plan). */
+  planAhead?: number;
   /** false while names are typed at the terminal, where a progress line would draw over them. */
   progress?: boolean;
 }
@@ -27,10 +29,11 @@ interface Slot {
   body?: unknown;
 }
 
-export async function runBatch(deps: Deps, names: AsyncIterable<string>, options: BatchOptions): Promise<void> {
+export async function runBatch(deps: Deps, input: AsyncIterable<string>, options: BatchOptions): Promise<void> {
   const { io } = deps;
   const concurrency = Math.max(1, Math.floor(options.concurrency));
   const window = Math.max(1, options.window ?? Math.max(64, concurrency * 16));
+  const names = options.planAhead ? await (await import('./plan.js')).planBatch(deps, input, options.planAhead) : input;
   const client = await deps.client();
   const [{ createBatchWriter }, { csvBom }] = await Promise.all([import('../output/batch.js'), import('../output/csv.js')]);
   const writer = createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps) });

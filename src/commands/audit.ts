@@ -37,9 +37,14 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
   await runBatch(deps, input, {
     concurrency: opts.concurrency,
     progress: !typedNames,
+    // Arguments and a --file are read whole (up to a bound) to plan; stdin only when it ends within the window.
+    planAhead: typedNames ? 0 : names.includes(STDIN) || opts.file === STDIN ? 64 : PLAN_AHEAD,
     ...(bareWords ? { allNotFoundHint: quoteHint(names.join(' ')) } : {}),
   });
 }
+
+/** Names read before a batch's first request, to plan it against the hour's quota. */
+const PLAN_AHEAD = 100_000;
 
 /** `rep audit Blue Bottle Coffee` audits three names; when none exists, the user most likely meant one. */
 function quoteHint(name: string): string {
