@@ -131,3 +131,23 @@ function cacheFiles(): string[] {
     return [];
   }
 }
+
+describe('rep status and rep cache clear', () => {
+  it('status shows the cache place, answer count and size; cache clear empties it and the next ask fetches', async () => {
+    const api = await server();
+    for (const args of QUESTIONS) await rep(args, env(api));
+    const dir = join(home().env.XDG_CACHE_HOME as string, 'rep');
+    const status = JSON.parse((await rep(['status', '--json'], env(api))).stdout) as { cache: { dir: string; entries: number; bytes: number } };
+    expect(status.cache).toMatchObject({ dir, entries: 3 });
+    expect(status.cache.bytes).toBeGreaterThan(0);
+    const table = await rep(['status', '--format', 'table'], env(api));
+    expect(table.stdout).toMatch(/^Answer cache +.+, 3 cached answers, \d/m);
+    const csv = await rep(['status', '--format', 'csv'], env(api));
+    expect(csv.stdout.split('\n')[0]).toMatch(/cache\.dir,cache\.entries,cache\.bytes$/);
+    const cleared = await rep(['cache', 'clear'], env(api));
+    expect(cleared).toMatchObject({ code: 0, stdout: '' });
+    expect(cleared.stderr).toBe(`Removed 3 cached answers from ${dir}\n`);
+    await rep(['pulse'], env(api));
+    expect(api.count()).toBe(4);
+  });
+});
