@@ -2,6 +2,7 @@
 // same client; nothing here prints, reads a config file or looks at the environment unless asked.
 export {
   createClient,
+  type CacheEvent,
   type CallOptions,
   type ClientOptions,
   type LowQuotaEvent,
@@ -26,4 +27,5 @@ export {
   type ExitCodeValue,
 } from './api/errors.js';
 export type { RateLimitInfo } from './api/rate-limit.js';
+export { openAnswerCache, type AnswerCache, type AnswerKey, type CachedAnswer, type FreshAnswer, type PutOutcome } from './state/answer-cache.js';
 export { auditView, pulseView, searchView, type AuditView, type DetailRow, type PulseView, type SearchGroup, type SearchView, type SourceRow } from './views/index.js';
