@@ -2,7 +2,10 @@
 // same client; nothing here prints, reads a config file or looks at the environment unless asked.
 export {
   createClient,
+  type AnswerStore,
+  type AnswerStoreKey,
   type CacheEvent,
+  type PutOutcome,
   type CallOptions,
   type ClientOptions,
   type LowQuotaEvent,
@@ -27,5 +30,4 @@ export {
   type ExitCodeValue,
 } from './api/errors.js';
 export type { RateLimitInfo } from './api/rate-limit.js';
-export { openAnswerCache, type AnswerCache, type AnswerKey, type CachedAnswer, type FreshAnswer, type PutOutcome } from './state/answer-cache.js';
 export { auditView, pulseView, searchView, type AuditView, type DetailRow, type PulseView, type SearchGroup, type SearchView, type SourceRow } from './views/index.js';

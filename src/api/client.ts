@@ -7,7 +7,6 @@ import { errorFromResponse, InterruptedError, NetworkError, parseJsonBody, Usage
 import { describeReset, estimateReset, formatClock, formatRelative, hasRateLimitInfo, parseRateLimitHeaders, parseRetryAfter, rateLimitError, type RateLimitInfo, type RequestCounter } from './rate-limit.js';
 import { buildUrl, checkBaseUrl, checkKey, keyRedactor, redactBody, type Endpoint } from './request.js';
 import { createTransport, linkSignals, type ApiResponse, type RequestEvent, type ResponseEvent } from './transport.js';
-import type { AnswerCache, PutOutcome } from '../state/answer-cache.js';
 
 export type { RequestEvent, ResponseEvent } from './transport.js';
 
@@ -28,7 +27,7 @@ export interface ClientOptions {
   signal?: AbortSignal;
   hooks?: RepHooks;
   /** Answers kept across calls: one younger than maxAge (seconds; 0: always fetch) is given with no request; each success is stored. */
-  cache?: { store: Pick<AnswerCache, 'get' | 'put'>; maxAge: number };
+  cache?: { store: AnswerStore; maxAge: number };
   /** Default `rep`. */
   userAgent?: string;
   /** Proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) are read from here only: pass `process.env` to honour the environment's. */
@@ -61,6 +60,22 @@ export interface RepHooks {
   /** Once per client: a response said LOW_QUOTA or fewer requests are left in the window (not a 429). */
   onLowQuota?(quota: LowQuotaEvent): void;
 }
+
+/** Where answers are kept (the CLI's is state/answer-cache.ts): get never throws, put reports instead of throwing. */
+export interface AnswerStore {
+  get(key: AnswerStoreKey, options: { maxAgeMs: number; now?: number }): { bodyText: string; status: number; headers: Record<string, string>; ageMs: number } | undefined;
+  put(key: AnswerStoreKey, answer: { status: number; headers: Record<string, string>; bodyText: string; receivedAt: number }): Promise<PutOutcome>;
+}
+
+/** The question an answer is to; the store keeps a hash of apiKey, never the key. */
+export interface AnswerStoreKey {
+  baseUrl: URL;
+  endpoint: Endpoint;
+  query: string;
+  apiKey: string | undefined;
+}
+
+export type PutOutcome = { stored: true } | { stored: false; reason: string } | { stored: false; error: Error };
 
 export type CacheEvent =
   | { endpoint: Endpoint; query: string; kind: 'hit'; ageMs: number }
