@@ -3,7 +3,8 @@
 import { readConfigFile } from './config/file.js';
 import { repPaths, type RepPaths } from './config/paths.js';
 import { resolveSettings, type Settings } from './config/settings.js';
-import type { RepClient } from './api/client.js';
+import type { ClientOptions, RepClient } from './api/client.js';
+import { cacheDirFrom, maxAgeFrom } from './config/cache-settings.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
 import { scrubLine } from './text.js';
 import { AuthError, systemErrorText } from './errors.js';
@@ -100,12 +101,21 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
     maxWait: deps.globals.maxWait / 1000,
     signal: deps.signal,
     hooks: clientHooks(deps),
+    ...(await answerCacheFor(deps, settings)),
     userAgent: `rep/${VERSION} (node ${process.version})`,
     env: deps.env,
     ...(requestLog ? { requestLog } : {}),
     now: deps.now,
   });
   return settings.key ? client : warnOnAnswerWithoutKey(client, deps);
+}
+
+/** The answer cache the client reads and writes: none under --sandbox or --no-cache. */
+export async function answerCacheFor(deps: Deps, settings: Settings): Promise<Pick<ClientOptions, 'cache'>> {
+  if (settings.keySource === 'sandbox' || deps.globals.cache === false) return {};
+  const maxAgeMs = maxAgeFrom(deps.globals.maxAge, deps.env);
+  const { openAnswerCache } = await import('./state/answer-cache.js');
+  return { cache: { store: openAnswerCache(cacheDirFrom(deps.env, deps.paths())), maxAge: maxAgeMs / 1000 } };
 }
 
 /**

@@ -22,6 +22,10 @@ export interface GlobalOptions {
   wait: boolean;
   /** Milliseconds. */
   maxWait: number;
+  /** `--max-age` in milliseconds, when given (REP_MAX_AGE and the default apply otherwise). */
+  maxAge?: number;
+  /** false when `--no-cache` was given. */
+  cache?: boolean;
   debug: boolean;
   quiet: boolean;
   sandbox: boolean;

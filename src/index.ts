@@ -2,6 +2,10 @@
 // same client; nothing here prints, reads a config file or looks at the environment unless asked.
 export {
   createClient,
+  type AnswerStore,
+  type AnswerStoreKey,
+  type CacheEvent,
+  type PutOutcome,
   type CallOptions,
   type ClientOptions,
   type LowQuotaEvent,

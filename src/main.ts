@@ -71,6 +71,8 @@ function readGlobals(raw: Record<string, unknown>): GlobalOptions {
     retries: raw.retries as number,
     wait: Boolean(raw.wait),
     maxWait: raw.maxWait as number,
+    maxAge: raw.maxAge as number | undefined,
+    cache: raw.cache !== false,
     debug: Boolean(raw.debug),
     quiet: Boolean(raw.quiet),
     sandbox: Boolean(raw.sandbox),

@@ -16,6 +16,8 @@ const GLOBALS_IN_HELP: Record<string, readonly string[]> = {
   status: ['--base-url', '--json', '--format', '--bom', '--sandbox'],
   history: ['--base-url', '--json', '--format', '--no-color', '--sandbox'],
   sandbox: ['--quiet'],
+  cache: ['--quiet'],
+  clear: ['--quiet'],
   completion: [],
   help: [],
 };
@@ -49,6 +51,8 @@ export function buildProgram(runAction: (load: () => Promise<CommandModule>, opt
     .option('--retries <n>', 'retries after network errors and 5xx answers', wholeNumber, 2)
     .option('--wait', 'when rate limited, wait for the reset and go on')
     .addOption(new Option('--max-wait <duration>', 'longest total wait under --wait (90, 90s, 15m, 1h)').argParser(parseDuration).default(3_600_000, '1h'))
+    .addOption(new Option('--max-age <duration>', 'reuse a cached answer younger than this; 0 always fetches (env: REP_MAX_AGE; default 15m)').argParser(parseDuration))
+    .option('--no-cache', 'neither read nor write the answer cache')
     .option('--debug', 'print requests, responses and stack traces on stderr (never the key)')
     .option('-q, --quiet', 'print nothing but data and errors')
     .option('--sandbox', 'run the command against a built-in local sandbox (offline, writes no files)')
@@ -136,6 +140,13 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 netwo
     .addOption(new Option('--window <duration>', 'rate-limit window (90, 90s, 15m, 1h)').argParser(parseDuration).default(3_600_000, '1h'))
     .addHelpText('after', examples('rep sandbox --port 8080', 'rep sandbox --limit 5 --window 1m   # try rate limits and --wait quickly'))
     .action(action(() => import('./commands/sandbox.js')));
+  program
+    .command('cache')
+    .description('the answer cache (kept answers reused for --max-age)')
+    .command('clear')
+    .description('remove every cached answer and say how many went')
+    .addHelpText('after', examples('rep cache clear'))
+    .action(action(() => import('./commands/cache.js')));
   program
     .command('completion')
     .description('print a shell completion script')

@@ -6,6 +6,8 @@
 import type { Ora } from 'ora';
 import type { RateLimitWaitEvent, RepHooks } from './api/client.js';
 import { statusLine } from './api/errors.js';
+import { formatRelative } from './api/rate-limit.js';
+import { systemErrorText } from './errors.js';
 import type { Deps } from './deps.js';
 
 const SHOW_AFTER_MS = 150;
@@ -90,6 +92,13 @@ export function clientHooks(deps: Deps): RepHooks {
       if (status >= 300 && status < 400 && headers.location !== undefined) return deps.debug(`< ${statusLine(status)} → ${headers.location}`);
       deps.debug(`< ${statusLine(status)} (${durationMs} ms)`);
       for (const [name, value] of Object.entries(headers)) if (RATE_LIMIT_HEADER.test(name)) deps.debug(`< ${name}: ${value}`);
+    },
+    onCache(event) {
+      if (event.kind === 'hit') return deps.debug(`cache: hit for ${event.endpoint}, ${formatRelative(event.ageMs)} old`);
+      if (event.kind === 'miss') return deps.debug(`cache: miss for ${event.endpoint}`);
+      const { outcome } = event;
+      if ('error' in outcome) deps.warn(`cannot save the answer in the cache (${systemErrorText(outcome.error)})`);
+      else deps.debug(outcome.stored ? `cache: stored the ${event.endpoint} answer` : `cache: not stored: ${outcome.reason}`);
     },
     onRetry({ attempt, retries, delayMs, error }) {
       deps.debug(`retry ${attempt} of ${retries} in ${delayMs} ms: ${error.message}`);

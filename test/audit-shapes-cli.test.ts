@@ -22,7 +22,7 @@ async function fixtureServer(): Promise<FaultServer> {
 }
 
 function rep(server: FaultServer, args: string[]) {
-  return session.rep(args, { env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: 'test-key-0001' } });
+  return session.rep(['--no-cache', ...args], { env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: 'test-key-0001' } });
 }
 
 /** The cells of a CSV line without quoted commas (the fixtures have none where it matters). */

@@ -74,7 +74,7 @@ describe('rep completion bash', () => {
     expect(complete('rep', 'audit', '--c')).toEqual(['--concurrency', '--csv-sources']);
     expect(complete('rep', 'sandbox', '--')).toEqual(expect.arrayContaining(['--port', '--host', '--limit', '--window', '--sandbox', '--help']));
     expect(complete('rep', 'search', '--f')).toEqual(['--format']);
-    expect(complete('rep', 'login', '--no-')).toEqual(['--no-verify', '--no-color']);
+    expect(complete('rep', 'login', '--no-')).toEqual(['--no-verify', '--no-color', '--no-cache']);
   });
 
   it('skips option values when finding the command', () => {

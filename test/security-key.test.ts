@@ -212,7 +212,7 @@ describe('certificate checks turned off', () => {
 
   it.skipIf(!hasOpenssl())('NODE_TLS_REJECT_UNAUTHORIZED=0: rep says so in its own words before sending the key, even under --quiet', async () => {
     tls = await startTlsServer(home().dir, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"index":70}'));
-    const env = { REP_BASE_URL: `https://${tls.host}/api`, REP_API_KEY: KEY, NODE_TLS_REJECT_UNAUTHORIZED: '0' };
+    const env = { REP_BASE_URL: `https://${tls.host}/api`, REP_API_KEY: KEY, NODE_TLS_REJECT_UNAUTHORIZED: '0', REP_MAX_AGE: '0' };
     for (const quiet of [[], ['--quiet']]) {
       const result = await rep([...quiet, 'pulse'], { env });
       expect(result.code).toBe(0);

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempHome, runCli, type TempHome } from './helpers/cli.js';
 import { writeLoadHooks } from './helpers/load-hooks.js';
+import { startFaultServer } from './helpers/fault-server.js';
 
 const HEAVY = ['undici', 'conf', 'ajv', 'ora', 'cli-table3'] as const;
 
@@ -62,6 +63,22 @@ describe('start-up loads only what the command uses', () => {
     expect(code).toBe(0);
     expect(packages.has('undici')).toBe(true);
     expect(heavyIn(packages)).toEqual(['undici']);
+  });
+
+  it('an answer from the cache loads no HTTP client (the miss before it does)', async () => {
+    const api = await startFaultServer();
+    try {
+      api.always('/api/audit', { body: { name: 'Blue Bottle Coffee', score: 4.4 } });
+      const env = { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_startup_cache_0123' };
+      const miss = await packagesLoaded(['audit', 'Blue Bottle Coffee'], env);
+      expect(miss.packages.has('undici')).toBe(true);
+      const hit = await packagesLoaded(['audit', 'Blue Bottle Coffee'], env);
+      expect(hit.code).toBe(0);
+      expect(api.count()).toBe(1);
+      expect(heavyIn(hit.packages)).toEqual([]);
+    } finally {
+      await api.close();
+    }
   });
 
   it('a command that fails before any request loads no HTTP client', async () => {

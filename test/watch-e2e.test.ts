@@ -25,8 +25,9 @@ async function serverWith(scores: Record<string, number[]>): Promise<FaultServer
   return server;
 }
 
+/** Every audit here is a fresh fetch (REP_MAX_AGE=0), unless a test says otherwise: each is a new point. */
 function rep(server: FaultServer, args: string[], env: Record<string, string | undefined> = {}) {
-  return session.rep(args, { env: { REP_API_KEY: 'test-key', REP_BASE_URL: server.baseUrl.href, ...env } });
+  return session.rep(args, { env: { REP_API_KEY: 'test-key', REP_BASE_URL: server.baseUrl.href, REP_MAX_AGE: '0', ...env } });
 }
 
 describe('rep history after audits', () => {
@@ -55,6 +56,17 @@ describe('rep history after audits', () => {
     expect(second.stdout).toMatch(/Change\s+▼ 7\.0 since \d{4}-\d{2}-\d{2}\n/);
     const json = await rep(server, ['audit', 'Blue Bottle', '--format', 'json']);
     expect(JSON.parse(json.stdout)).toEqual(audit('Blue Bottle', 73).body); // JSON stays the server's body
+  });
+
+  it('an answer from the answer cache is no new point', async () => {
+    const server = await serverWith({ 'Blue Bottle': [80, 73] });
+    const cached = { REP_MAX_AGE: undefined };
+    expect((await rep(server, ['audit', 'Blue Bottle', '--format', 'json'], cached)).code).toBe(0);
+    const again = await rep(server, ['audit', 'Blue Bottle', '--format', 'json'], cached);
+    expect(again.stderr).toMatch(/cached answer/);
+    expect(server.count('/api/audit')).toBe(1);
+    const json = await rep(server, ['history', 'Blue Bottle', '--format', 'json']);
+    expect((JSON.parse(json.stdout) as Array<{ score: number }>).map((point) => point.score)).toEqual([80]);
   });
 
   it('--sandbox records nothing', async () => {

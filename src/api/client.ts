@@ -26,6 +26,8 @@ export interface ClientOptions {
   /** Aborting it stops every call of this client at once (InterruptedError). */
   signal?: AbortSignal;
   hooks?: RepHooks;
+  /** Answers kept across calls: one younger than maxAge (seconds; 0: always fetch) is given with no request; each success is stored. */
+  cache?: { store: AnswerStore; maxAge: number };
   /** Default `rep`. */
   userAgent?: string;
   /** Proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) are read from here only: pass `process.env` to honour the environment's. */
@@ -46,6 +48,8 @@ export interface RepHooks {
   onRequest?(request: RequestEvent): void;
   /** Each HTTP response (a redirect too), header values with the key masked. */
   onResponse?(response: ResponseEvent): void;
+  /** Each look in the cache (hit with the answer's age, or miss) and what storing a fresh answer did. */
+  onCache?(event: CacheEvent): void;
   /** A failed attempt is tried again after delayMs; awaited before the client sleeps. */
   onRetry?(retry: RetryEvent): void | Promise<void>;
   /**
@@ -56,6 +60,27 @@ export interface RepHooks {
   /** Once per client: a response said LOW_QUOTA or fewer requests are left in the window (not a 429). */
   onLowQuota?(quota: LowQuotaEvent): void;
 }
+
+/** Where answers are kept (the CLI's is state/answer-cache.ts): get never throws, put reports instead of throwing. */
+export interface AnswerStore {
+  get(key: AnswerStoreKey, options: { maxAgeMs: number; now?: number }): { bodyText: string; status: number; headers: Record<string, string>; ageMs: number } | undefined;
+  put(key: AnswerStoreKey, answer: { status: number; headers: Record<string, string>; bodyText: string; receivedAt: number }): Promise<PutOutcome>;
+}
+
+/** The question an answer is to; the store keeps a hash of apiKey, never the key. */
+export interface AnswerStoreKey {
+  baseUrl: URL;
+  endpoint: Endpoint;
+  query: string;
+  apiKey: string | undefined;
+}
+
+export type PutOutcome = { stored: true } | { stored: false; reason: string } | { stored: false; error: Error };
+
+export type CacheEvent =
+  | { endpoint: Endpoint; query: string; kind: 'hit'; ageMs: number }
+  | { endpoint: Endpoint; query: string; kind: 'miss' }
+  | { endpoint: Endpoint; query: string; kind: 'put'; outcome: PutOutcome };
 
 export interface RetryEvent {
   /** 1 for the first retry. */
@@ -93,6 +118,8 @@ export interface RepResult<V> {
   status: number;
   /** Lower-cased names; repeated headers joined with ", ". */
   headers: Record<string, string>;
+  /** Set when the answer came from the cache (no request was sent): how old it is. */
+  fromCache?: { ageMs: number };
 }
 
 export interface CallOptions {
@@ -220,6 +247,7 @@ export function createClient(options: ClientOptions): RepClient {
       if (response.status >= 200 && response.status < 300) {
         // Masked here, where the body enters rep: no format can then print a key the server echoed.
         const body = redactBody(parseJsonBody(response, redact), response.text, key);
+        await store(endpoint, q, response);
         return { body, rateLimit, status: response.status, headers: response.headers };
       }
       const error = errorFromResponse(response, { endpoint, hasKey: Boolean(key), redact, ...(q !== undefined ? { q } : {}) });
@@ -228,11 +256,33 @@ export function createClient(options: ClientOptions): RepClient {
     }
   }
 
+  /** The cached answer to this question, parsed as a fresh one would be, if one is young enough. */
+  function cached(endpoint: Endpoint, q: string | undefined): Omit<RepResult<never>, 'view'> | undefined {
+    if (!options.cache) return undefined;
+    const query = q ?? '';
+    const hit = options.cache.store.get({ baseUrl, endpoint, query, apiKey: key }, { maxAgeMs: options.cache.maxAge * 1000, now: now() });
+    if (!hit) {
+      hooks.onCache?.({ endpoint, query, kind: 'miss' });
+      return undefined;
+    }
+    hooks.onCache?.({ endpoint, query, kind: 'hit', ageMs: hit.ageMs });
+    const response = { status: hit.status, headers: hit.headers, text: hit.bodyText, url: buildUrl(baseUrl, endpoint, q) };
+    const body = redactBody(parseJsonBody(response, redact), hit.bodyText, key);
+    return { body, rateLimit: {}, status: hit.status, headers: hit.headers, fromCache: { ageMs: hit.ageMs } };
+  }
+
+  async function store(endpoint: Endpoint, q: string | undefined, response: ApiResponse): Promise<void> {
+    if (!options.cache) return;
+    const query = q ?? '';
+    const outcome = await options.cache.store.put({ baseUrl, endpoint, query, apiKey: key }, { status: response.status, headers: response.headers, bodyText: response.text, receivedAt: now() });
+    hooks.onCache?.({ endpoint, query, kind: 'put', outcome });
+  }
+
   /** send() under the client's signal and the call's together. */
   async function call<V>(endpoint: Endpoint, q: string | undefined, callOptions: CallOptions | undefined, view: (body: unknown) => V): Promise<RepResult<V>> {
     const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
     try {
-      const result = await send(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal);
+      const result = cached(endpoint, q) ?? (await send(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal));
       return { ...result, view: view(result.body) };
     } finally {
       linked?.dispose();

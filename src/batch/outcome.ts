@@ -6,13 +6,15 @@ import { ExitCode, RepError, type ExitCodeValue, type RateLimitError } from '../
 export const NOT_AUDITED_MESSAGE = 'not audited: rate limit reached';
 
 /** A name's answer, kept compactly: the body as JSON text, or the error's code and message. */
-export type Outcome = { text: string } | { error: { exit: ExitCodeValue; message: string }; notAudited?: true };
+export type Outcome = { text: string; cached?: true } | { error: { exit: ExitCodeValue; message: string }; notAudited?: true };
 
 export const NOT_AUDITED: Outcome = { error: { exit: ExitCode.rateLimited, message: NOT_AUDITED_MESSAGE }, notAudited: true };
 
 export class BatchTally {
   total = 0;
   audited = 0;
+  /** Of the audited, how many answers came from the answer cache (no request). */
+  fromCache = 0;
   notFound = 0;
   failed = 0;
   rateLimited = 0;
@@ -21,8 +23,10 @@ export class BatchTally {
 
   count(outcome: Outcome): void {
     this.total += 1;
-    if ('text' in outcome) this.audited += 1;
-    else if (outcome.notAudited) this.rateLimited += 1;
+    if ('text' in outcome) {
+      this.audited += 1;
+      if (outcome.cached) this.fromCache += 1;
+    } else if (outcome.notAudited) this.rateLimited += 1;
     else if (outcome.error.exit === ExitCode.notFound) this.notFound += 1;
     else this.failed += 1;
     if ('error' in outcome) this.firstFailure ??= outcome.error.exit;
@@ -30,7 +34,8 @@ export class BatchTally {
 
   /** `5 names: 4 audited, 1 not found`: the kinds with no name in them are left out. */
   summaryLine(): string {
-    return `${namesCount(this.total)}: ${[`${this.audited} audited`, ...this.#unaudited().map(counted)].join(', ')}`;
+    const audited = `${this.audited} audited${this.fromCache > 0 ? ` (${this.fromCache} from the cache)` : ''}`;
+    return `${namesCount(this.total)}: ${[audited, ...this.#unaudited().map(counted)].join(', ')}`;
   }
 
   /** Why names were not audited, in the summary's words: `not found`, or `1 not found, 2 failed` for several kinds. */

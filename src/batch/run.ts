@@ -18,12 +18,14 @@ export interface BatchOptions {
   window?: number;
   /** The final error's hint when no name at all was found (instead of the one pointing at the records). */
   allNotFoundHint?: string;
+  /** Names read before the first request, to plan against the hour's quota when that is the whole input (0: no plan). */
+  planAhead?: number;
   /** false while names are typed at the terminal, where a progress line would draw over them. */
   progress?: boolean;
   /** `--csv-sources`: batch CSV has a row per source instead of one per company. */
   csvSources?: boolean;
   /** Sees each freshly fetched answer (not a duplicate's reuse of it). */
-  onAnswer?: (query: string, view: AuditView) => Change | undefined;
+  onAnswer?: (query: string, view: AuditView, fromCache: boolean) => Change | undefined;
 }
 
 interface Slot {
@@ -35,10 +37,11 @@ interface Slot {
   change?: Change;
 }
 
-export async function runBatch(deps: Deps, names: AsyncIterable<string>, options: BatchOptions): Promise<void> {
+export async function runBatch(deps: Deps, input: AsyncIterable<string>, options: BatchOptions): Promise<void> {
   const { io } = deps;
   const concurrency = Math.max(1, Math.floor(options.concurrency));
   const window = Math.max(1, options.window ?? Math.max(64, concurrency * 16));
+  const names = options.planAhead ? await (await import('./plan.js')).planBatch(deps, input, options.planAhead) : input;
   const client = await deps.client();
   const [{ createBatchWriter }, { csvBom }] = await Promise.all([import('../output/batch.js'), import('../output/csv.js')]);
   const writer = createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
@@ -152,9 +155,9 @@ type Answer = { outcome: Outcome; body?: unknown; change?: Change | undefined; r
 async function fetchOutcome(client: RepClient, name: string, call: CallOptions, onAnswer?: BatchOptions['onAnswer']): Promise<Answer> {
   try {
     const response = await client.audit(name, call);
-    const change = onAnswer?.(name, response.view);
+    const change = onAnswer?.(name, response.view, response.fromCache !== undefined);
     // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
-    return { outcome: { text: serializeJson(response.body) }, body: response.body, change };
+    return { outcome: { text: serializeJson(response.body), ...(response.fromCache ? { cached: true as const } : {}) }, body: response.body, change };
   } catch (error) {
     if (error instanceof InterruptedError) return 'stopped';
     if (error instanceof RateLimitError) return { outcome: NOT_AUDITED, rateLimit: error };

@@ -29,7 +29,7 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
   if (!opts.batch && !isBatch(names, opts.file)) {
     const query = queryFrom(names, 'company name');
     const watch = await startWatch(deps, limits);
-    await watch.finish(fetchAndShow(deps, 'audit', query, (view) => watch.see(query, view as AuditView)));
+    await watch.finish(fetchAndShow(deps, 'audit', query, (view, fromCache) => watch.see(query, view as AuditView, fromCache)));
     return;
   }
   const input = await openNames({
@@ -47,13 +47,18 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
   const { runBatch } = await import('../batch/run.js');
   const watch = await startWatch(deps, limits);
   await watch.finish(runBatch(deps, input, {
-    onAnswer: (query, view) => watch.see(query, view),
+    onAnswer: (query, view, fromCache) => watch.see(query, view, fromCache),
     csvSources: opts.csvSources === true,
     concurrency: opts.concurrency,
     progress: !typedNames,
+    // Arguments and a --file are read whole (up to a bound) to plan; stdin only when it ends within the window.
+    planAhead: typedNames ? 0 : names.includes(STDIN) || opts.file === STDIN ? 64 : PLAN_AHEAD,
     ...(bareWords ? { allNotFoundHint: quoteHint(names.join(' ')) } : {}),
   }));
 }
+
+/** Names read before a batch's first request, to plan it against the hour's quota. */
+const PLAN_AHEAD = 100_000;
 
 /** `rep audit Blue Bottle Coffee` audits three names; when none exists, the user most likely meant one. */
 function quoteHint(name: string): string {

@@ -5,6 +5,7 @@ import type { Deps } from '../deps.js';
 import type { Change } from '../history/change.js';
 import { UsageError } from '../errors.js';
 import { withSpinner } from '../progress.js';
+import { formatRelative } from '../api/rate-limit.js';
 
 /** Joins words with one space; an empty or whitespace-only query is a usage error, sent nowhere. */
 export function queryFrom(words: readonly string[], what: string): string {
@@ -13,16 +14,22 @@ export function queryFrom(words: readonly string[], what: string): string {
   return query;
 }
 
-/** One request, one rendered answer on stdout; `onAnswer` sees the fresh answer's view before it is shown. */
-export async function fetchAndShow(deps: Deps, endpoint: Endpoint, query?: string, onAnswer?: (view: EndpointView['view']) => Change | undefined): Promise<void> {
+/** One request, one rendered answer on stdout; `onAnswer` sees the answer's view (and whether it came from the cache) before it is shown. */
+export async function fetchAndShow(deps: Deps, endpoint: Endpoint, query?: string, onAnswer?: (view: EndpointView['view'], fromCache: boolean) => Change | undefined): Promise<void> {
   const client = await deps.client();
   const label = query === undefined ? `Fetching ${endpoint}…` : `Fetching ${endpoint} for ${query}…`;
   const call = { signal: deps.signal };
   const response = await withSpinner(deps, label, async () => (endpoint === 'pulse' ? client.pulse(call) : client[endpoint](query ?? '', call)));
-  const change = onAnswer?.(response.view);
+  if (response.fromCache && !deps.globals.quiet) deps.io.err(`rep: cached answer from ${cachedAge(response.fromCache.ageMs)} (--max-age 0 to refresh)\n`);
+  const change = onAnswer?.(response.view, response.fromCache !== undefined);
   const [{ writeView }, { csvBom }, { fieldPaths }] = await Promise.all([import('../output/render.js'), import('../output/csv.js'), import('../views/index.js')]);
   // The client already built the view: the renderers take it as it is.
   const answer = { body: response.body, endpoint, view: response.view } as EndpointView & { body: unknown };
   for (const line of fieldPaths(answer)) deps.debug(`view: ${line}`);
   await writeView(deps.io, answer, deps.format(), { signal: deps.signal, bom: csvBom(deps), ...(change ? { change } : {}) });
+}
+
+/** `3 min ago`, or `just now` for an answer under a few seconds old. */
+export function cachedAge(ageMs: number): string {
+  return ageMs < 5000 ? 'just now' : `${formatRelative(ageMs)} ago`;
 }

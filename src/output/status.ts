@@ -1,4 +1,5 @@
 // `rep status` in each format, from its view: aligned lines for people, one CSV row, JSON as the view.
+import { describeCacheStats } from '../commands/cache.js';
 import { formatClock } from '../api/rate-limit.js';
 import type { Format } from '../deps.js';
 import type { IO } from '../io.js';
@@ -40,6 +41,7 @@ function statusPairs(view: StatusView, now: number): Array<[string, string]> {
     ['Requests, last hour', String(view.requests_last_hour)],
   ];
   if (view.rate_limit) lines.push(['Last rate limit seen', describeLimit(view.rate_limit, now)]);
+  if (view.cache) lines.push(['Answer cache', describeCacheStats(view.cache)]);
   return lines;
 }
 
@@ -48,9 +50,14 @@ function sourceName(source: string): string {
 }
 
 /** A header and one row; the rate limit's fields in columns of their own, empty when none was seen. */
-function statusCsv({ rate_limit: limit, ...rest }: StatusView): string {
+function statusCsv({ rate_limit: limit, cache, ...rest }: StatusView): string {
   const fields = ['limit', 'remaining', 'reset_at', 'seen_at'] as const;
-  const record = { ...rest, ...Object.fromEntries(fields.map((field) => [`rate_limit.${field}`, limit?.[field]])) };
+  const cacheFields = ['dir', 'entries', 'bytes'] as const;
+  const record = {
+    ...rest,
+    ...Object.fromEntries(fields.map((field) => [`rate_limit.${field}`, limit?.[field]])),
+    ...Object.fromEntries(cacheFields.map((field) => [`cache.${field}`, cache?.[field]])),
+  };
   return csvRow(Object.keys(record)) + csvRow(Object.values(record));
 }
 

@@ -1,6 +1,7 @@
 // The status view: where rep would send requests, with which key (masked), and how many it sent
 // lately. Its field names are the JSON output's, so `rep status --json | jq .key_source` reads them.
 import { baseUrlText, maskKey, type Settings } from '../config/settings.js';
+import type { CacheStats } from '../state/answer-cache.js';
 import type { RateLimitSnapshot, RequestStatus } from '../state/requests.js';
 
 export interface StatusView {
@@ -11,6 +12,8 @@ export interface StatusView {
   config_path: string;
   requests_last_hour: number;
   rate_limit: RateLimitRecord | null;
+  /** The answer cache: where it is, how many answers it holds and their size; null under --sandbox or when unreadable. */
+  cache: CacheStats | null;
 }
 
 export interface RateLimitRecord {
@@ -21,7 +24,7 @@ export interface RateLimitRecord {
 }
 
 /** `usage` is the local request count, none under the sandbox or when it cannot be read. */
-export function statusView(settings: Settings, usage: RequestStatus | undefined): StatusView {
+export function statusView(settings: Settings, usage: RequestStatus | undefined, cache?: CacheStats): StatusView {
   return {
     base_url: settings.baseUrl ? baseUrlText(settings.baseUrl) : null,
     base_url_source: settings.baseUrlSource,
@@ -30,6 +33,7 @@ export function statusView(settings: Settings, usage: RequestStatus | undefined)
     config_path: settings.configPath,
     requests_last_hour: usage?.lastHour ?? 0,
     rate_limit: usage?.rateLimit ? rateLimitRecord(usage.rateLimit) : null,
+    cache: cache ?? null,
   };
 }
 

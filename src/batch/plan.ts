@@ -1,0 +1,60 @@
+// The plan before a big batch: when the names that need a request (distinct, not in the answer cache)
+// are more than the hour has left, say so once on stderr before anything is sent, then go on as usual.
+// Only an input known in full is planned: the names are read ahead up to a bound, and a longer input
+// (or a stream still open at the bound) goes unplanned rather than held back.
+import { formatClock } from '../api/rate-limit.js';
+import { answerCacheFor } from '../context.js';
+import type { Deps } from '../deps.js';
+
+const HOUR_MS = 3_600_000;
+const FREE_TIER = 100;
+
+/** Reads up to `ahead` names; when that is the whole input, says the plan if it exceeds the quota. The names come back unchanged. */
+export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead: number): Promise<AsyncIterable<string>> {
+  const iterator = names[Symbol.asyncIterator]();
+  const buffered: string[] = [];
+  let ended = false;
+  while (buffered.length < ahead) {
+    const next = await iterator.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    buffered.push(next.value);
+  }
+  if (ended && buffered.length > 0 && !deps.globals.quiet) {
+    const line = await planLine(deps, buffered);
+    if (line) deps.io.err(`rep: ${line}\n`);
+  }
+  return {
+    async *[Symbol.asyncIterator]() {
+      yield* buffered;
+      if (ended) return;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    },
+  };
+}
+
+/** `this batch needs 150 requests; 100 are left this hour (…); with --wait it could finish around 19:40`, or undefined when it fits. */
+async function planLine(deps: Deps, names: readonly string[]): Promise<string | undefined> {
+  const settings = await deps.settings();
+  if (settings.keySource === 'sandbox' || !settings.baseUrl) return undefined;
+  const now = deps.now();
+  const { cache } = await answerCacheFor(deps, settings);
+  const apiKey = settings.key || undefined;
+  const baseUrl = settings.baseUrl;
+  const needed = [...new Set(names)].filter((query) => !cache?.store.get({ baseUrl, endpoint: 'audit', query, apiKey }, { maxAgeMs: cache.maxAge * 1000, now })).length;
+  const { keyId, readRequestStatus } = await import('../state/requests.js');
+  const status = readRequestStatus(deps.paths().stateDir, keyId(settings.key ?? ''), now);
+  const seen = status.rateLimit;
+  const windowMs = (seen?.windowSeconds ?? 3600) * 1000;
+  // The last headers count only while their window lasts; after it, the local count is the better guess.
+  const fresh = seen?.remaining !== undefined && (seen.resetAt ?? seen.seenAt + windowMs) > now ? seen : undefined;
+  const limit = fresh?.limit ?? FREE_TIER;
+  const left = fresh?.remaining ?? Math.max(0, FREE_TIER - status.lastHour);
+  if (needed <= left) return undefined;
+  const finish = (fresh?.resetAt ?? now + HOUR_MS) + (Math.ceil((needed - left) / limit) - 1) * windowMs;
+  const tier = fresh ? `limit: ${limit} an hour` : `free tier: ${FREE_TIER} an hour`;
+  const wait = deps.globals.wait ? 'it could finish' : 'with --wait it could finish';
+  return `this batch needs ${needed} requests; ${left} ${left === 1 ? 'is' : 'are'} left this hour (${tier}); ${wait} around ${formatClock(finish)}`;
+}
