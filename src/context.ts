@@ -50,7 +50,7 @@ export function createDeps({ globals, io, env, signal, now = Date.now }: DepsInp
 }
 
 /** `--json` (it wins over `--format`), else `--format`, else table on a terminal and json when piped. */
-export function chooseFormat(globals: Pick<GlobalOptions, 'format' | 'json'>, io: Pick<IO, 'stdoutIsTTY'>): Format {
+export function chooseFormat(globals: Partial<Pick<GlobalOptions, 'format' | 'json'>>, io: Pick<IO, 'stdoutIsTTY'>): Format {
   if (globals.json) return 'json';
   return globals.format ?? (io.stdoutIsTTY ? 'table' : 'json');
 }
@@ -101,6 +101,7 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<ApiClie
     quiet: deps.globals.quiet,
     requestLog,
     signal: deps.signal,
+    env: deps.env,
     userAgent: `rep/${VERSION} (node ${process.version})`,
   });
   return settings.key ? client : warnOnAnswerWithoutKey(client, deps);

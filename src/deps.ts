@@ -11,9 +11,10 @@ export type Format = 'table' | 'json' | 'ndjson' | 'csv';
 export interface GlobalOptions {
   baseUrl?: string;
   format?: Format;
-  json?: boolean;
+  /** `--json`: the same as `--format json`, and it wins over `--format`. */
+  json: boolean;
   /** false when `--no-color` was given. */
-  color?: boolean;
+  color: boolean;
   /** Seconds per attempt. */
   timeout: number;
   retries: number;

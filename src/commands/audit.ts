@@ -4,15 +4,18 @@ import { shellQuote } from '../shell-quote.js';
 import { fetchAndShow, queryFrom } from './query.js';
 
 export interface AuditOptions {
-  args: [string[]];
+  /** The names given as arguments (`-` reads stdin at that place). */
+  names: string[];
+  /** `--file PATH` (`-` for stdin). */
   file?: string;
+  /** Requests in flight during a batch. */
   concurrency: number;
   /** `--batch`: batch records, summary and exit codes even for one name. */
-  batch?: boolean;
+  batch: boolean;
 }
 
 export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
-  const names = opts.args[0];
+  const { names } = opts;
   if (names.length === 0 && opts.file === undefined) {
     throw new UsageError('missing company name', { hint: 'rep audit "Blue Bottle Coffee", or --file PATH for a batch' });
   }

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { buildProgram } from '../program.js';
 
 export interface CompletionOptions {
-  args: ['bash' | 'zsh' | 'fish'];
+  shell: 'bash' | 'zsh' | 'fish';
 }
 
 interface OptionSpec {
@@ -32,7 +32,7 @@ export async function run(opts: CompletionOptions, deps: Deps): Promise<void> {
     const choices = command.registeredArguments[0]?.argChoices;
     return { name: command.name(), description: command.description(), options: command.options.map(optionSpec), ...(choices ? { argChoices: choices } : {}) };
   });
-  const script = { bash: bashScript, zsh: zshScript, fish: fishScript }[opts.args[0]](commands, globals);
+  const script = { bash: bashScript, zsh: zshScript, fish: fishScript }[opts.shell](commands, globals);
   deps.io.out(script);
 }
 

@@ -7,7 +7,10 @@ import { AuthError, systemErrorText } from '../errors.js';
 import { csvRow } from '../output/csv.js';
 import type { RateLimitSnapshot, RequestStatus } from '../state/requests.js';
 
-export async function run(_opts: object, deps: Deps): Promise<void> {
+/** status takes no options of its own. */
+export type StatusOptions = Record<string, never>;
+
+export async function run(_opts: StatusOptions, deps: Deps): Promise<void> {
   const settings = await deps.settings();
   const usage = settings.keySource === 'sandbox' ? undefined : await requestStatus(deps, settings.key ?? '');
   const status = {

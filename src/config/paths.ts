@@ -1,7 +1,8 @@
 // Where rep keeps its files: the config in the platform's config dir (or REP_CONFIG_DIR), the request
-// count in the state dir, later a cache in the cache dir. Setting HOME and XDG_* isolates all of them.
-import envPaths from 'env-paths';
-import { join } from 'node:path';
+// count in the state dir, later a cache in the cache dir. A pure function of the environment it is
+// given (never process.env), so setting HOME and XDG_* for a run isolates all of them.
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 
 export interface RepPaths {
   configDir: string;
@@ -10,14 +11,40 @@ export interface RepPaths {
   cacheDir: string;
 }
 
-export function repPaths(env: NodeJS.ProcessEnv): RepPaths {
-  // env-paths reads XDG_* from process.env; commands always pass process.env, tests set it per child.
-  const platform = envPaths('rep', { suffix: '' });
-  const configDir = env.REP_CONFIG_DIR ? env.REP_CONFIG_DIR : platform.config;
-  return {
-    configDir,
-    configFile: join(configDir, 'config.json'),
-    stateDir: platform.log, // env-paths' "log" is XDG_STATE_HOME/rep on Linux
-    cacheDir: platform.cache,
+export function repPaths(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): RepPaths {
+  const platformDirs = platform === 'darwin' ? macDirs(env) : platform === 'win32' ? windowsDirs(env) : xdgDirs(env);
+  const configDir = env.REP_CONFIG_DIR || platformDirs.configDir;
+  return { ...platformDirs, configDir, configFile: join(configDir, 'config.json') };
+}
+
+type PlatformDirs = Omit<RepPaths, 'configFile'>;
+
+/** HOME as given; the account's home directory only when the environment names none. */
+function home(env: NodeJS.ProcessEnv): string {
+  return env.HOME || homedir();
+}
+
+/** The XDG base directories: a variable that is unset, empty or relative is ignored, as the spec says. */
+function xdgDirs(env: NodeJS.ProcessEnv): PlatformDirs {
+  const base = (name: string, fallback: string[]) => {
+    const value = env[name];
+    return value && isAbsolute(value) ? value : join(home(env), ...fallback);
   };
+  return {
+    configDir: join(base('XDG_CONFIG_HOME', ['.config']), 'rep'),
+    stateDir: join(base('XDG_STATE_HOME', ['.local', 'state']), 'rep'),
+    cacheDir: join(base('XDG_CACHE_HOME', ['.cache']), 'rep'),
+  };
+}
+
+function macDirs(env: NodeJS.ProcessEnv): PlatformDirs {
+  const library = join(home(env), 'Library');
+  return { configDir: join(library, 'Preferences', 'rep'), stateDir: join(library, 'Logs', 'rep'), cacheDir: join(library, 'Caches', 'rep') };
+}
+
+function windowsDirs(env: NodeJS.ProcessEnv): PlatformDirs {
+  const profile = env.USERPROFILE || home(env);
+  const roaming = env.APPDATA || join(profile, 'AppData', 'Roaming');
+  const local = env.LOCALAPPDATA || join(profile, 'AppData', 'Local');
+  return { configDir: join(roaming, 'rep', 'Config'), stateDir: join(local, 'rep', 'Log'), cacheDir: join(local, 'rep', 'Cache') };
 }
