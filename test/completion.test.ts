@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempHome, runCli, type TempHome } from './helpers/cli.js';
+import { makeTempHome, runInProcess, type TempHome } from './helpers/cli.js';
 
 let home: TempHome;
 const scripts: Record<string, string> = {};
@@ -12,7 +12,7 @@ const scripts: Record<string, string> = {};
 beforeAll(async () => {
   home = makeTempHome();
   for (const shell of ['bash', 'zsh', 'fish']) {
-    const result = await runCli(['completion', shell], { home });
+    const result = await runInProcess(['completion', shell], { home });
     expect([result.code, result.stderr]).toEqual([0, '']);
     scripts[shell] = join(home.dir, `rep.${shell}`);
     writeFileSync(scripts[shell], result.stdout);

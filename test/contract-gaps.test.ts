@@ -1,17 +1,16 @@
-// End to end, for contract paths no other file proves through the built CLI: every kind of usage error
+// End to end, for contract paths no other file proves through the CLI: every kind of usage error
 // (exit 2, sent nowhere), 403 / 404 / 418 answers, each retried 5xx, the base URL's precedence as
 // requests really sent, REP_CONFIG_DIR, compact ndjson for pulse, and the spinner's terminal rules.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, useTempHome, type CliResult } from './helpers/cli.js';
-import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
+import { useRep, type CliResult } from './helpers/cli.js';
+import type { FaultServer } from './helpers/fault-server.js';
 import { hasScript, runOnTerminal } from './helpers/terminal.js';
 
 const KEY = 'gaps-test-key-0123456789';
-const session = useTempHome();
-const track = closeAfterEach(); // a strict server's close() fails on any request it was not told to expect
-const server = async () => track(await startFaultServer());
+const session = useRep();
+const server = session.server; // a strict server's close() fails on any request it was not told to expect
 
 function rep(args: string[], api: FaultServer, env: Record<string, string | undefined> = {}): Promise<CliResult> {
   return session.rep(args, { env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: KEY, ...env } });
