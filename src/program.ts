@@ -106,7 +106,14 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 netwo
     .option('-f, --file <path>', 'read names from a file, one a line (- for stdin)')
     .option('-c, --concurrency <n>', 'requests in flight during a batch', positiveInteger, 4)
     .option('--batch', 'always print batch records, even for one name')
-    .addHelpText('after', examples('rep audit "Blue Bottle Coffee"', 'rep audit --file companies.txt --format ndjson > audits.ndjson', 'rep --sandbox audit "Кофейня Ромашка" --format table'))
+    .addHelpText(
+      'after',
+      examples(
+        'rep audit "Blue Bottle Coffee"',
+        'rep audit --file companies.txt --format ndjson > audits.ndjson',
+        'rep --sandbox audit "Кофейня Ромашка" --format table',
+      ),
+    )
     .action((names: string[], flags: { file?: string; concurrency: number; batch?: true }, command: Command) =>
       runAction<AuditOptions>(
         () => import('./commands/audit.js'),

@@ -57,8 +57,10 @@ describe('each command gets its own options object', () => {
 
 describe('the global options', () => {
   it('are read once, given before or after the command', async () => {
-    const before = await parse(['--base-url', 'https://x.example/api', '--json', '--no-color', '--timeout', '2.5', '--retries', '0', '--wait', '--max-wait', '15m', '--debug', '-q', '--sandbox', 'pulse']);
-    const after = await parse(['pulse', '--base-url', 'https://x.example/api', '--json', '--no-color', '--timeout', '2.5', '--retries', '0', '--wait', '--max-wait', '15m', '--debug', '-q', '--sandbox']);
+    const flags = ['--base-url', 'https://x.example/api', '--json', '--no-color', '--timeout', '2.5', '--retries', '0'];
+    flags.push('--wait', '--max-wait', '15m', '--debug', '-q', '--sandbox');
+    const before = await parse([...flags, 'pulse']);
+    const after = await parse(['pulse', ...flags]);
     const expected: GlobalOptions = {
       baseUrl: 'https://x.example/api',
       format: undefined,

@@ -6,7 +6,7 @@ import type { Deps } from '../deps.js';
 import { describeError, InterruptedError, RateLimitError, UsageError } from '../errors.js';
 import type { BatchRecord, BatchWriter } from '../output/batch.js';
 import { startBatchProgress, type Progress } from '../progress.js';
-import { AnswerCache } from './cache.js';
+import { Dedupe } from './dedupe.js';
 import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from './outcome.js';
 
 export interface BatchOptions {
@@ -34,7 +34,7 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
   const { createBatchWriter } = await import('../output/batch.js');
   const writer = createBatchWriter(io, deps.format());
   const tally = new BatchTally();
-  const cache = new AnswerCache<Slot>();
+  const dedupe = new Dedupe<Slot>();
   const queue: Slot[] = [];
   let inFlight = 0;
   let rateLimit: RateLimitError | undefined;
@@ -78,7 +78,7 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
   };
 
   const send = (slot: Slot) => {
-    cache.start(slot.name);
+    dedupe.start(slot.name);
     inFlight += 1;
     const request = new AbortController();
     requests.add(request);
@@ -87,7 +87,7 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
       inFlight -= 1;
       if (answer === 'stopped') return changed();
       rateLimit ??= answer.rateLimit;
-      for (const other of cache.settle(slot.name, answer.outcome)) other.outcome = answer.outcome;
+      for (const other of dedupe.settle(slot.name, answer.outcome)) other.outcome = answer.outcome;
       slot.body = answer.body;
       slot.outcome = answer.outcome;
       flush();
@@ -101,8 +101,8 @@ export async function runBatch(deps: Deps, names: AsyncIterable<string>, options
       const slot: Slot = { name };
       queue.push(slot);
       read += 1;
-      const known = cache.get(name);
-      if (known === 'pending') cache.wait(name, slot);
+      const known = dedupe.get(name);
+      if (known === 'pending') dedupe.wait(name, slot);
       else if (known) slot.outcome = known;
       else if (rateLimit) slot.outcome = NOT_AUDITED;
       else {
