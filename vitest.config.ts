@@ -8,7 +8,11 @@ export default defineConfig({
     reporters: ['default', './test/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Two cores: end-to-end files spawn processes, so keep the pool small.
+    // Two cores: the files that spawn the built CLI load them too, so keep the pool small.
     maxWorkers: 2,
+    // Files share a worker's module cache rather than each loading src/ and vitest afresh (about a
+    // quarter of the suite's CPU time): every main() run is independent of the runs before it
+    // (test/main.test.ts), and the few tests that stub the environment or spy on streams restore them.
+    isolate: false,
   },
 });
