@@ -16,12 +16,12 @@ export class LocalFileError extends Error {
 }
 
 /**
- * The text of a regular file (symlinks followed) of at most maxBytes. Throws LocalFileError for
- * anything else, and fs errors (ENOENT, EACCES, …) as they come.
+ * The text of a regular file of at most maxBytes; symlinks are followed unless `noFollow` (then a link
+ * fails with ELOOP). Throws LocalFileError for anything else, and fs errors (ENOENT, EACCES, …) as they come.
  */
-export function readLocalFile(path: string, maxBytes: number): string {
+export function readLocalFile(path: string, maxBytes: number, options: { noFollow?: boolean } = {}): string {
   // O_NONBLOCK: opening a FIFO returns at once, so fstat can refuse it (it is not used for reading).
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.noFollow ? constants.O_NOFOLLOW : 0));
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new LocalFileError(`is ${kindOf(stat)}, not a regular file`, 'ENOTREG');

@@ -2,8 +2,9 @@
 // of a sane size, without following a link or blocking on a FIFO; written whole under a temporary
 // name and renamed into place, mode 0600, so a reader in another process sees the old file or the new.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, constants, fstatSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { LocalFileError, readLocalFile } from '../local-file.js';
 
 /** What reading a private file found: its text, or why there is none. */
 export type PrivateFileRead = { text: string } | 'gone' | 'unreadable' | 'not-a-file' | 'too-large';
@@ -14,29 +15,12 @@ export type PrivateFileRead = { text: string } | 'gone' | 'unreadable' | 'not-a-
  * followed, never blocked on), 'too-large' past maxBytes.
  */
 export function readPrivateFile(path: string, maxBytes: number): PrivateFileRead {
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    return { text: readLocalFile(path, maxBytes, { noFollow: true }) };
   } catch (error) {
+    if (error instanceof LocalFileError) return error.code === 'EFBIG' ? 'too-large' : 'not-a-file';
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' ? 'gone' : code === 'ELOOP' ? 'not-a-file' : 'unreadable';
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return 'not-a-file';
-    if (stat.size > maxBytes) return 'too-large';
-    const buffer = Buffer.alloc(stat.size);
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return { text: buffer.toString('utf8', 0, read) };
-  } catch {
-    return 'unreadable';
-  } finally {
-    closeSync(fd);
   }
 }
 
