@@ -1,0 +1,40 @@
+// `npm run mutate`: mutation testing of the pure core (see README, "Mutation testing").
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutate.config.ts', related: false },
+  checkers: ['typescript'],
+  // Mutants are type-checked against src/ alone: checking the tests too doubles the time and catches none.
+  tsconfigFile: 'tsconfig.mutate.json',
+  mutate: [
+    'src/api/rate-limit.ts',
+    'src/api/errors.ts',
+    // The retry policy only; the rest of the client is I/O.
+    'src/api/client.ts:316-332',
+    'src/views/*.ts',
+    'src/output/csv.ts',
+    'src/text.ts',
+    'src/output/text-width.ts',
+    'src/options.ts',
+    'src/state/requests.ts',
+    'src/state/answer-freshness.ts',
+    'src/history/change.ts',
+    'src/history/gates.ts',
+    'src/history/since.ts',
+    'src/history/sparkline.ts',
+  ],
+  coverageAnalysis: 'perTest',
+  concurrency: 2,
+  incremental: true,
+  incrementalFile: 'reports/stryker-incremental.json',
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  clearTextReporter: { allowEmojis: false, logTests: false, reportScoreTable: true, reportMutants: false, reportTests: false },
+  thresholds: { high: 90, low: 85, break: null },
+  // Module-level tables and patterns (the alias lists, regexes) would each rerun every test: hours, not minutes.
+  ignoreStatic: true,
+  timeoutMS: 10_000,
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: true,
+};
