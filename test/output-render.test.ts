@@ -243,6 +243,7 @@ describe('table', () => {
     for (const body of bodies) {
       for (const kind of ['audit', 'search', 'pulse'] as const) {
         const out = await render(kind, body, 'table');
+        expect(out.trim(), `${kind} ${JSON.stringify(body)?.slice(0, 40)}`).not.toBe('');
         expect(Math.max(...visibleWidths(out))).toBeLessThanOrEqual(80);
       }
     }

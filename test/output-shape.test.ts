@@ -222,7 +222,12 @@ describe('searchView', () => {
 
   it.each(GARBAGE.map((body) => [JSON.stringify(body), body]))('never crashes and keeps everything for %s', (_label, body) => {
     const view = searchView(body);
+    expect(view.query).toBeUndefined();
     expectNothingLost(body, view);
+  });
+
+  it.each([[{}], [[]]])('reads %j as an answer with no results and nothing else', (body) => {
+    expect(searchView(body)).toEqual({ groups: [], details: [] });
   });
 });
 
