@@ -16,9 +16,10 @@ export function csvBom({ globals, env }: Pick<Deps, 'globals' | 'env'>): boolean
   return Boolean(globals.bom) || /^(1|true)$/i.test(env.REP_CSV_BOM?.trim() ?? '');
 }
 
-// Leading characters that make Excel, LibreOffice or Sheets treat a cell as a formula (OWASP).
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
+// Leading characters that make Excel, LibreOffice or Sheets treat a cell as a formula (OWASP); no CR:
+// scrubText has removed it already.
+const FORMULA_START = /^[=+\-@\t]/;
+const NEEDS_QUOTES = /[",\n]/;
 // A plain number ("-5", "-1.5e3") evaluates to itself, so it is left as is even when it came as text.
 const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
 
