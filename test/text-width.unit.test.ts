@@ -26,6 +26,7 @@ describe('displayWidth', () => {
     ['a wide character after a long ASCII run', `${'x'.repeat(300)}東`, 302],
     ['ASCII after a long non-ASCII run', `${'é'.repeat(300)}abc`, 303],
     ['an empty text', '', 0],
+    ['a letter under 300 combining marks, longer than a chunk', `x${'a'.padEnd(301, '\u0301')}b`, 3],
   ])('%s', (_, text, width) => {
     expect(displayWidth(text)).toBe(width);
   });

