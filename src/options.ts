@@ -46,6 +46,7 @@ function durationMs(text: string): number | undefined {
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
   const match = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text);
   if (!text || !match) return undefined;
+  // Stryker disable next-line StringLiteral: Number('') is 0 as well
   const [, hours = '0', minutes = '0', seconds = '0'] = match;
   return ((Number(hours) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000;
 }

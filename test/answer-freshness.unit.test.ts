@@ -45,6 +45,7 @@ describe('freshnessOf', () => {
     expect(freshnessOf({ 'cache-control': 'max-age=60', date: httpDate(NOW - 30_000) }, NOW)).toEqual({ keep: true, freshUntil: NOW + 30_000 });
     expect(freshnessOf({ 'cache-control': 'max-age=60', date: httpDate(NOW - 10_000), age: '25' }, NOW)).toEqual({ keep: true, freshUntil: NOW + 35_000 });
     expect(freshnessOf({ 'cache-control': 'max-age=60', date: httpDate(NOW + 30_000) }, NOW)).toEqual({ keep: true, freshUntil: NOW + 60_000 });
+    expect(freshnessOf({ 'cache-control': 'max-age=60', date: ` ${httpDate(NOW - 30_000)} ` }, NOW)).toEqual({ keep: true, freshUntil: NOW + 30_000 });
   });
 
   it('Expires caps the life from the server\'s Date, and max-age wins over it', () => {

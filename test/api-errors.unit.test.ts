@@ -1,7 +1,7 @@
 // A server's non-2xx answer as the typed error and one-line message a user reads (src/api/errors.ts).
 import { describe, expect, it } from 'vitest';
 import {
-  ApiError, AuthError, bodyExcerpt, errorFromResponse, NetworkError, NotFoundError, parseJsonBody, RateLimitError, statusLine, UsageError, type RequestFacts,
+  ApiError, AuthError, bodyExcerpt, errorFromResponse, InterruptedError, NetworkError, NotFoundError, parseJsonBody, RateLimitError, statusLine, UsageError, type RequestFacts,
 } from '../src/api/errors.js';
 import type { ApiResponse } from '../src/api/transport.js';
 
@@ -23,6 +23,7 @@ describe('errorFromResponse', () => {
     expect(error).toMatchObject({ message: 'no company named "Acme"', hint: "try: rep search Acme", exitCode: 3 });
     expect(errorFromResponse(answer(404, ''), facts({ q: 'Blue\u001b[31m Bottle' }))).toMatchObject({ message: 'no company named "Blue Bottle"', hint: "try: rep search 'Blue Bottle'" });
     expect(errorFromResponse(answer(404, '{}'), facts({ q: '-x' }))).toMatchObject({ hint: 'try: rep search -- -x' });
+    expect(errorFromResponse(answer(404, ' \n'), facts())).toBeInstanceOf(NotFoundError);
   });
 
   it('404 with an HTML page, or on another endpoint: the base URL is wrong, never the query', () => {
@@ -80,6 +81,7 @@ describe('bodyExcerpt', () => {
     expect(bodyExcerpt('  <p>\nKEY123\n</p>  ', facts().redact)).toBe('<p> **** </p>');
     expect(bodyExcerpt('z'.repeat(300), (text) => text)).toBe('z'.repeat(300));
     expect(bodyExcerpt('z'.repeat(1000), (text) => text)).toBe(`${'z'.repeat(300)}…`);
+    expect(bodyExcerpt(`${' '.repeat(600)}late`, (text) => text)).toBe(''); // only the start of a body is read
   });
 });
 
@@ -133,6 +135,7 @@ describe('the error kinds', () => {
     expect(new NetworkError('n', { cause: 'why' }).cause).toBe('why');
     expect('cause' in new NetworkError('n')).toBe(false);
     expect(new ApiError('a', { status: 500 })).toMatchObject({ headers: {}, bodyExcerpt: '' });
+    expect(new InterruptedError()).toMatchObject({ message: 'interrupted', exitCode: 130 });
   });
 
   it('statusLine names the status when Node knows it', () => {

@@ -22,6 +22,11 @@ describe('sparkline', () => {
     expect(sparkline([42])).toBe('▄');
     expect(sparkline([])).toBe('');
   });
+
+  it('leaves out what is no number', () => {
+    expect(sparkline([Number.NaN, 1, Infinity, 2])).toBe('▁█');
+    expect(sparkline([Number.NaN])).toBe('');
+  });
 });
 
 describe('change since the previous point', () => {

@@ -7,6 +7,7 @@ describe('option values and their messages', () => {
     expect(positiveNumber('30')).toBe(30);
     expect(positiveNumber(' 2.')).toBe(2);
     expect(positiveNumber('.25')).toBe(0.25);
+    expect(positiveNumber('12.5')).toBe(12.5);
     for (const text of ['0', '-1', '', '1.2.3', '+5']) {
       expect(() => positiveNumber(text)).toThrow('expected a positive number of seconds, at most 2147483 (about 24 days)');
     }
@@ -33,6 +34,7 @@ describe('option values and their messages', () => {
     expect(parseDuration('2m30s')).toBe(150_000);
     expect(parseDuration('45S')).toBe(45_000);
     expect(parseDuration('1.25')).toBe(1250);
+    expect(parseDuration('2147483.647')).toBe(2 ** 31 - 1); // exactly the longest a timer holds
     for (const text of ['', ' ', 'm', '1h 30m', '30s1m', 'abc', '1x']) {
       expect(() => parseDuration(text)).toThrow(/^expected a duration such as 90, 90s, 15m or 1h$/);
     }

@@ -37,6 +37,15 @@ describe('the IETF RateLimit header: the policy with the fewest requests left bi
     expect(parseRateLimitHeaders(headers, NOW)).toEqual({ limit: 20, remaining: 4, resetAt: NOW + 60_000, windowSeconds: 900 });
   });
 
+  it('a comma or an escaped quote inside a quoted name does not split it', () => {
+    expect(parseRateLimitHeaders({ ratelimit: '"x,r=0";r=5' }, NOW)).toEqual({ remaining: 5 });
+    expect(parseRateLimitHeaders({ ratelimit: '"say \\"hi, r=0\\"";r=2' }, NOW)).toEqual({ remaining: 2 });
+  });
+
+  it('gives a library user only the facts it found, no empty fields', () => {
+    expect(Object.keys(parseRateLimitHeaders({ 'x-ratelimit-remaining': '3' }, NOW))).toEqual(['remaining']);
+  });
+
   it('reads parameter values that are quoted, and names in any case', () => {
     expect(parseRateLimitHeaders({ ratelimit: '"d";R="7";T="30"' }, NOW)).toEqual({ remaining: 7, resetAt: NOW + 30_000 });
   });

@@ -246,8 +246,10 @@ export function rateLimitError(info: RateLimitInfo, reset: ResetEstimate, nowMs:
   const limit = info.limit !== undefined ? `${info.limit} requests ${perWindow(info.windowSeconds)}` : `the free tier's ${FREE_TIER_LIMIT} requests per hour`;
   const when = reset.resetAt !== undefined ? describeReset(reset.resetAt, nowMs, !reset.fromServer) : 'the reset time is unknown';
   return new RateLimitError(`rate limit reached: ${limit}; ${when}`, {
+    // Stryker disable next-line ConditionalExpression: RateLimitError sets resetAt from it, undefined or not
     ...(reset.resetAt !== undefined ? { resetAt: reset.resetAt } : {}),
     resetFromServer: reset.fromServer,
+    // Stryker disable next-line ConditionalExpression: RateLimitError sets limit from it, undefined or not
     ...(info.limit !== undefined ? { limit: info.limit } : {}),
     hint: RATE_LIMIT_HINT,
   });
@@ -280,6 +282,7 @@ function perWindow(windowSeconds: number | undefined): string {
  */
 export function formatRelative(ms: number): string {
   const seconds = ms / 1000;
+  // Stryker disable next-line EqualityOperator: at exactly 9.5 s both branches say "10 s"
   if (seconds < 9.5) return `${Math.max(1, Math.round(seconds))} s`;
   const fives = Math.round(seconds / 5) * 5;
   if (fives < 60) return `${fives} s`;
