@@ -31,7 +31,8 @@ export default {
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   clearTextReporter: { allowEmojis: false, logTests: false, reportScoreTable: true, reportMutants: false, reportTests: false },
-  thresholds: { high: 90, low: 85, break: null },
+  // The bar: 85% overall (every file should stay at 75% or more; the table shows each).
+  thresholds: { high: 90, low: 85, break: 85 },
   // Module-level tables and patterns (the alias lists, regexes) would each rerun every test: hours, not minutes.
   ignoreStatic: true,
   timeoutMS: 10_000,
