@@ -6,15 +6,20 @@ import { auditView, pulseView, searchView } from '../src/views/index.js';
 const words = (text: string) => text.split(' ');
 
 describe('audit names', () => {
-  it.each(words('reputation_score reputationScore reputation score trustScore trust_score overall_score overallScore overall aggregateRating aggregate_rating rating stars'))(
-    'score: %s', (name) => {
-      expect(auditView({ [name]: 42 })).toMatchObject({ score: 42, paths: { score: name } });
+  it.each(
+    words(
+      'reputation_score reputationScore reputation score trustScore trust_score overall_score overallScore overall aggregateRating aggregate_rating rating stars',
+    ),
+  )('score: %s', (name) => {
+    expect(auditView({ [name]: 42 })).toMatchObject({ score: 42, paths: { score: name } });
+  });
+
+  it.each(words('value score trustScore trust_score ratingValue rating_value current latest overall rating average avg mean stars'))(
+    'score inside a record: %s',
+    (name) => {
+      expect(auditView({ score: { [name]: 4 } })).toMatchObject({ score: 4, paths: { score: `score.${name}` } });
     },
   );
-
-  it.each(words('value score trustScore trust_score ratingValue rating_value current latest overall rating average avg mean stars'))('score inside a record: %s', (name) => {
-    expect(auditView({ score: { [name]: 4 } })).toMatchObject({ score: 4, paths: { score: `score.${name}` } });
-  });
 
   it.each(words('score_scale scoreScale score_max scoreMax max_score maxScore scale out_of outOf max'))('scale beside the score: %s', (name) => {
     expect(auditView({ score: 4, [name]: 10 })).toMatchObject({ scoreMax: 10, paths: { scoreMax: name } });
@@ -24,11 +29,13 @@ describe('audit names', () => {
     expect(auditView({ score: { value: 4, [name]: 10 } })).toMatchObject({ scoreMax: 10, paths: { scoreMax: `score.${name}` } });
   });
 
-  it.each(words('review_count reviews_count reviewCount reviewsCount userRatingCount user_ratings_total userRatingsTotal numberOfReviews number_of_reviews rating_count ratingCount ratings_count total_reviews totalReviews num_reviews reviews'))(
-    'total of reviews: %s', (name) => {
-      expect(auditView({ [name]: 12 })).toMatchObject({ reviews: 12, paths: { reviews: name } });
-    },
-  );
+  it.each(
+    words(
+      'review_count reviews_count reviewCount reviewsCount userRatingCount user_ratings_total userRatingsTotal numberOfReviews number_of_reviews rating_count ratingCount ratings_count total_reviews totalReviews num_reviews reviews',
+    ),
+  )('total of reviews: %s', (name) => {
+    expect(auditView({ [name]: 12 })).toMatchObject({ reviews: 12, paths: { reviews: name } });
+  });
 
   it.each(words('total count value'))('total of reviews inside a record: %s', (name) => {
     expect(auditView({ numberOfReviews: { [name]: 12 } })).toMatchObject({ reviews: 12, paths: { reviews: `numberOfReviews.${name}` } });
@@ -62,31 +69,38 @@ describe('audit names', () => {
     expect(auditView({ [name]: { score: 3 }, meta: 1 })).toMatchObject({ score: 3, paths: { score: `${name}.score` }, details: [['meta', 1]] });
   });
 
-  it.each(words('sources by_source bySource sources_summary sourcesSummary source_summary platforms reviews_by_source reviewsBySource summary breakdown ratings channels sites'))(
-    'sources: %s', (name) => {
-      expect(auditView({ [name]: [{ source: 'G', rating: 4 }] })).toMatchObject({ sources: [{ source: 'G', rating: 4 }], paths: { sources: name } });
-    },
-  );
+  it.each(
+    words(
+      'sources by_source bySource sources_summary sourcesSummary source_summary platforms reviews_by_source reviewsBySource summary breakdown ratings channels sites',
+    ),
+  )('sources: %s', (name) => {
+    expect(auditView({ [name]: [{ source: 'G', rating: 4 }] })).toMatchObject({ sources: [{ source: 'G', rating: 4 }], paths: { sources: name } });
+  });
 
-  it.each(words('source name platform provider site source_name sourceName title channel'))('a source\'s name: %s', (name) => {
+  it.each(words('source name platform provider site source_name sourceName title channel'))("a source's name: %s", (name) => {
     expect(auditView({ sources: [{ [name]: 'G' }] }).sources).toEqual([{ source: 'G', extra: [] }]);
   });
 
-  it.each(words('rating score avg average avg_rating average_rating averageRating stars value'))('a source\'s rating: %s', (name) => {
+  it.each(words('rating score avg average avg_rating average_rating averageRating stars value'))("a source's rating: %s", (name) => {
     expect(auditView({ sources: [{ source: 'G', [name]: 4 }] }).sources).toEqual([{ source: 'G', rating: 4, extra: [] }]);
   });
 
-  it.each(words('reviews review_count reviews_count reviewCount reviewsCount count total total_reviews totalReviews num_reviews'))('a source\'s reviews: %s', (name) => {
-    expect(auditView({ sources: [{ source: 'G', [name]: 9 }] }).sources).toEqual([{ source: 'G', reviews: 9, extra: [] }]);
-  });
+  it.each(words('reviews review_count reviews_count reviewCount reviewsCount count total total_reviews totalReviews num_reviews'))(
+    "a source's reviews: %s",
+    (name) => {
+      expect(auditView({ sources: [{ source: 'G', [name]: 9 }] }).sources).toEqual([{ source: 'G', reviews: 9, extra: [] }]);
+    },
+  );
 });
 
 describe('pulse and search names', () => {
-  it.each(words('index market_index marketIndex pulse_index pulseIndex pulse mean mean_score meanScore average average_score averageScore avg value score reputation_index'))(
-    'the pulse index: %s', (name) => {
-      expect(pulseView({ [name]: 50 })).toEqual({ index: 50, details: [], paths: { index: name } });
-    },
-  );
+  it.each(
+    words(
+      'index market_index marketIndex pulse_index pulseIndex pulse mean mean_score meanScore average average_score averageScore avg value score reputation_index',
+    ),
+  )('the pulse index: %s', (name) => {
+    expect(pulseView({ [name]: 50 })).toEqual({ index: 50, details: [], paths: { index: name } });
+  });
 
   it.each([
     ...words('company companies business businesses organization organizations organisation organisations firm firms').map((key) => [key, 'company']),
@@ -100,7 +114,7 @@ describe('pulse and search names', () => {
     expect(searchView({ [name]: [{ type: 'city', name: 'x' }] }).groups).toEqual([{ type: 'city', rows: [{ name: 'x' }] }]);
   });
 
-  it.each(words('type kind entity_type entityType result_type resultType entity object _type'))('a result\'s type word: %s', (name) => {
+  it.each(words('type kind entity_type entityType result_type resultType entity object _type'))("a result's type word: %s", (name) => {
     expect(searchView({ results: [{ [name]: 'city', name: 'x' }] }).groups.map((group) => group.type)).toEqual(['city']);
   });
 

@@ -48,7 +48,7 @@ describe('freshnessOf', () => {
     expect(freshnessOf({ 'cache-control': 'max-age=60', date: ` ${httpDate(NOW - 30_000)} ` }, NOW)).toEqual({ keep: true, freshUntil: NOW + 30_000 });
   });
 
-  it('Expires caps the life from the server\'s Date, and max-age wins over it', () => {
+  it("Expires caps the life from the server's Date, and max-age wins over it", () => {
     expect(freshnessOf({ expires: httpDate(NOW + 120_000) }, NOW)).toEqual({ keep: true, freshUntil: NOW + 120_000 });
     expect(freshnessOf({ expires: httpDate(NOW + 120_000), date: httpDate(NOW - 60_000) }, NOW)).toEqual({ keep: true, freshUntil: NOW + 120_000 });
     expect(freshnessOf({ expires: [httpDate(NOW + 120_000)] }, NOW)).toEqual({ keep: true, freshUntil: NOW + 120_000 });

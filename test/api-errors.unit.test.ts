@@ -1,27 +1,52 @@
 // A server's non-2xx answer as the typed error and one-line message a user reads (src/api/errors.ts).
 import { describe, expect, it } from 'vitest';
 import {
-  ApiError, AuthError, bodyExcerpt, errorFromResponse, InterruptedError, NetworkError, NotFoundError, parseJsonBody, RateLimitError, statusLine, UsageError, type RequestFacts,
+  ApiError,
+  AuthError,
+  bodyExcerpt,
+  errorFromResponse,
+  InterruptedError,
+  NetworkError,
+  NotFoundError,
+  parseJsonBody,
+  RateLimitError,
+  statusLine,
+  UsageError,
+  type RequestFacts,
 } from '../src/api/errors.js';
 import type { ApiResponse } from '../src/api/transport.js';
 
 const url = new URL('https://api.example.com/v1/audit?q=secret');
 const answer = (status: number, text = '', headers: Record<string, string> = {}): ApiResponse => ({ status, headers, text, url });
-const facts = (overrides: Partial<RequestFacts> = {}): RequestFacts => ({ endpoint: 'audit', q: 'Acme', hasKey: true, redact: (text) => text.replaceAll('KEY123', '****'), ...overrides });
+const facts = (overrides: Partial<RequestFacts> = {}): RequestFacts => ({
+  endpoint: 'audit',
+  q: 'Acme',
+  hasKey: true,
+  redact: (text) => text.replaceAll('KEY123', '****'),
+  ...overrides,
+});
 
 describe('errorFromResponse', () => {
   it('401 and 403: the key was rejected, or one is needed', () => {
     const rejected = errorFromResponse(answer(401), facts());
     expect(rejected).toBeInstanceOf(AuthError);
-    expect(rejected).toMatchObject({ message: 'the server rejected the API key (401 Unauthorized)', hint: 'run `rep login`, or set REP_API_KEY', status: 401, exitCode: 4 });
+    expect(rejected).toMatchObject({
+      message: 'the server rejected the API key (401 Unauthorized)',
+      hint: 'run `rep login`, or set REP_API_KEY',
+      status: 401,
+      exitCode: 4,
+    });
     expect(errorFromResponse(answer(403), facts({ hasKey: false }))).toMatchObject({ message: 'the server needs an API key (403 Forbidden)', status: 403 });
   });
 
   it('404 on an audit: no such company, with a search to try', () => {
     const error = errorFromResponse(answer(404, '{"error":"nope"}'), facts());
     expect(error).toBeInstanceOf(NotFoundError);
-    expect(error).toMatchObject({ message: 'no company named "Acme"', hint: "try: rep search Acme", exitCode: 3 });
-    expect(errorFromResponse(answer(404, ''), facts({ q: 'Blue\u001b[31m Bottle' }))).toMatchObject({ message: 'no company named "Blue Bottle"', hint: "try: rep search 'Blue Bottle'" });
+    expect(error).toMatchObject({ message: 'no company named "Acme"', hint: 'try: rep search Acme', exitCode: 3 });
+    expect(errorFromResponse(answer(404, ''), facts({ q: 'Blue\u001b[31m Bottle' }))).toMatchObject({
+      message: 'no company named "Blue Bottle"',
+      hint: "try: rep search 'Blue Bottle'",
+    });
     expect(errorFromResponse(answer(404, '{}'), facts({ q: '-x' }))).toMatchObject({ hint: 'try: rep search -- -x' });
     expect(errorFromResponse(answer(404, ' \n'), facts())).toBeInstanceOf(NotFoundError);
   });
@@ -29,14 +54,23 @@ describe('errorFromResponse', () => {
   it('404 with an HTML page, or on another endpoint: the base URL is wrong, never the query', () => {
     const html = errorFromResponse(answer(404, '<html>Not Found</html>'), facts());
     expect(html).toBeInstanceOf(ApiError);
-    expect(html).toMatchObject({ message: 'https://api.example.com/v1/audit was not found (404): is the base URL right?', hint: 'check --base-url, REP_BASE_URL or `rep status` (the base URL usually ends in /api)', status: 404 });
+    expect(html).toMatchObject({
+      message: 'https://api.example.com/v1/audit was not found (404): is the base URL right?',
+      hint: 'check --base-url, REP_BASE_URL or `rep status` (the base URL usually ends in /api)',
+      status: 404,
+    });
     expect(errorFromResponse(answer(404, '{}'), facts({ endpoint: 'search' }))).toBeInstanceOf(ApiError);
     expect(errorFromResponse(answer(404, '{}'), facts({ endpoint: 'pulse', q: undefined }))).toBeInstanceOf(ApiError);
   });
 
   it('5xx: the server failed, with its own message when it gives one', () => {
     const error = errorFromResponse(answer(503, '{"error":{"message":"down for maintenance"}}', { 'retry-after': '5' }), facts());
-    expect(error).toMatchObject({ message: 'the server failed (503 Service Unavailable): down for maintenance', hint: 'try again later; --retries retries automatically', status: 503, exitCode: 1 });
+    expect(error).toMatchObject({
+      message: 'the server failed (503 Service Unavailable): down for maintenance',
+      hint: 'try again later; --retries retries automatically',
+      status: 503,
+      exitCode: 1,
+    });
     expect((error as ApiError).headers).toEqual({ 'retry-after': '5' });
     expect(errorFromResponse(answer(500, '<h1>oops</h1>'), facts()).message).toBe('the server failed (500 Internal Server Error)');
   });

@@ -36,7 +36,15 @@ describe('csvCell', () => {
 
 describe('columnsOf', () => {
   it('puts the fixed columns first, then each field in order of first appearance', () => {
-    expect(columnsOf([{ b: 1, name: 'x' }, { c: 2, b: 3 }], ['name', 'score'])).toEqual(['name', 'score', 'b', 'c']);
+    expect(
+      columnsOf(
+        [
+          { b: 1, name: 'x' },
+          { c: 2, b: 3 },
+        ],
+        ['name', 'score'],
+      ),
+    ).toEqual(['name', 'score', 'b', 'c']);
   });
 
   it('takes up to 1,000 columns and refuses more, saying what to use instead', () => {
@@ -50,7 +58,10 @@ describe('columnsOf', () => {
       }
     })();
     expect(error).toBeInstanceOf(UsageError);
-    expect(error).toMatchObject({ message: 'the answer has 1,001 different fields, too many for CSV columns (at most 1,000)', hint: 'use --format json or ndjson' });
+    expect(error).toMatchObject({
+      message: 'the answer has 1,001 different fields, too many for CSV columns (at most 1,000)',
+      hint: 'use --format json or ndjson',
+    });
   });
 });
 

@@ -3,7 +3,16 @@
 import { describe, expect, it } from 'vitest';
 import { retryDelay } from '../src/api/client.js';
 import {
-  describeReset, estimateReset, formatClock, formatRelative, hasRateLimitInfo, MAX_RESET_MS, parseRateLimitHeaders, parseReset, parseRetryAfter, rateLimitError,
+  describeReset,
+  estimateReset,
+  formatClock,
+  formatRelative,
+  hasRateLimitInfo,
+  MAX_RESET_MS,
+  parseRateLimitHeaders,
+  parseReset,
+  parseRetryAfter,
+  rateLimitError,
   type RequestCounter,
 } from '../src/api/rate-limit.js';
 
@@ -21,7 +30,12 @@ describe('the IETF RateLimit header: the policy with the fewest requests left bi
     ['in the middle', '"burst";r=8;t=1, "hourly";r=2;t=900, "daily";r=500;t=40000'],
     ['last', '"daily";r=500;t=40000, "burst";r=8;t=1, "hourly";r=2;t=900'],
   ])('whether it is listed %s', (_, ratelimit) => {
-    expect(parseRateLimitHeaders({ ratelimit, 'ratelimit-policy': policies }, NOW)).toEqual({ limit: 100, remaining: 2, resetAt: NOW + 900_000, windowSeconds: 3600 });
+    expect(parseRateLimitHeaders({ ratelimit, 'ratelimit-policy': policies }, NOW)).toEqual({
+      limit: 100,
+      remaining: 2,
+      resetAt: NOW + 900_000,
+      windowSeconds: 3600,
+    });
   });
 
   it('a policy that states what is left beats one that does not', () => {
@@ -52,7 +66,10 @@ describe('the IETF RateLimit header: the policy with the fewest requests left bi
 
   it('takes the limit of the only policy, even under another name', () => {
     expect(parseRateLimitHeaders({ ratelimit: '"default";r=1;t=5', 'ratelimit-policy': '"other";q=60;w=60' }, NOW)).toEqual({
-      limit: 60, remaining: 1, resetAt: NOW + 5000, windowSeconds: 60,
+      limit: 60,
+      remaining: 1,
+      resetAt: NOW + 5000,
+      windowSeconds: 60,
     });
   });
 
@@ -75,14 +92,25 @@ describe('the IETF RateLimit header: the policy with the fewest requests left bi
   });
 
   it('prefers the IETF header over RateLimit-* and X-RateLimit-*, and RateLimit-* over X-RateLimit-*', () => {
-    const all = { ratelimit: 'limit=10, remaining=1, reset=5', 'ratelimit-limit': '20', 'ratelimit-remaining': '2', 'ratelimit-reset': '50', 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '500' };
+    const all = {
+      ratelimit: 'limit=10, remaining=1, reset=5',
+      'ratelimit-limit': '20',
+      'ratelimit-remaining': '2',
+      'ratelimit-reset': '50',
+      'x-ratelimit-limit': '30',
+      'x-ratelimit-remaining': '3',
+      'x-ratelimit-reset': '500',
+    };
     expect(parseRateLimitHeaders(all, NOW)).toEqual({ limit: 10, remaining: 1, resetAt: NOW + 5000 });
     const { ratelimit: _, ...older } = all;
     expect(parseRateLimitHeaders(older, NOW)).toEqual({ limit: 20, remaining: 2, resetAt: NOW + 50_000 });
   });
 
   it('reads a header given several times as one list, and skips an absent one', () => {
-    expect(parseRateLimitHeaders({ RateLimit: ['"a";r=5;t=10', '"b";r=1;t=99'], 'x-ratelimit-limit': undefined }, NOW)).toEqual({ remaining: 1, resetAt: NOW + 99_000 });
+    expect(parseRateLimitHeaders({ RateLimit: ['"a";r=5;t=10', '"b";r=1;t=99'], 'x-ratelimit-limit': undefined }, NOW)).toEqual({
+      remaining: 1,
+      resetAt: NOW + 99_000,
+    });
   });
 });
 
@@ -206,9 +234,22 @@ describe('the 429 message', () => {
 
 describe('how long a wait reads', () => {
   it.each([
-    [0, '1 s'], [1_400, '1 s'], [1_600, '2 s'], [9_400, '9 s'], [9_500, '10 s'], [12_400, '10 s'], [12_600, '15 s'],
-    [57_400, '55 s'], [57_500, '1 min'], [89_000, '1 min'], [91_000, '2 min'], [59 * MINUTE + 29_000, '59 min'],
-    [59 * MINUTE + 30_000, '1 h'], [2 * HOUR, '2 h'], [90 * MINUTE, '1 h 30 min'], [3 * HOUR + 59 * MINUTE, '3 h 59 min'],
+    [0, '1 s'],
+    [1_400, '1 s'],
+    [1_600, '2 s'],
+    [9_400, '9 s'],
+    [9_500, '10 s'],
+    [12_400, '10 s'],
+    [12_600, '15 s'],
+    [57_400, '55 s'],
+    [57_500, '1 min'],
+    [89_000, '1 min'],
+    [91_000, '2 min'],
+    [59 * MINUTE + 29_000, '59 min'],
+    [59 * MINUTE + 30_000, '1 h'],
+    [2 * HOUR, '2 h'],
+    [90 * MINUTE, '1 h 30 min'],
+    [3 * HOUR + 59 * MINUTE, '3 h 59 min'],
   ])('%i ms is %s', (ms, text) => {
     expect(formatRelative(ms)).toBe(text);
   });
@@ -216,7 +257,8 @@ describe('how long a wait reads', () => {
 
 describe('the clock time of a reset', () => {
   const at = new Date(2026, 10, 22, 17, 44, 10).getTime();
-  const clock = (seconds: boolean) => new Date(at).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
+  const clock = (seconds: boolean) =>
+    new Date(at).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
   it('has seconds only when the time is less than two minutes ahead', () => {
     expect(formatClock(at, at - 119_999)).toBe(clock(true));
     expect(formatClock(at, at - 120_000)).toBe(clock(false));

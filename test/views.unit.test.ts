@@ -41,7 +41,11 @@ describe('flatten', () => {
   });
 
   it('indexes an array that holds a record, scalars too', () => {
-    expect(flatten([{ a: 1 }, 2, [3, 4]], 'list')).toEqual([['list[0].a', 1], ['list[1]', 2], ['list[2]', '3, 4']]);
+    expect(flatten([{ a: 1 }, 2, [3, 4]], 'list')).toEqual([
+      ['list[0].a', 1],
+      ['list[1]', 2],
+      ['list[2]', '3, 4'],
+    ]);
     expect(flatten([null, 'x', 1])).toEqual([['value', 'null, x, 1']]);
   });
 
@@ -56,7 +60,14 @@ describe('flatten', () => {
 describe('envelopes', () => {
   it('descends through up to six envelopes, keeping what sits beside them', () => {
     const body = { data: { result: { meta: 1, response: { score: 5 } } }, links: { self: '/x' } };
-    expect(unwrapEnvelopes(body, (record) => 'score' in record)).toEqual({ payload: { score: 5 }, details: [['links.self', '/x'], ['data.result.meta', 1]], path: 'data.result.response' });
+    expect(unwrapEnvelopes(body, (record) => 'score' in record)).toEqual({
+      payload: { score: 5 },
+      details: [
+        ['links.self', '/x'],
+        ['data.result.meta', 1],
+      ],
+      path: 'data.result.response',
+    });
     let seven: unknown = { score: 1 };
     for (let i = 0; i < 7; i += 1) seven = { data: seven };
     expect(unwrapEnvelopes(seven, (record) => 'score' in record).path).toBe('data.data.data.data.data.data');
@@ -65,9 +76,19 @@ describe('envelopes', () => {
 
 describe('auditView', () => {
   it('reads an array of several records as details, never as one company', () => {
-    expect(auditView([{ name: 'A', score: 1 }, { name: 'B', score: 2 }])).toEqual({
+    expect(
+      auditView([
+        { name: 'A', score: 1 },
+        { name: 'B', score: 2 },
+      ]),
+    ).toEqual({
       sources: [],
-      details: [['[0].name', 'A'], ['[0].score', 1], ['[1].name', 'B'], ['[1].score', 2]],
+      details: [
+        ['[0].name', 'A'],
+        ['[0].score', 1],
+        ['[1].name', 'B'],
+        ['[1].score', 2],
+      ],
       paths: {},
     });
   });
@@ -78,13 +99,20 @@ describe('auditView', () => {
 
   it('looks up to four records deep for the present, no deeper', () => {
     expect(auditView({ current: { latest: { now: { today: { score: 4 } } } } }).paths).toEqual({ score: 'current.latest.now.today.score' });
-    expect(auditView({ current: { latest: { now: { today: { summary: { score: 4 } } } } } })).toMatchObject({ paths: {}, details: [['current.latest.now.today.summary.score', 4]] });
+    expect(auditView({ current: { latest: { now: { today: { summary: { score: 4 } } } } } })).toMatchObject({
+      paths: {},
+      details: [['current.latest.now.today.summary.score', 4]],
+    });
   });
 
-  it('takes the company\'s name over the body\'s, the company given as text, and a name record\'s text', () => {
+  it("takes the company's name over the body's, the company given as text, and a name record's text", () => {
     expect(auditView({ name: 'Outer', business: { name: 'Inner' } }).name).toBe('Inner');
     expect(auditView({ company: 'Acme Ltd', score: 2 })).toMatchObject({ name: 'Acme Ltd', paths: { name: 'company', score: 'score' } });
-    expect(auditView({ displayName: { text: 'Café', languageCode: 'fr' } })).toMatchObject({ name: 'Café', details: [['displayName.languageCode', 'fr']], paths: { name: 'displayName.text' } });
+    expect(auditView({ displayName: { text: 'Café', languageCode: 'fr' } })).toMatchObject({
+      name: 'Café',
+      details: [['displayName.languageCode', 'fr']],
+      paths: { name: 'displayName.text' },
+    });
   });
 
   it('keeps a field as deep as the score in another record, and notes it', () => {
@@ -94,7 +122,12 @@ describe('auditView', () => {
   });
 
   it('reads the scale inside the score record, beside it, or from a star rating', () => {
-    expect(auditView({ score: { value: 4, max: 5, note: 'n' } })).toMatchObject({ score: 4, scoreMax: 5, details: [['score.note', 'n']], paths: { scoreMax: 'score.max' } });
+    expect(auditView({ score: { value: 4, max: 5, note: 'n' } })).toMatchObject({
+      score: 4,
+      scoreMax: 5,
+      details: [['score.note', 'n']],
+      paths: { scoreMax: 'score.max' },
+    });
     expect(auditView({ rating: 4, max_score: 10 })).toMatchObject({ scoreMax: 10, paths: { scoreMax: 'max_score' } });
     expect(auditView({ stars: 4 }).scoreMax).toBe(5);
     expect(auditView({ score: { stars: 4 } }).scoreMax).toBe(5);
@@ -102,21 +135,31 @@ describe('auditView', () => {
   });
 
   it('reads the total of reviews in the score record', () => {
-    expect(auditView({ aggregateRating: { ratingValue: 4.5, reviewCount: 10 } })).toMatchObject({ score: 4.5, reviews: 10, paths: { reviews: 'aggregateRating.reviewCount' } });
+    expect(auditView({ aggregateRating: { ratingValue: 4.5, reviewCount: 10 } })).toMatchObject({
+      score: 4.5,
+      reviews: 10,
+      paths: { reviews: 'aggregateRating.reviewCount' },
+    });
   });
 });
 
 describe('sources', () => {
   it('reads an array of records, of names, and keeps what is neither', () => {
     expect(sourceRows([{ platform: 'G', stars: 4, total: 3, url: 'u' }, 'Yelp', 5])).toEqual({
-      rows: [{ source: 'G', rating: 4, reviews: 3, extra: [['url', 'u']] }, { source: 'Yelp', extra: [] }],
+      rows: [
+        { source: 'G', rating: 4, reviews: 3, extra: [['url', 'u']] },
+        { source: 'Yelp', extra: [] },
+      ],
       details: [['[2]', 5]],
     });
   });
 
   it('reads a map of records or of ratings, and keeps what is neither', () => {
     expect(sourceRows({ google: { rating: 4.5 }, yelp: 3.9, note: 'x' })).toEqual({
-      rows: [{ source: 'google', rating: 4.5, reviews: undefined, extra: [] }, { source: 'yelp', rating: 3.9, extra: [] }],
+      rows: [
+        { source: 'google', rating: 4.5, reviews: undefined, extra: [] },
+        { source: 'yelp', rating: 3.9, extra: [] },
+      ],
       details: [['note', 'x']],
     });
     expect(sourceRows({})).toBeUndefined();
@@ -126,12 +169,24 @@ describe('sources', () => {
   it('under a loose key, takes only entries that look like sources', () => {
     expect(sourceRows({ positive: 10, negative: 2 }, 'summary')).toBeUndefined();
     expect(sourceRows([{ positive: 10 }], 'summary')).toBeUndefined();
-    expect(sourceRows({ google: { rating: 4 }, total: 10 }, 'breakdown')).toEqual({ rows: [{ source: 'google', rating: 4, reviews: undefined, extra: [] }], details: [['total', 10]] });
+    expect(sourceRows({ google: { rating: 4 }, total: 10 }, 'breakdown')).toEqual({
+      rows: [{ source: 'google', rating: 4, reviews: undefined, extra: [] }],
+      details: [['total', 10]],
+    });
   });
 
   it('finds sources one level further in, labelling what is beside them', () => {
-    expect(sourceRows({ by_source: [{ source: 'G' }, 7], total: 10 }, 'summary')).toEqual({ rows: [{ source: 'G', rating: undefined, reviews: undefined, extra: [] }], details: [['by_source[1]', 7], ['total', 10]] });
-    expect(sourceRows({ sources: { note: 'n', google: { rating: 1 } } })).toEqual({ rows: [{ source: 'google', rating: 1, reviews: undefined, extra: [] }], details: [['sources.note', 'n']] });
+    expect(sourceRows({ by_source: [{ source: 'G' }, 7], total: 10 }, 'summary')).toEqual({
+      rows: [{ source: 'G', rating: undefined, reviews: undefined, extra: [] }],
+      details: [
+        ['by_source[1]', 7],
+        ['total', 10],
+      ],
+    });
+    expect(sourceRows({ sources: { note: 'n', google: { rating: 1 } } })).toEqual({
+      rows: [{ source: 'google', rating: 1, reviews: undefined, extra: [] }],
+      details: [['sources.note', 'n']],
+    });
   });
 });
 
@@ -148,15 +203,23 @@ describe('searchView and pulseView', () => {
   it('reads a flat list, values that are not records as rows, and an echoed query', () => {
     expect(searchView({ q: 'cof', hits: [{ kind: 'City', name: 'Paris' }, 'Lyon', 3, [1, 2], { name: 'x' }], took: 5 })).toEqual({
       query: 'cof',
-      groups: [{ type: 'city', rows: [{ name: 'Paris' }] }, { type: 'result', rows: [{ name: 'Lyon' }, { name: 3 }, { value: [1, 2] }, { name: 'x' }] }],
+      groups: [
+        { type: 'city', rows: [{ name: 'Paris' }] },
+        { type: 'result', rows: [{ name: 'Lyon' }, { name: 3 }, { value: [1, 2] }, { name: 'x' }] },
+      ],
       details: [['took', 5]],
     });
   });
 
-  it('keeps a row\'s own type when it says something else than its group', () => {
-    expect(searchView({ companies: [{ name: 'A', type: 'franchise' }, { name: 'B', type: 'Company' }] }).groups).toEqual([
-      { type: 'company', rows: [{ name: 'A', item_type: 'franchise' }, { name: 'B' }] },
-    ]);
+  it("keeps a row's own type when it says something else than its group", () => {
+    expect(
+      searchView({
+        companies: [
+          { name: 'A', type: 'franchise' },
+          { name: 'B', type: 'Company' },
+        ],
+      }).groups,
+    ).toEqual([{ type: 'company', rows: [{ name: 'A', item_type: 'franchise' }, { name: 'B' }] }]);
   });
 
   it('reads the pulse index a few levels down, no further', () => {
@@ -170,18 +233,44 @@ describe('searchView and pulseView', () => {
 
 describe('batch and status views', () => {
   it('a batch record becomes the summary a table shows', () => {
-    expect(batchSummary(batchItem({ query: 'a', result: { name: 'A', score: 3, score_scale: 5, sources: [{ source: 'g' }] } }))).toEqual({ query: 'a', company: 'A', score: 3, scoreMax: 5, sources: 1 });
-    expect(batchSummary(batchItem({ query: 'b', error: { exit: 3, message: 'no company' } }))).toEqual({ query: 'b', error: { exit: 3, message: 'no company' } });
+    expect(batchSummary(batchItem({ query: 'a', result: { name: 'A', score: 3, score_scale: 5, sources: [{ source: 'g' }] } }))).toEqual({
+      query: 'a',
+      company: 'A',
+      score: 3,
+      scoreMax: 5,
+      sources: 1,
+    });
+    expect(batchSummary(batchItem({ query: 'b', error: { exit: 3, message: 'no company' } }))).toEqual({
+      query: 'b',
+      error: { exit: 3, message: 'no company' },
+    });
   });
 
   it('status: the key masked, times as ISO 8601, and nulls for what is unknown', () => {
-    const settings = { baseUrl: new URL('https://api.example.com/api'), baseUrlSource: 'config', key: 'sk_live_1234567890abcd', keySource: 'env', configPath: '/c' } as never;
+    const settings = {
+      baseUrl: new URL('https://api.example.com/api'),
+      baseUrlSource: 'config',
+      key: 'sk_live_1234567890abcd',
+      keySource: 'env',
+      configPath: '/c',
+    } as never;
     expect(statusView(settings, { lastHour: 3, rateLimit: { remaining: 2, seenAt: 0 } })).toEqual({
-      base_url: 'https://api.example.com/api', base_url_source: 'config', key: '****abcd', key_source: 'env', config_path: '/c', requests_last_hour: 3,
-      rate_limit: { limit: null, remaining: 2, reset_at: null, seen_at: '1970-01-01T00:00:00.000Z' }, cache: null,
+      base_url: 'https://api.example.com/api',
+      base_url_source: 'config',
+      key: '****abcd',
+      key_source: 'env',
+      config_path: '/c',
+      requests_last_hour: 3,
+      rate_limit: { limit: null, remaining: 2, reset_at: null, seen_at: '1970-01-01T00:00:00.000Z' },
+      cache: null,
     });
     const none = statusView({ baseUrlSource: 'none', keySource: 'none', configPath: '/c' } as never, undefined);
     expect(none).toMatchObject({ base_url: null, key: null, requests_last_hour: 0, rate_limit: null });
-    expect(statusView(settings, { lastHour: 0, rateLimit: { limit: 100, resetAt: 1000, seenAt: 0 } }).rate_limit).toEqual({ limit: 100, remaining: null, reset_at: '1970-01-01T00:00:01.000Z', seen_at: '1970-01-01T00:00:00.000Z' });
+    expect(statusView(settings, { lastHour: 0, rateLimit: { limit: 100, resetAt: 1000, seenAt: 0 } }).rate_limit).toEqual({
+      limit: 100,
+      remaining: null,
+      reset_at: '1970-01-01T00:00:01.000Z',
+      seen_at: '1970-01-01T00:00:00.000Z',
+    });
   });
 });
