@@ -42,7 +42,7 @@ export function createDeps({ globals, io, env, signal, now = Date.now }: DepsInp
     },
     format: () => chooseFormat(globals, io),
     onExit: (cleanup) => void cleanups.push(cleanup),
-    paths: () => (paths ??= repPaths(env, deps.warn)),
+    paths: () => (paths ??= repPaths(env, process.platform, deps.warn)),
     settings: () => (settings ??= globals.sandbox ? startSandbox(deps) : loadSettings(deps)),
     client: () => (client ??= deps.settings().then((settings) => clientFor(deps, settings))),
   };
@@ -54,7 +54,7 @@ export function createDeps({ globals, io, env, signal, now = Date.now }: DepsInp
 }
 
 /** `--json` (it wins over `--format`), else `--format`, else table on a terminal and json when piped. */
-export function chooseFormat(globals: Pick<GlobalOptions, 'format' | 'json'>, io: Pick<IO, 'stdoutIsTTY'>): Format {
+export function chooseFormat(globals: Partial<Pick<GlobalOptions, 'format' | 'json'>>, io: Pick<IO, 'stdoutIsTTY'>): Format {
   if (globals.json) return 'json';
   return globals.format ?? (io.stdoutIsTTY ? 'table' : 'json');
 }
