@@ -1,12 +1,11 @@
 // Batches and the answer cache: each answer is kept as it arrives, so a rerun sends only the names not
 // yet answered; before a batch bigger than the hour's quota, rep says so once, before any request.
 import { describe, expect, it } from 'vitest';
-import { auditBody } from './helpers/batch-server.js';
-import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { auditBody } from './helpers/companies.js';
+import { useRep } from './helpers/cli.js';
 import { startFaultServer } from './helpers/fault-server.js';
 
-const { rep } = useTempHome();
-const track = closeAfterEach();
+const { rep, track } = useRep();
 const names = (count: number) => Array.from({ length: count }, (_, i) => `Company ${i + 1}`);
 
 describe('a batch cut off by the rate limit, run again', () => {

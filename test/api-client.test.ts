@@ -11,12 +11,12 @@ import { ApiError, AuthError, InterruptedError, NetworkError, NotFoundError, Rat
 import { testIO, type IO } from '../src/io.js';
 import { clientHooks } from '../src/progress.js';
 import { openRequestLog, readRequestStatus } from '../src/state/requests.js';
-import { closeAfterEach } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
 const KEY = 'sk_test_0123456789abcdefWXYZ';
 const stateDir = mkdtempSync(join(tmpdir(), 'rep-api-client-'));
-const track = closeAfterEach();
+const { track } = useRep();
 const server = async (apiPath?: string): Promise<FaultServer> => track(await startFaultServer(apiPath ? { apiPath } : {}));
 
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAuditHistory } from '../src/state/audit-history.js';
-import { makeTempHome, REP_BIN, runCli, type TempHome } from './helpers/cli.js';
+import { makeTempHome, REP_BIN, runCli, runInProcess, type TempHome } from './helpers/cli.js';
 
 let home: TempHome;
 const scripts: Record<string, string> = {};
@@ -13,7 +13,7 @@ const scripts: Record<string, string> = {};
 beforeAll(async () => {
   home = makeTempHome();
   for (const shell of ['bash', 'zsh', 'fish']) {
-    const result = await runCli(['completion', shell], { home });
+    const result = await runInProcess(['completion', shell], { home });
     expect([result.code, result.stderr]).toEqual([0, '']);
     scripts[shell] = join(home.dir, `rep.${shell}`);
     writeFileSync(scripts[shell], result.stdout);

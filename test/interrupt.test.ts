@@ -4,10 +4,10 @@ import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { auditBody, useBatchFixture } from './helpers/batch-server.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, useRep } from './helpers/cli.js';
+import { auditBody, serveCompanyAudits } from './helpers/companies.js';
 
-const fixture = useBatchFixture();
+const fixture = useRep();
 const descriptors: number[] = [];
 afterEach(() => {
   for (const fd of descriptors.splice(0)) closeSync(fd);
@@ -56,16 +56,17 @@ describe('a signal during start-up', () => {
 describe('an interrupted json batch', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)('%s: the file holds every record written so far and a closed array, exit 130', async (signalName) => {
     const names = Array.from({ length: 10 }, (_, i) => `Company ${i + 1}`);
-    const server = await fixture.serve({ companies: names, hold: ['Company 6'] });
+    const server = await fixture.server();
+    const audits = serveCompanyAudits(server, { companies: names, hold: ['Company 6'] });
     const out = join(fixture.home().dir, 'out.json');
     const fd = openSync(out, 'w');
     descriptors.push(fd);
     const interrupt = new AbortController();
     // One request at a time: when Company 6's request arrives, records 1-5 are in the file.
-    void server.arrived('Company 6').then(() => interrupt.abort());
+    void audits.arrived('Company 6').then(() => interrupt.abort());
     const result = await runCli(['--retries', '0', '--format', 'json', 'audit', '--concurrency', '1', ...names], {
       home: fixture.home(),
-      env: { REP_API_KEY: 'k', REP_BASE_URL: server.baseUrl },
+      env: { REP_API_KEY: 'k', REP_BASE_URL: server.baseUrl.href },
       stdoutFd: fd,
       signal: interrupt.signal,
       interruptWith: signalName,

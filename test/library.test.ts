@@ -16,12 +16,12 @@ import {
   type RateLimitWaitEvent,
   type RetryEvent,
 } from '../src/index.js';
-import { closeAfterEach } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { closedPort, startFaultServer } from './helpers/fault-server.js';
 import { useSandbox } from './helpers/sandbox.js';
 
 const sandbox = useSandbox();
-const track = closeAfterEach();
+const { track } = useRep();
 
 async function failure(promise: Promise<unknown>): Promise<RepError> {
   try {

@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { testIO } from '../src/io.js';
 import { main } from '../src/main.js';
-import { makeTempHome } from './helpers/cli.js';
+import { makeTempHome, useRep } from './helpers/cli.js';
 
 const run = (args: string[], io = testIO(), env: Record<string, string> = makeTempHome().env) =>
   main(['node', 'rep', ...args], { io, env, signal: new AbortController().signal });
@@ -55,6 +55,25 @@ describe('main in-process', () => {
     const interrupted = new AbortController();
     interrupted.abort();
     expect(await main(['node', 'rep', 'pulse'], { io, env: makeTempHome().env, signal: interrupted.signal })).toBe(130);
+  });
+});
+
+describe('each run is independent of the runs before it', () => {
+  const { rep, server } = useRep({ env: () => ({ REP_API_KEY: 'independent-key-0001' }) });
+
+  it('opens its own connections: no keep-alive socket is shared with an earlier run', async () => {
+    const api = (await server()).always('/api/pulse', { body: { index: 50 } });
+    for (let run = 0; run < 2; run++) expect((await rep(['pulse'], { env: { REP_BASE_URL: api.baseUrl.href } })).code).toBe(0);
+    const [first, second] = api.requests.map((request) => request.remotePort);
+    expect(second).not.toBe(first);
+  });
+
+  it('warns again: the once-only warnings of one run do not silence the next', async () => {
+    const api = (await server()).always('/api/pulse', { body: { index: 50 } });
+    for (let run = 0; run < 2; run++) {
+      const result = await rep(['pulse'], { env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: undefined } });
+      expect(result.stderr).toMatch(/^rep: warning: no API key is set/);
+    }
   });
 });
 

@@ -6,13 +6,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxData } from '../src/sandbox/data.js';
 import { startSandbox } from '../src/sandbox/server.js';
-import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { closedPort } from './helpers/fault-server.js';
 import { startRecordingServer } from './helpers/servers.js';
 
 const STORED = { apiKey: 'stored-key-aaaa1111', baseUrl: 'https://api.example.com/api' };
-const { home, rep } = useTempHome();
-const track = closeAfterEach();
+const { home, rep, track } = useRep();
 
 function configFile(): string {
   return join(home().configDir, 'config.json');

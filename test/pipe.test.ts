@@ -4,10 +4,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useBatchFixture } from './helpers/batch-server.js';
-import { REP_BIN } from './helpers/cli.js';
+import { REP_BIN, useRep } from './helpers/cli.js';
+import { serveCompanyAudits, type CompanyAudits } from './helpers/companies.js';
 
-const fixture = useBatchFixture();
+const fixture = useRep();
+let audits: CompanyAudits | undefined;
 const children = new Set<ReturnType<typeof spawn>>();
 
 afterEach(() => {
@@ -35,7 +36,7 @@ function runHeadOne(args: string[], env: Record<string, string>): Promise<HeadRe
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     stdout += chunk;
     if (receivedAtClose < 0 && stdout.includes('\n')) {
-      receivedAtClose = fixture.server()?.received.length ?? 0;
+      receivedAtClose = audits?.received().length ?? 0;
       child.stdout.destroy();
     }
   });
@@ -45,7 +46,7 @@ function runHeadOne(args: string[], env: Record<string, string>): Promise<HeadRe
     child.on('close', (code) => {
       clearTimeout(killer);
       children.delete(child);
-      resolve({ code, stderr, firstLine: stdout.split('\n')[0] ?? '', receivedAtClose, receivedAtExit: fixture.server()?.received.length ?? 0 });
+      resolve({ code, stderr, firstLine: stdout.split('\n')[0] ?? '', receivedAtClose, receivedAtExit: audits?.received().length ?? 0 });
     });
   });
 }
@@ -53,10 +54,11 @@ function runHeadOne(args: string[], env: Record<string, string>): Promise<HeadRe
 describe('a closed stdout', () => {
   it('ends a batch quietly with exit 0 and stops sending requests', async () => {
     const names = Array.from({ length: 2000 }, (_, i) => `Company ${i + 1}`);
-    const server = await fixture.serve({ companies: names, maxDelayMs: 5 });
+    const server = await fixture.server();
+    audits = serveCompanyAudits(server, { companies: names, maxDelayMs: 5 });
     const file = join(fixture.home().dir, 'big.txt');
     writeFileSync(file, `${names.join('\n')}\n`);
-    const result = await runHeadOne(['--retries', '0', '--format', 'ndjson', 'audit', '--file', file], { REP_API_KEY: 'k', REP_BASE_URL: server.baseUrl });
+    const result = await runHeadOne(['--retries', '0', '--format', 'ndjson', 'audit', '--file', file], { REP_API_KEY: 'k', REP_BASE_URL: server.baseUrl.href });
     expect(JSON.parse(result.firstLine)).toMatchObject({ query: 'Company 1' });
     expect(result.stderr).toMatch(/^rep: this batch needs 2000 requests; 100 are left this hour [^\n]*\n$/); // the plan, and nothing after
     expect(result.code).toBe(0);

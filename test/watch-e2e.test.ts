@@ -2,11 +2,11 @@
 // calls: each fresh audit is a history point, `rep history` lists them oldest first, and the gates
 // (--fail-under, --fail-on-drop) exit 7 with the failing names on stderr and every record on stdout.
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
-const session = useTempHome();
-const track = closeAfterEach();
+const session = useRep();
+const { track } = session;
 
 const audit = (name: string, score: number) => ({ body: { name, score, score_max: 100, sources: [{ source: 'Google', rating: 4.5, reviews: 10 }] } });
 
