@@ -154,7 +154,8 @@ export function testIO(options: TestIOOptions = {}): TestIO {
   let failure: OutputError | undefined;
   const closed = new AbortController();
   const { stdoutIsTTY = false, stderrIsTTY = false, env = {} } = options;
-  const stdin = typeof options.stdin === 'string' || options.stdin === undefined ? Readable.from(options.stdin ? [Buffer.from(options.stdin)] : []) : options.stdin;
+  const text = typeof options.stdin === 'string' ? options.stdin : '';
+  const stdin = typeof options.stdin === 'object' ? options.stdin : Readable.from(text ? [Buffer.from(text)] : []);
   const writeErr = (text: string) => {
     err += text;
     options.onStderr?.(text);

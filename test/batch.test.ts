@@ -294,7 +294,9 @@ describe('rep audit --batch: records even for one name', () => {
     const json = await rep(['--json', 'audit', '--batch', 'Nobody']);
     expect(json.code).toBe(3);
     expect(JSON.parse(json.stdout)).toEqual([{ query: 'Nobody', error: { exit: 3, message: 'no company named "Nobody"' } }]);
-    expect(json.stderr).toBe("1 name: 0 audited, 1 not found\nrep: 1 of 1 name not audited: not found\nhint: each name's record says why (its \"error\" field; Status in a table)\n");
+    expect(json.stderr).toBe(
+      '1 name: 0 audited, 1 not found\nrep: 1 of 1 name not audited: not found\nhint: each name\'s record says why (its "error" field; Status in a table)\n',
+    );
   });
 
   it('with several names it changes nothing, and without a name it is still a usage error', async () => {

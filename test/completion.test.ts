@@ -132,7 +132,8 @@ describe('rep completion zsh and fish', () => {
 
   it.skipIf(!installed('fish'))('fish: completes commands, options per command and --format values', () => {
     const offers = (line: string) => {
-      const run = spawnSync('fish', ['--no-config', '-c', `source $argv[1]; complete -C ${JSON.stringify(line)}`, scripts.fish as string], { encoding: 'utf8', cwd: home.dir, env: shellEnv() });
+      const script = `source $argv[1]; complete -C ${JSON.stringify(line)}`;
+      const run = spawnSync('fish', ['--no-config', '-c', script, scripts.fish as string], { encoding: 'utf8', cwd: home.dir, env: shellEnv() });
       expect(run.stderr).toBe('');
       return run.stdout.split('\n').filter(Boolean).map((entry) => entry.split('\t')[0]);
     };

@@ -110,7 +110,8 @@ describe('the base URL: --base-url > REP_BASE_URL > config file, as requests rea
     for (const [index, api] of [fromConfig, fromEnv, fromFlag].entries()) api.always('/api/pulse', { body: { index } });
     const stored = await session.rep(['login', '--no-verify', '--base-url', fromConfig.baseUrl.href], { input: `${KEY}\n` });
     expect(stored.code).toBe(0);
-    const pulse = async (args: string[], env: Record<string, string | undefined>) => JSON.parse((await session.rep([...args, '--json', 'pulse'], { env })).stdout);
+    const pulse = async (args: string[], env: Record<string, string | undefined>) =>
+      JSON.parse((await session.rep([...args, '--json', 'pulse'], { env })).stdout);
     expect(await pulse(['--base-url', fromFlag.baseUrl.href], { REP_BASE_URL: fromEnv.baseUrl.href })).toEqual({ index: 2 });
     expect(await pulse([], { REP_BASE_URL: fromEnv.baseUrl.href })).toEqual({ index: 1 });
     expect(await pulse([], {})).toEqual({ index: 0 });

@@ -1,6 +1,7 @@
 // End to end: every fault of the contract through the CLI against a strict fault server on a
-// loopback port (in-process; Ctrl-C runs the built CLI, as the signal is the point). Each ends in one `rep:` line, at most one `hint:` line, the contract's exit code, an
-// empty stdout, no stack trace and no HTML.
+// loopback port (in-process; Ctrl-C runs the built CLI, as the signal is the point). Each ends in one
+// `rep:` line, at most one `hint:` line, the contract's exit code, an empty stdout, no stack trace and
+// no HTML.
 import { describe, expect, it } from 'vitest';
 import { useRep, type CliResult, type SpawnOptions } from './helpers/cli.js';
 import { closedPort, type FaultServer } from './helpers/fault-server.js';
@@ -142,7 +143,10 @@ describe('rate limits exit 5', () => {
   it.each([
     ['Retry-After seconds', { 'retry-after': '120' }],
     ['Retry-After HTTP date', { 'retry-after': new Date(Date.now() + 300_000).toUTCString() }],
-    ['X-RateLimit-Reset epoch seconds', { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 600) }],
+    [
+      'X-RateLimit-Reset epoch seconds',
+      { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 600) },
+    ],
     ['RateLimit-Reset delta', { 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '900' }],
     ['IETF RateLimit', { ratelimit: '"default";r=0;t=1200', 'ratelimit-policy': '"default";q=100;w=3600' }],
   ])('%s: says it is a rate limit, the limit, when it resets and how to go on', async (_name, headers) => {

@@ -36,7 +36,8 @@ describe('a signal during start-up', () => {
     const dir = fixture.home().dir;
     const gate = { log: join(dir, 'gate.log'), release: join(dir, 'release') };
     writeFileSync(join(dir, 'gate-hooks.mjs'), GATE_HOOKS);
-    writeFileSync(join(dir, 'gate.mjs'), `import { register } from 'node:module';\nregister(new URL('./gate-hooks.mjs', import.meta.url), { data: ${JSON.stringify(gate)} });\n`);
+    const register = `register(new URL('./gate-hooks.mjs', import.meta.url), { data: ${JSON.stringify(gate)} });`;
+    writeFileSync(join(dir, 'gate.mjs'), `import { register } from 'node:module';\n${register}\n`);
     writeFileSync(gate.log, '');
     const interrupt = new AbortController();
     const running = runCli(['--sandbox', 'pulse'], {
@@ -49,7 +50,7 @@ describe('a signal during start-up', () => {
     interrupt.abort(); // cli.ts has run; main, which runs the command, is not loaded yet
     writeFileSync(gate.release, '');
     const result = await running;
-    expect({ code: result.code, signal: result.signal, stdout: result.stdout, stderr: result.stderr }).toEqual({ code: 130, signal: null, stdout: '', stderr: '' });
+    expect(result).toEqual({ code: 130, signal: null, stdout: '', stderr: '' });
   });
 });
 

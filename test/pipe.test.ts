@@ -27,7 +27,8 @@ interface HeadResult {
 
 /** Runs rep with its stdout read like `head -1`: after the first line the read side is destroyed. */
 function runHeadOne(args: string[], env: Record<string, string>): Promise<HeadResult> {
-  const child = spawn(process.execPath, [REP_BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...fixture.home().env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const childEnv = { PATH: process.env.PATH ?? '', ...fixture.home().env, ...env };
+  const child = spawn(process.execPath, [REP_BIN, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let stdout = '';
   let stderr = '';
@@ -79,7 +80,17 @@ describe('a closed stdout', () => {
     expect(result.code).toBe(0);
   });
 
-  it.each([[['--help']], [['-h']], [['--version']], [['-V']], [['audit', '--help']], [['completion', 'bash']], [['status']], [['--sandbox', '--format', 'csv', 'search', 'co']]])(
+  const quickCommands = [
+    ['--help'],
+    ['-h'],
+    ['--version'],
+    ['-V'],
+    ['audit', '--help'],
+    ['completion', 'bash'],
+    ['status'],
+    ['--sandbox', '--format', 'csv', 'search', 'co'],
+  ];
+  it.each(quickCommands.map((args) => [args]))(
     'rep %j into a reader that has gone: exit 0 and nothing on stderr',
     (args) => {
       const env = { REP_API_KEY: 'k', REP_BASE_URL: 'http://127.0.0.1:9/api' }; // status sends nothing
@@ -89,7 +100,8 @@ describe('a closed stdout', () => {
 
   it('a shell pipeline into a reader that never reads: exit 0 and nothing on stderr', () => {
     // The reader closes its end at once (long before rep has started), so every write rep makes meets a closed pipe (EPIPE).
-    for (const command of [['--format', 'ndjson', 'search', 'co'], ['pulse'], ['--format', 'ndjson', 'audit', 'Compass & Acorn Studio', 'Cozy Pebble Drugstore']]) {
+    const commands = [['--format', 'ndjson', 'search', 'co'], ['pulse'], ['--format', 'ndjson', 'audit', 'Compass & Acorn Studio', 'Cozy Pebble Drugstore']];
+    for (const command of commands) {
       expect({ command, ...intoClosedPipe(['--sandbox', ...command]) }).toEqual({ command, stdout: 'exit=0\n', stderr: '' });
     }
   });

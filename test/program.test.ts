@@ -66,7 +66,8 @@ describe('each command gets its own options object', () => {
 
 describe('the global options', () => {
   it('are read once, given before or after the command', async () => {
-    const flags = ['--base-url', 'https://x.example/api', '--json', '--bom', '--no-color', '--timeout', '2.5', '--retries', '0', '--wait', '--max-wait', '15m', '--max-age', '1h', '--no-cache', '--debug', '-q', '--sandbox'];
+    const flags = ['--base-url', 'https://x.example/api', '--json', '--bom', '--no-color', '--timeout', '2.5', '--retries', '0'];
+    flags.push('--wait', '--max-wait', '15m', '--max-age', '1h', '--no-cache', '--debug', '-q', '--sandbox');
     const before = await parse([...flags, 'pulse']);
     const after = await parse(['pulse', ...flags]);
     const expected: GlobalOptions = {

@@ -29,7 +29,10 @@ describe('shellQuote', () => {
 function wordsFromShell(command: string): Promise<string[]> {
   const script = `rep() { printf '%s\\0' "$@"; }\n${command}\n`;
   return new Promise((resolve, reject) => {
-    execFile('sh', ['-c', script], { env: { PATH: process.env.PATH ?? '' } }, (error, stdout) => (error ? reject(error) : resolve(stdout.split('\0').slice(0, -1))));
+    execFile('sh', ['-c', script], { env: { PATH: process.env.PATH ?? '' } }, (error, stdout) => {
+      if (error) reject(error);
+      else resolve(stdout.split('\0').slice(0, -1));
+    });
   });
 }
 

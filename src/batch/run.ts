@@ -9,7 +9,7 @@ import { describeError, InterruptedError, RateLimitError, UsageError } from '../
 import type { BatchRecord, BatchWriter } from '../output/batch.js';
 import { startBatchProgress, type Progress } from '../progress.js';
 import { serializeJson } from '../output/json-text.js';
-import { AnswerCache } from './cache.js';
+import { Dedupe } from './dedupe.js';
 import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from './outcome.js';
 
 export interface BatchOptions {
@@ -46,7 +46,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const [{ createBatchWriter }, { csvBom }] = await Promise.all([import('../output/batch.js'), import('../output/csv.js')]);
   const writer = createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
   const tally = new BatchTally();
-  const cache = new AnswerCache<Slot>();
+  const dedupe = new Dedupe<Slot>();
   const queue: Slot[] = [];
   let inFlight = 0;
   let rateLimit: RateLimitError | undefined;
@@ -90,7 +90,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   };
 
   const send = (slot: Slot) => {
-    cache.start(slot.name);
+    dedupe.start(slot.name);
     inFlight += 1;
     const request = new AbortController();
     requests.add(request);
@@ -99,7 +99,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       inFlight -= 1;
       if (answer === 'stopped') return changed();
       rateLimit ??= answer.rateLimit;
-      for (const other of cache.settle(slot.name, answer.outcome)) Object.assign(other, { outcome: answer.outcome, change: answer.change });
+      for (const other of dedupe.settle(slot.name, answer.outcome)) Object.assign(other, { outcome: answer.outcome, change: answer.change });
       slot.change = answer.change;
       slot.body = answer.body;
       slot.outcome = answer.outcome;
@@ -114,8 +114,8 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       const slot: Slot = { name };
       queue.push(slot);
       read += 1;
-      const known = cache.get(name);
-      if (known === 'pending') cache.wait(name, slot);
+      const known = dedupe.get(name);
+      if (known === 'pending') dedupe.wait(name, slot);
       else if (known) slot.outcome = known;
       else if (rateLimit) slot.outcome = NOT_AUDITED;
       else {

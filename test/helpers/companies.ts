@@ -76,7 +76,8 @@ export function serveCompanyAudits(server: FaultServer, options: CompanyAuditOpt
       };
       return { status: 429, headers, body: { error: 'rate_limited' } };
     }
-    const answer: FaultResponse = known.has(name) ? { body: auditBody(name) } : { status: 404, body: { error: 'not_found', message: `no company named ${name}` } };
+    const notFound = { status: 404, body: { error: 'not_found', message: `no company named ${name}` } };
+    const answer: FaultResponse = known.has(name) ? { body: auditBody(name) } : notFound;
     const delayMs = Math.floor(random() * (options.maxDelayMs ?? 0));
     return { ...answer, delayMs, ...(options.hold?.includes(name) ? { after: gate(name).released } : {}) };
   });

@@ -41,13 +41,18 @@ export const HOSTILE_BODIES = {
   error: { error: { code: 'boom', message: `exploded ${ALL}` } },
 };
 
-/** A server answering audit, search and pulse with HOSTILE_BODIES (audit `fail`: a 500 with a hostile JSON message; search `raw`: a 502 with raw hostile text). */
+/**
+ * A server answering audit, search and pulse with HOSTILE_BODIES (audit `fail`: a 500 with a hostile
+ * JSON message; search `raw`: a 502 with raw hostile text).
+ */
 export async function startHostileServer(): Promise<FaultServer> {
   const server = await startFaultServer();
   const json = (body: unknown, status = 200): FaultResponse => ({ status, body });
   return server
     .always('/api/audit', (request) => (request.q === 'fail' ? json(HOSTILE_BODIES.error, 500) : json(HOSTILE_BODIES.audit)))
-    .always('/api/search', (request) => (request.q === 'raw' ? { status: 502, headers: { 'content-type': 'text/plain' }, body: `bad gateway ${ALL}` } : json(HOSTILE_BODIES.search)))
+    .always('/api/search', (request) =>
+      request.q === 'raw' ? { status: 502, headers: { 'content-type': 'text/plain' }, body: `bad gateway ${ALL}` } : json(HOSTILE_BODIES.search),
+    )
     .always('/api/pulse', json(HOSTILE_BODIES.pulse));
 }
 
