@@ -35,6 +35,15 @@ describe('audit', () => {
     for (const source of body.sources) expect(result.stdout).toContain(source.source);
   });
 
+  it('shows a table by default when stdout is a terminal, in colour unless NO_COLOR', async () => {
+    const io = { stdoutIsTTY: true, stderrIsTTY: false, columns: 100 };
+    const coloured = await session.rep(['audit', 'Кофейня Ромашка'], { io });
+    expect(coloured.code).toBe(0);
+    expect(coloured.stdout).toContain('\u001b[1mКофейня Ромашка\u001b[22m');
+    const plain = await session.rep(['audit', 'Кофейня Ромашка'], { io, env: { NO_COLOR: '1' } });
+    expect(plain.stdout).toMatch(/^Кофейня Ромашка\nReputation Score\s+\d+(\.\d)? \/ 100\n/);
+  });
+
   const NAMES = ['AT&T #5', '100% Natural', 'a/b?c=d Studio', 'Smile 😀 Dental', 'Ёлка', 'Кофейня Ромашка'];
   it.each(NAMES)('round-trips %j through the query string', async (name) => {
     const result = await rep(['audit', name]);

@@ -34,6 +34,17 @@ describe('main in-process', () => {
     }
   });
 
+  it("help wraps at the terminal's width from the IO, and at 80 columns off a terminal", async () => {
+    const wide = testIO({ stdoutIsTTY: true, columns: 120 });
+    expect(await run(['audit', '--help'], wide)).toBe(0);
+    const piped = testIO({ columns: 120 });
+    expect(await run(['audit', '--help'], piped)).toBe(0);
+    const widest = (text: string) => Math.max(...text.split('\n').map((line) => line.length));
+    expect(widest(wide.stdoutText())).toBeGreaterThan(80);
+    expect(widest(wide.stdoutText())).toBeLessThanOrEqual(120);
+    expect(widest(piped.stdoutText())).toBeLessThanOrEqual(80);
+  });
+
   it('reads the environment it is given, not process.env', async () => {
     vi.stubEnv('REP_API_KEY', 'process-env-key-0000');
     try {
