@@ -9,7 +9,7 @@ const KEY = 'terminal-test-key-123456';
 
 async function limitedOnce() {
   const server = await strictServer();
-  server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '1' }, body: {} }, { status: 200, body: { index: 71.5 } });
+  server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '0' }, body: {} }, { status: 200, body: { index: 71.5 } });
   return server;
 }
 
