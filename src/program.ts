@@ -80,7 +80,8 @@ Examples:
   rep search coffee | jq '.companies[].name'
   REP_API_KEY=… rep audit --file companies.txt --format ndjson
 
-Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 network, 7 a --fail-under/--fail-on-drop gate failed, 130 interrupted.`);
+Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited,
+6 network, 7 a gate failed (--fail-under, --fail-on-drop), 130 interrupted.`);
 
   program
     .command('login')
@@ -121,7 +122,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 netwo
       'after',
       examples(
         'rep audit "Blue Bottle Coffee"',
-        'rep audit --file companies.txt --fail-on-drop 5 --format ndjson > audits.ndjson',
+        'rep audit -f companies.txt --fail-on-drop 5 --format ndjson > audits.ndjson',
         'rep --sandbox audit "Кофейня Ромашка" --format table',
       ),
     )

@@ -35,11 +35,14 @@ describe('main in-process', () => {
   });
 
   it("help wraps at the terminal's width from the IO, and at 80 columns off a terminal", async () => {
+    const widest = (text: string) => Math.max(...text.split('\n').map((line) => line.length));
     const wide = testIO({ stdoutIsTTY: true, columns: 120 });
     expect(await run(['audit', '--help'], wide)).toBe(0);
     const piped = testIO({ columns: 120 });
     expect(await run(['audit', '--help'], piped)).toBe(0);
-    const widest = (text: string) => Math.max(...text.split('\n').map((line) => line.length));
+    const main = testIO({ columns: 120 });
+    expect(await run(['--help'], main)).toBe(0);
+    expect(widest(main.stdoutText())).toBeLessThanOrEqual(80); // the examples and exit codes too, written by hand
     expect(widest(wide.stdoutText())).toBeGreaterThan(80);
     expect(widest(wide.stdoutText())).toBeLessThanOrEqual(120);
     expect(widest(piped.stdoutText())).toBeLessThanOrEqual(80);
