@@ -69,6 +69,18 @@ describe('rep history after audits', () => {
     expect((JSON.parse(json.stdout) as Array<{ score: number }>).map((point) => point.score)).toEqual([80]);
   });
 
+  it('a cached answer compares with the point before the one it was recorded as, so --fail-on-drop still sees the drop', async () => {
+    const server = await serverWith({ Falls: [80, 70] });
+    expect((await rep(server, ['audit', 'Falls', '--format', 'json'])).code).toBe(0);
+    expect((await rep(server, ['audit', 'Falls', '--format', 'json'])).code).toBe(0); // fetched: 70, recorded and cached
+    const cached = await rep(server, ['audit', 'Falls', '--fail-on-drop', '5', '--format', 'table'], { REP_MAX_AGE: undefined, NO_COLOR: '1' });
+    expect(server.count('/api/audit')).toBe(2);
+    expect(cached.stderr).toMatch(/cached answer/);
+    expect(cached.stderr).toMatch(/gate failed: Falls: fell 10(\.0)? \(from 80(\.0)? to 70(\.0)?\)/);
+    expect(cached.code).toBe(7);
+    expect(cached.stdout).toMatch(/▼ 10/);
+  });
+
   it('--sandbox records nothing', async () => {
     expect((await session.rep(['--sandbox', 'audit', 'Кофейня Ромашка', '--format', 'json'])).code).toBe(0);
     const result = await session.rep(['--sandbox', 'history', 'Кофейня Ромашка']);
