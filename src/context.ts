@@ -123,8 +123,9 @@ export async function answerCacheFor(deps: Deps, settings: Settings): Promise<Pi
  * error's own hint says what to do (a 401's says how to give a key), so the user reads one error and one hint.
  */
 function warnOnAnswerWithoutKey(client: RepClient, deps: Deps): RepClient {
-  const warned = <T>(result: T): T => {
-    deps.warn('no API key is set; the server answered without one (run `rep login` or set REP_API_KEY)');
+  const warned = <T extends { fromCache?: unknown }>(result: T): T => {
+    // An answer from the cache was no request: nothing went to the server without a key this time.
+    if (!result.fromCache) deps.warn('no API key is set; the server answered without one (run `rep login` or set REP_API_KEY)');
     return result;
   };
   return {

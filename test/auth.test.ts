@@ -87,6 +87,15 @@ describe('requests and the key', () => {
     expect(result.stderr.match(/^rep: warning: no API key is set/gm)).toHaveLength(1);
   });
 
+  it('without a key, an answer from the cache sends nothing and so warns of nothing sent', async () => {
+    const server = track(await startRecordingServer({ body: { company: { name: 'x' }, score: 1 } }));
+    expect((await rep(['audit', 'x'], { env: { REP_BASE_URL: server.baseUrl.href } })).code).toBe(0);
+    const cached = await rep(['audit', 'x'], { env: { REP_BASE_URL: server.baseUrl.href } });
+    expect(cached.code).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect(cached.stderr).toMatch(/^rep: cached answer from .* \(--max-age 0 to refresh\)\n$/);
+  });
+
   it.each([401, 403])('without a key, a %i exits 4 with a hint to `rep login`', async (status) => {
     const server = track(await startRecordingServer({ status, body: { error: 'unauthorized' } }));
     const result = await rep(['audit', 'x'], { env: { REP_BASE_URL: server.baseUrl.href } });
