@@ -34,6 +34,28 @@ describe('a batch cut off by the rate limit, run again', () => {
   });
 });
 
+describe('a batch that hits the rate limit', () => {
+  it('still answers the names it has in the cache after the limit, sending nothing more', async () => {
+    let answered = 0;
+    const api = track(await startFaultServer()).always('/api/audit', (request) => {
+      if (answered >= 10) return { status: 429, headers: { 'retry-after': '600' }, body: {} };
+      answered += 1;
+      return { body: auditBody(request.q ?? '') };
+    });
+    const input = names(40);
+    const env = { env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_batch_cache_0002' } };
+    expect((await rep(['--format', 'ndjson', 'audit', ...input.slice(30)], env)).code).toBe(0);
+    const sent = api.requests.length;
+    const result = await rep(['--format', 'ndjson', 'audit', '--concurrency', '1', ...input], env);
+    expect(result.code).toBe(5);
+    expect(api.requests.length).toBe(sent + 1); // the one 429; the cached names cost nothing
+    expect(result.stderr.split('\n')[0]).toBe('40 names: 10 audited (10 from the cache), 30 rate limited');
+    const records = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { query: string; result?: unknown });
+    expect(records.map((record) => record.query)).toEqual(input);
+    expect(records.slice(30)).toEqual(input.slice(30).map((name) => ({ query: name, result: auditBody(name) })));
+  });
+});
+
 describe('the plan before a big batch', () => {
   it('a 150-name batch on a fresh home says it needs 150 requests and 100 are left, before its first request', async () => {
     const api = track(await startFaultServer()).always('/api/audit', (request) => ({ body: auditBody(request.q ?? '') }));

@@ -5,7 +5,7 @@ import type { CallOptions, RepClient } from '../api/client.js';
 import type { AuditView } from '../views/audit.js';
 import type { Change } from '../history/change.js';
 import type { Deps } from '../deps.js';
-import { describeError, InterruptedError, RateLimitError, UsageError } from '../errors.js';
+import { describeError, InterruptedError, NotCachedError, RateLimitError, UsageError } from '../errors.js';
 import type { BatchRecord, BatchWriter } from '../output/batch.js';
 import { startBatchProgress, type Progress } from '../progress.js';
 import { serializeJson } from '../output/json-text.js';
@@ -94,7 +94,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     inFlight += 1;
     const request = new AbortController();
     requests.add(request);
-    void fetchOutcome(client, slot.name, { signal: request.signal }, options.onAnswer).then((answer) => {
+    void fetchOutcome(client, slot.name, { signal: request.signal, onlyIfCached: rateLimit !== undefined }, options.onAnswer).then((answer) => {
       requests.delete(request);
       inFlight -= 1;
       if (answer === 'stopped') return changed();
@@ -117,12 +117,10 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       const known = dedupe.get(name);
       if (known === 'pending') dedupe.wait(name, slot);
       else if (known) slot.outcome = known;
-      else if (rateLimit) slot.outcome = NOT_AUDITED;
       else {
         await until(() => inFlight < concurrency || stopped() || rateLimit !== undefined);
         if (stopped()) break;
-        if (rateLimit) slot.outcome = NOT_AUDITED;
-        else send(slot);
+        send(slot); // once rate limited, only from the cache
       }
       flush();
     }
@@ -161,6 +159,7 @@ async function fetchOutcome(client: RepClient, name: string, call: CallOptions, 
   } catch (error) {
     if (error instanceof InterruptedError) return 'stopped';
     if (error instanceof RateLimitError) return { outcome: NOT_AUDITED, rateLimit: error };
+    if (error instanceof NotCachedError) return { outcome: NOT_AUDITED };
     const { exitCode, message } = describeError(error);
     return { outcome: { error: { exit: exitCode, message } } };
   }
