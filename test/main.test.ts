@@ -85,7 +85,7 @@ describe('each run is independent of the runs before it', () => {
   it('warns again: the once-only warnings of one run do not silence the next', async () => {
     const api = (await server()).always('/api/pulse', { body: { index: 50 } });
     for (let run = 0; run < 2; run++) {
-      const result = await rep(['pulse'], { env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: undefined } });
+      const result = await rep(['--no-cache', 'pulse'], { env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: undefined } });
       expect(result.stderr).toMatch(/^rep: warning: no API key is set/);
     }
   });
