@@ -1,7 +1,7 @@
 // GitHub-flavoured Markdown tables, for step summaries and pull-request comments. Cells are server
 // text: scrubbed of controls, line breaks kept as <br>, and every character Markdown would act on
 // inside a cell escaped, so a name shows as written and never breaks the table, adds markup or mentions anyone.
-import { scrubText } from './scrub.js';
+import { scrubText } from '../text.js';
 
 /** ASCII punctuation that starts markup inside a table cell (GFM lets any ASCII punctuation be escaped). */
 const MARKUP = /[\\`*_[\]<>|~&#!]/g;

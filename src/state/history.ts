@@ -5,7 +5,7 @@
 // most 1,000 points per (base URL, query).
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { scrubLine } from '../output/scrub.js';
+import { scrubLine } from '../text.js';
 import { openAppendLog } from './append-log.js';
 
 export interface HistorySource {
