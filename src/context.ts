@@ -42,7 +42,7 @@ export function createDeps({ globals, io, env, signal, now = Date.now }: DepsInp
     },
     format: () => chooseFormat(globals, io),
     onExit: (cleanup) => void cleanups.push(cleanup),
-    paths: () => (paths ??= repPaths(env, deps.warn)),
+    paths: () => (paths ??= repPaths(env, process.platform, deps.warn)),
     settings: () => (settings ??= globals.sandbox ? startSandbox(deps) : loadSettings(deps)),
     client: () => (client ??= deps.settings().then((settings) => clientFor(deps, settings))),
   };
@@ -54,7 +54,7 @@ export function createDeps({ globals, io, env, signal, now = Date.now }: DepsInp
 }
 
 /** `--json` (it wins over `--format`), else `--format`, else table on a terminal and json when piped. */
-export function chooseFormat(globals: Pick<GlobalOptions, 'format' | 'json'>, io: Pick<IO, 'stdoutIsTTY'>): Format {
+export function chooseFormat(globals: Partial<Pick<GlobalOptions, 'format' | 'json'>>, io: Pick<IO, 'stdoutIsTTY'>): Format {
   if (globals.json) return 'json';
   return globals.format ?? (io.stdoutIsTTY ? 'table' : 'json');
 }
@@ -123,8 +123,9 @@ export async function answerCacheFor(deps: Deps, settings: Settings): Promise<Pi
  * error's own hint says what to do (a 401's says how to give a key), so the user reads one error and one hint.
  */
 function warnOnAnswerWithoutKey(client: RepClient, deps: Deps): RepClient {
-  const warned = <T>(result: T): T => {
-    deps.warn('no API key is set; the server answered without one (run `rep login` or set REP_API_KEY)');
+  const warned = <T extends { fromCache?: unknown }>(result: T): T => {
+    // An answer from the cache was no request: nothing went to the server without a key this time.
+    if (!result.fromCache) deps.warn('no API key is set; the server answered without one (run `rep login` or set REP_API_KEY)');
     return result;
   };
   return {

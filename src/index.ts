@@ -23,6 +23,7 @@ export {
   ExitCode,
   InterruptedError,
   NetworkError,
+  NotCachedError,
   NotFoundError,
   RateLimitError,
   RepError,

@@ -3,11 +3,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
-const { home, rep } = useTempHome();
-const track = closeAfterEach();
+const { home, rep, track } = useRep();
 const KEY = 'rk_test_cache_0123456789abcdef';
 const BODIES = {
   audit: { name: 'Blue Bottle Coffee', score: 4.4, sources: [] },

@@ -23,7 +23,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 function depsFor(globals: Partial<GlobalOptions> = {}, env: NodeJS.ProcessEnv = { REP_CACHE_DIR: dir }) {
   const io = testIO();
-  const all: GlobalOptions = { timeout: 30, retries: 0, wait: false, maxWait: 3_600_000, debug: false, quiet: false, sandbox: false, ...globals };
+  const all: GlobalOptions = { json: false, bom: false, color: true, cache: true, timeout: 30, retries: 0, wait: false, maxWait: 3_600_000, debug: false, quiet: false, sandbox: false, ...globals };
   const { deps } = createDeps({ globals: all, io, env, signal: new AbortController().signal });
   return { deps, io };
 }

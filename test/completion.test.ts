@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAuditHistory } from '../src/state/audit-history.js';
-import { makeTempHome, REP_BIN, runCli, type TempHome } from './helpers/cli.js';
+import { makeTempHome, REP_BIN, runCli, runInProcess, type TempHome } from './helpers/cli.js';
 
 let home: TempHome;
 const scripts: Record<string, string> = {};
@@ -13,7 +13,7 @@ const scripts: Record<string, string> = {};
 beforeAll(async () => {
   home = makeTempHome();
   for (const shell of ['bash', 'zsh', 'fish']) {
-    const result = await runCli(['completion', shell], { home });
+    const result = await runInProcess(['completion', shell], { home });
     expect([result.code, result.stderr]).toEqual([0, '']);
     scripts[shell] = join(home.dir, `rep.${shell}`);
     writeFileSync(scripts[shell], result.stdout);
@@ -132,7 +132,8 @@ describe('rep completion zsh and fish', () => {
 
   it.skipIf(!installed('fish'))('fish: completes commands, options per command and --format values', () => {
     const offers = (line: string) => {
-      const run = spawnSync('fish', ['--no-config', '-c', `source $argv[1]; complete -C ${JSON.stringify(line)}`, scripts.fish as string], { encoding: 'utf8', cwd: home.dir, env: shellEnv() });
+      const script = `source $argv[1]; complete -C ${JSON.stringify(line)}`;
+      const run = spawnSync('fish', ['--no-config', '-c', script, scripts.fish as string], { encoding: 'utf8', cwd: home.dir, env: shellEnv() });
       expect(run.stderr).toBe('');
       return run.stdout.split('\n').filter(Boolean).map((entry) => entry.split('\t')[0]);
     };

@@ -44,7 +44,7 @@ function record(stateDir: string, env: NodeJS.ProcessEnv, query: string, scores:
 
 async function history(opts: HistoryOptions, stateDir: string, setup: Setup = {}) {
   const io = testIO({ columns: setup.columns ?? 80 });
-  const globals: GlobalOptions = { timeout: 30, retries: 0, wait: false, maxWait: 3_600_000, debug: false, quiet: false, sandbox: setup.sandbox ?? false };
+  const globals: GlobalOptions = { json: false, bom: false, color: true, cache: true, timeout: 30, retries: 0, wait: false, maxWait: 3_600_000, debug: false, quiet: false, sandbox: setup.sandbox ?? false };
   // 'markdown' is cast until the global Format has it (the lead adds it with --format markdown).
   if (setup.format) globals.format = setup.format as Format;
   const { deps, cleanup } = createDeps({ globals, io, env: setup.env ?? {}, signal: new AbortController().signal, now: () => NOW });

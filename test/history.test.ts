@@ -207,6 +207,15 @@ describe('the history store', () => {
     expect(latestPoints(points, 'https://elsewhere.test/api')('blue')).toBeUndefined();
   });
 
+  it('latestPoints with a time: the newest point recorded strictly before it (a cached answer skips its own point)', () => {
+    const points = [point('blue', T0, 1), point('blue', T0 + DAY, 2), point('blue', T0 + 2 * DAY, 3)];
+    const lookup = latestPoints(points, BASE);
+    expect(lookup('blue', undefined, T0 + 2 * DAY)?.score).toBe(2);
+    expect(lookup('blue', undefined, T0 + 2 * DAY + 1)?.score).toBe(3);
+    expect(lookup('blue', undefined, T0 + DAY - 1)?.score).toBe(1);
+    expect(lookup('blue', undefined, T0)).toBeUndefined();
+  });
+
   it('historyNames: the recorded names and queries starting with a prefix, each once, sorted; none from a missing file', () => {
     const root = tempDir();
     const file = join(root, 'history.jsonl');

@@ -8,6 +8,7 @@ import {
   createClient,
   ExitCode,
   NetworkError,
+  NotCachedError,
   NotFoundError,
   RateLimitError,
   RepError,
@@ -16,12 +17,13 @@ import {
   type RateLimitWaitEvent,
   type RetryEvent,
 } from '../src/index.js';
-import { closeAfterEach } from './helpers/cli.js';
+import { openAnswerCache } from '../src/state/answer-cache.js';
+import { makeTempHome, useRep } from './helpers/cli.js';
 import { closedPort, startFaultServer } from './helpers/fault-server.js';
 import { useSandbox } from './helpers/sandbox.js';
 
 const sandbox = useSandbox();
-const track = closeAfterEach();
+const { track } = useRep();
 
 async function failure(promise: Promise<unknown>): Promise<RepError> {
   try {
@@ -32,6 +34,26 @@ async function failure(promise: Promise<unknown>): Promise<RepError> {
   }
   throw new Error('expected the call to fail');
 }
+
+describe('the cache option', () => {
+  it('answers a repeated call from the store; onlyIfCached sends nothing and a miss is a NotCachedError', async () => {
+    const home = makeTempHome();
+    try {
+      const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 61 } });
+      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0001', cache: { store: openAnswerCache(home.dir), maxAge: 60 } });
+      const miss = await failure(rep.pulse({ onlyIfCached: true }));
+      expect(miss).toBeInstanceOf(NotCachedError);
+      expect([miss.exitCode, miss.message]).toEqual([ExitCode.error, 'no cached answer for pulse']);
+      expect(server.count('/api/pulse')).toBe(0);
+      expect((await rep.pulse()).fromCache).toBeUndefined();
+      const hit = await rep.pulse({ onlyIfCached: true });
+      expect([hit.view.index, hit.fromCache?.ageMs]).toEqual([61, expect.any(Number)]);
+      expect(server.count('/api/pulse')).toBe(1);
+    } finally {
+      home.cleanup();
+    }
+  });
+});
 
 describe('results', () => {
   it('audit, search and pulse resolve to the body, its view and the rate-limit headers', async () => {

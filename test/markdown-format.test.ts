@@ -1,11 +1,11 @@
 // `--format markdown` through the CLI: audit, search, pulse, batches, history and status are GFM
 // tables whose every row has the head's number of cells, a `|` in a name escaped, server text scrubbed.
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
-const session = useTempHome();
-const track = closeAfterEach();
+const session = useRep();
+const { track } = session;
 const NAME = 'AT|T \u001b[31mStore\u001b[0m';
 
 /** The tables in a document: each a run of lines starting with `|`. */

@@ -24,9 +24,7 @@ const SEARCH = {
 const PULSE = { index: 71.234, companies: 2400, updated_at: '2026-11-01T00:00:00Z' };
 const HOSTILE = { name: 'Evil\u001b]0;pwned\u0007 \u009b31m Co\u202e', score: 10, note: 'line\u0085break \u2066x\u2069', sources: [{ source: '\u001b[2J=cmd', rating: 1 }] };
 
-// eslint-disable-next-line no-control-regex
 const SGR = /\u001b\[[0-9;]*m/g;
-// eslint-disable-next-line no-control-regex
 const TERMINAL_ACTIVE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 async function render(kind: Endpoint, body: unknown, format: Format, options: { columns?: number; colorOut?: boolean } = {}): Promise<string> {

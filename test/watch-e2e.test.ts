@@ -2,11 +2,11 @@
 // calls: each fresh audit is a history point, `rep history` lists them oldest first, and the gates
 // (--fail-under, --fail-on-drop) exit 7 with the failing names on stderr and every record on stdout.
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
-const session = useTempHome();
-const track = closeAfterEach();
+const session = useRep();
+const { track } = session;
 
 const audit = (name: string, score: number) => ({ body: { name, score, score_max: 100, sources: [{ source: 'Google', rating: 4.5, reviews: 10 }] } });
 
@@ -67,6 +67,18 @@ describe('rep history after audits', () => {
     expect(server.count('/api/audit')).toBe(1);
     const json = await rep(server, ['history', 'Blue Bottle', '--format', 'json']);
     expect((JSON.parse(json.stdout) as Array<{ score: number }>).map((point) => point.score)).toEqual([80]);
+  });
+
+  it('a cached answer compares with the point before the one it was recorded as, so --fail-on-drop still sees the drop', async () => {
+    const server = await serverWith({ Falls: [80, 70] });
+    expect((await rep(server, ['audit', 'Falls', '--format', 'json'])).code).toBe(0);
+    expect((await rep(server, ['audit', 'Falls', '--format', 'json'])).code).toBe(0); // fetched: 70, recorded and cached
+    const cached = await rep(server, ['audit', 'Falls', '--fail-on-drop', '5', '--format', 'table'], { REP_MAX_AGE: undefined, NO_COLOR: '1' });
+    expect(server.count('/api/audit')).toBe(2);
+    expect(cached.stderr).toMatch(/cached answer/);
+    expect(cached.stderr).toMatch(/gate failed: Falls: fell 10(\.0)? \(from 80(\.0)? to 70(\.0)?\)/);
+    expect(cached.code).toBe(7);
+    expect(cached.stdout).toMatch(/▼ 10/);
   });
 
   it('--sandbox records nothing', async () => {

@@ -3,7 +3,7 @@
 // rate limit when asked, and tells its hooks; it writes nothing anywhere and reads no config file or
 // environment variable it is not given.
 import { auditView, pulseView, searchView, type AuditView, type PulseView, type SearchView } from '../views/index.js';
-import { errorFromResponse, InterruptedError, NetworkError, parseJsonBody, UsageError, type RateLimitError, type RepError } from './errors.js';
+import { errorFromResponse, InterruptedError, NetworkError, NotCachedError, parseJsonBody, UsageError, type RateLimitError, type RepError } from './errors.js';
 import { describeReset, estimateReset, formatClock, formatRelative, hasRateLimitInfo, parseRateLimitHeaders, parseRetryAfter, rateLimitError, type RateLimitInfo, type RequestCounter } from './rate-limit.js';
 import { buildUrl, checkBaseUrl, checkKey, keyRedactor, redactBody, type Endpoint } from './request.js';
 import { createTransport, linkSignals, type ApiResponse, type RequestEvent, type ResponseEvent } from './transport.js';
@@ -125,6 +125,8 @@ export interface RepResult<V> {
 export interface CallOptions {
   /** Aborts this one call (InterruptedError). */
   signal?: AbortSignal;
+  /** Answer from the cache or not at all (fetch's `only-if-cached`): nothing is sent, and a miss rejects with NotCachedError. */
+  onlyIfCached?: boolean;
 }
 
 export interface RepClient {
@@ -282,7 +284,9 @@ export function createClient(options: ClientOptions): RepClient {
   async function call<V>(endpoint: Endpoint, q: string | undefined, callOptions: CallOptions | undefined, view: (body: unknown) => V): Promise<RepResult<V>> {
     const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
     try {
-      const result = cached(endpoint, q) ?? (await send(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal));
+      const hit = cached(endpoint, q);
+      if (!hit && callOptions?.onlyIfCached) throw new NotCachedError(`no cached answer for ${endpoint}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
+      const result = hit ?? (await send(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal));
       return { ...result, view: view(result.body) };
     } finally {
       linked?.dispose();

@@ -91,6 +91,11 @@ export class NetworkError extends RepError {
   }
 }
 
+/** A call made with `onlyIfCached` found no cached answer young enough; nothing was sent. */
+export class NotCachedError extends RepError {
+  readonly exitCode = ExitCode.error;
+}
+
 /** The signal given to the client or to a call was aborted (the CLI's Ctrl-C / SIGTERM). */
 export class InterruptedError extends RepError {
   readonly exitCode = ExitCode.interrupted;

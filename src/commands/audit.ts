@@ -6,13 +6,16 @@ import type { AuditView } from '../views/audit.js';
 import { fetchAndShow, queryFrom } from './query.js';
 
 export interface AuditOptions {
-  args: [string[]];
+  /** The names given as arguments (`-` reads stdin at that place). */
+  names: string[];
+  /** `--file PATH` (`-` for stdin). */
   file?: string;
+  /** Requests in flight during a batch. */
   concurrency: number;
   /** `--batch`: batch records, summary and exit codes even for one name. */
-  batch?: boolean;
+  batch: boolean;
   /** `--csv-sources`: a batch's CSV has a row per source (default: one per company). */
-  csvSources?: boolean;
+  csvSources: boolean;
   /** `--fail-under SCORE`: exit 7 when a score is below it. */
   failUnder?: number;
   /** `--fail-on-drop POINTS`: exit 7 when a score fell by more than this since its previous point. */
@@ -20,7 +23,7 @@ export interface AuditOptions {
 }
 
 export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
-  const names = opts.args[0];
+  const { names } = opts;
   if (names.length === 0 && opts.file === undefined) {
     throw new UsageError('missing company name', { hint: 'rep audit "Blue Bottle Coffee", or --file PATH for a batch' });
   }
@@ -48,7 +51,7 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
   const watch = await startWatch(deps, limits);
   await watch.finish(runBatch(deps, input, {
     onAnswer: (query, view, fromCache) => watch.see(query, view, fromCache),
-    csvSources: opts.csvSources === true,
+    csvSources: opts.csvSources,
     concurrency: opts.concurrency,
     progress: !typedNames,
     // Arguments and a --file are read whole (up to a bound) to plan; stdin only when it ends within the window.

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { buildProgram } from '../program.js';
 
 export interface CompletionOptions {
-  args: ['bash' | 'zsh' | 'fish'];
+  shell: 'bash' | 'zsh' | 'fish';
 }
 
 interface OptionSpec {
@@ -38,7 +38,7 @@ export async function run(opts: CompletionOptions, deps: Deps): Promise<void> {
     const name = command.name();
     return { name, description: command.description(), options: command.options.map(optionSpec), ...(choices ? { argChoices: choices } : {}), ...(NAMED.includes(name) ? { names: true } : {}) };
   });
-  const script = { bash: bashScript, zsh: zshScript, fish: fishScript }[opts.args[0]](commands, globals);
+  const script = { bash: bashScript, zsh: zshScript, fish: fishScript }[opts.shell](commands, globals);
   deps.io.out(script);
 }
 

@@ -1,6 +1,6 @@
 // CI gates on audited scores: `--fail-under SCORE` and `--fail-on-drop POINTS` (exit 7). Scores are
 // compared as the server gives them: the scale is undocumented (0–100 in the sandbox, 0–5 elsewhere).
-import { scrubLine } from '../output/scrub.js';
+import { scrubLine } from '../text.js';
 import { roundScore, scoreText } from './change.js';
 
 export interface GateLimits {

@@ -5,7 +5,7 @@ import type { IO } from '../io.js';
 import { csvRow } from '../output/csv.js';
 import { jsonText } from '../output/json-text.js';
 import { markdownTable } from '../output/markdown.js';
-import { scrubLine } from '../output/scrub.js';
+import { scrubLine } from '../text.js';
 import type { HistoryPoint, HistorySource } from '../state/history.js';
 import { changeFrom, changeText, localDateTime, scoreText, type Change } from './change.js';
 import { sparkline } from './sparkline.js';

@@ -3,7 +3,7 @@
 // each name becomes a card of its own, as search results do.
 import type { IO } from '../io.js';
 import type { BatchSummary } from '../views/batch.js';
-import { scrubLine } from './scrub.js';
+import { scrubLine } from '../text.js';
 import { changeText, type Change } from '../history/change.js';
 import { colourChange, drawGrid, formatScore, loadTableKit, sharedDecimals, type TableKit } from './table-kit.js';
 import { displayWidth, truncateToWidth } from './text-width.js';

@@ -5,7 +5,7 @@
 // most 1,000 points per (base URL, query).
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { scrubLine } from '../output/scrub.js';
+import { scrubLine } from '../text.js';
 import { openAppendLog } from './append-log.js';
 
 export interface HistorySource {
@@ -135,18 +135,32 @@ export function pointsFor(points: readonly HistoryPoint[], name: string, baseUrl
 
 /**
  * A lookup of the newest point per name at one base URL: a query or company name gives the newest
- * point whose query or company name matches either (one pass over the points, then O(1) per name).
+ * point whose query or company name matches either; with `before`, the newest recorded before that
+ * time (an answer from the cache compares with the point before its own). One pass over the points.
  */
-export function latestPoints(points: readonly HistoryPoint[], baseUrl: URL | string): (query: string, name?: string) => HistoryPoint | undefined {
+export function latestPoints(
+  points: readonly HistoryPoint[],
+  baseUrl: URL | string,
+): (query: string, name?: string, before?: number) => HistoryPoint | undefined {
   const base = baseUrlKey(baseUrl);
-  const newest = new Map<string, HistoryPoint>();
+  const byKey = new Map<string, HistoryPoint[]>(); // oldest first, as the file holds them
   for (const point of points) {
     if (point.base_url !== base) continue;
-    for (const text of [point.query, point.name]) if (text !== undefined) newest.set(nameKey(text), point); // oldest first: the last one wins
+    const keys = new Set([point.query, point.name].filter((text) => text !== undefined).map(nameKey));
+    for (const key of keys) {
+      const list = byKey.get(key);
+      if (list) list.push(point);
+      else byKey.set(key, [point]);
+    }
   }
-  return (query, name) => {
-    const byQuery = newest.get(nameKey(query));
-    const byName = name === undefined ? undefined : newest.get(nameKey(name));
+  const newest = (key: string, before: number) => {
+    const list = byKey.get(key) ?? [];
+    for (let index = list.length - 1; index >= 0; index--) if (Date.parse(list[index]!.at) < before) return list[index];
+    return undefined;
+  };
+  return (query, name, before = Number.POSITIVE_INFINITY) => {
+    const byQuery = newest(nameKey(query), before);
+    const byName = name === undefined ? undefined : newest(nameKey(name), before);
     if (!byQuery || !byName) return byQuery ?? byName;
     return byName.at > byQuery.at ? byName : byQuery;
   };
