@@ -1,5 +1,5 @@
 // The completion scripts work in the shells they are for: bash is run for real (COMP_WORDS/_rep),
-// zsh is syntax-checked and fish run for real when those shells are installed (.ci/run installs them).
+// zsh is syntax-checked with its name completer run, and fish run for real when those shells are installed (.ci/run installs them).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -123,6 +123,18 @@ describe('rep completion zsh and fish', () => {
   it.skipIf(!installed('zsh'))('zsh: the script parses (zsh -n)', () => {
     const run = spawnSync('zsh', ['-n', scripts.zsh as string], { encoding: 'utf8' });
     expect([run.status, run.stderr]).toEqual([0, '']);
+  });
+
+  it.skipIf(!installed('zsh'))('zsh: the name completer offers recorded names whole, by prefix (compadd stubbed to print)', () => {
+    const names = (prefix: string) => {
+      // Outside a completion widget: compdef and compadd are stand-ins; _rep_names is the script's own.
+      const script = `compdef() { :; }; compadd() { [[ $1 == -a ]] && printf '%s\\0' "\${(@P)2}"; }; source "$1"; PREFIX="$2"; _rep_names`;
+      const run = spawnSync('zsh', ['-f', '-c', script, 'zsh', scripts.zsh as string, prefix], { encoding: 'utf8', cwd: home.dir, env: shellEnv() });
+      expect(run.stderr).toBe('');
+      return run.stdout.split('\0').filter(Boolean); // one NUL-ended entry per candidate compadd was given
+    };
+    expect(names('Bl')).toEqual(['Blue Bottle Coffee']);
+    expect(names('b')).toEqual(expect.arrayContaining(['bakery', "Bob's Bakery", 'Blue Bottle Coffee']));
   });
 
   it.skipIf(!installed('fish'))('fish: the script parses (fish -n)', () => {
