@@ -130,14 +130,20 @@ function median(values) {
 
 function printHeader() {
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
-  console.log(`\nNode ${process.version}, ${cpus().length} × ${cpu}, load ${loadavg().map((n) => n.toFixed(2)).join(' ')}; ${ROUNDS} interleaved rounds\n`);
+  console.log(
+    `\nNode ${process.version}, ${cpus().length} × ${cpu}, load ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}; ${ROUNDS} interleaved rounds\n`,
+  );
 }
 
 function printStartup(candidates, times) {
   const med = Object.fromEntries(candidates.map((c, i) => [c.name, median(times[i])]));
   console.log('| command | median | p25–p75 |');
   console.log('| --- | ---: | ---: |');
-  candidates.forEach((c, i) => console.log(`| \`${c.name}\` | ${med[c.name].toFixed(0)} ms | ${quantile(times[i], 0.25).toFixed(0)}–${quantile(times[i], 0.75).toFixed(0)} ms |`));
+  candidates.forEach((c, i) =>
+    console.log(`| \`${c.name}\` | ${med[c.name].toFixed(0)} ms | ${quantile(times[i], 0.25).toFixed(0)}–${quantile(times[i], 0.75).toFixed(0)} ms |`),
+  );
   const ratio = (a, b) => `| \`${a}\` / \`${b}\` | ${(med[a] / med[b]).toFixed(2)}× |`;
   console.log('\n| ratio of medians | |\n| --- | ---: |');
   console.log(ratio('rep --version', 'node -e 0'));

@@ -63,7 +63,10 @@ for (const output of Object.values(result.metafile.outputs)) {
 if (unbundled.size > 0) throw new Error(`dist/ would import ${[...unbundled].join(', ')} at run time: bundle it (esbuild left it external)`);
 
 const NOTICES = join(root, 'dist', 'THIRD_PARTY_NOTICES.txt');
-const files = result.outputFiles.map(({ path, text }) => ({ path, text: path.endsWith('.map') ? `${JSON.stringify(pruneSourceMap(JSON.parse(text)))}\n` : text }));
+const files = result.outputFiles.map(({ path, text }) => ({
+  path,
+  text: path.endsWith('.map') ? `${JSON.stringify(pruneSourceMap(JSON.parse(text)))}\n` : text,
+}));
 files.push({ path: NOTICES, text: thirdPartyNotices(bundledPackageDirs(result.metafile, root)) });
 // Types take tsc seconds; `--no-types` (the test suite's build, which runs JavaScript only) skips them.
 if (!process.argv.includes('--no-types')) files.push(...libraryDeclarations(root));

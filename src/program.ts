@@ -69,19 +69,24 @@ export function buildProgram(runAction: RunAction): Command {
     .option('--retries <n>', 'retries after network errors and 5xx answers', wholeNumber, 2)
     .option('--wait', 'when rate limited, wait for the reset and go on')
     .addOption(new Option('--max-wait <duration>', 'longest total wait under --wait (90, 90s, 15m, 1h)').argParser(parseDuration).default(3_600_000, '1h'))
-    .addOption(new Option('--max-age <duration>', 'reuse a cached answer younger than this; 0 always fetches (env: REP_MAX_AGE; default 15m)').argParser(parseDuration))
+    .addOption(
+      new Option('--max-age <duration>', 'reuse a cached answer younger than this; 0 always fetches (env: REP_MAX_AGE; default 15m)').argParser(parseDuration),
+    )
     .option('--no-cache', 'neither read nor write the answer cache')
     .option('--debug', 'print requests, responses and stack traces on stderr (never the key)')
     .option('-q, --quiet', 'print nothing but data and errors')
     .option('--sandbox', 'run the command against a built-in local sandbox (offline, writes no files)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   rep --sandbox audit "Кофейня Ромашка"
   rep search coffee | jq '.companies[].name'
   REP_API_KEY=… rep audit --file companies.txt --format ndjson
 
 Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited,
-6 network, 7 a gate failed (--fail-under, --fail-on-drop), 130 interrupted.`);
+6 network, 7 a gate failed (--fail-under, --fail-on-drop), 130 interrupted.`,
+    );
 
   program
     .command('login')
@@ -151,7 +156,14 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited,
     .description('the scores recorded for a company, oldest first (local: no request)')
     .argument('<name...>', 'company name or the query it was audited by')
     .option('--since <when>', 'only points since a duration back (30d, 12h) or a date (2026-11-01)')
-    .addHelpText('after', examples('rep history "Blue Bottle Coffee"', 'rep history "Blue Bottle Coffee" --since 30d --format csv', 'rep history Blue Bottle Coffee --format json | jq .[].score'))
+    .addHelpText(
+      'after',
+      examples(
+        'rep history "Blue Bottle Coffee"',
+        'rep history "Blue Bottle Coffee" --since 30d --format csv',
+        'rep history Blue Bottle Coffee --format json | jq .[].score',
+      ),
+    )
     .action((words: string[], flags: { since?: string }, command: Command) =>
       runAction<HistoryOptions>(() => import('./commands/history.js'), { name: words.join(' '), since: flags.since }, globalsOf(command)),
     );

@@ -130,11 +130,15 @@ export function showRateLimitWait(deps: Deps, { until, signal, message }: RateLi
   };
   if (io.stderrIsTTY) tick();
   else io.err(`${message}\n`);
-  signal.addEventListener('abort', () => {
-    clearTimeout(timer);
-    if (io.stderrIsTTY) io.err('\r\u001b[2K');
-    for (const line of held) line.hold(false);
-  }, { once: true });
+  signal.addEventListener(
+    'abort',
+    () => {
+      clearTimeout(timer);
+      if (io.stderrIsTTY) io.err('\r\u001b[2K');
+      for (const line of held) line.hold(false);
+    },
+    { once: true },
+  );
 }
 
 /** A duration for a countdown: `4m 12s`, `1h 02m`, `9s`. */

@@ -28,7 +28,10 @@ describe('a batch cut off by the rate limit, run again', () => {
     expect(second.code).toBe(0);
     const resent = api.requests.slice(sentBefore.length).map((request) => request.q);
     expect(resent).toEqual(input.slice(30));
-    const records = second.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+    const records = second.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as unknown);
     expect(records).toEqual(input.map((name) => ({ query: name, result: auditBody(name) })));
     expect(second.stderr.split('\n')[0]).toBe('40 names: 40 audited (30 from the cache)');
   });
@@ -50,7 +53,10 @@ describe('a batch that hits the rate limit', () => {
     expect(result.code).toBe(5);
     expect(api.requests.length).toBe(sent + 1); // the one 429; the cached names cost nothing
     expect(result.stderr.split('\n')[0]).toBe('40 names: 10 audited (10 from the cache), 30 rate limited');
-    const records = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { query: string; result?: unknown });
+    const records = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { query: string; result?: unknown });
     expect(records.map((record) => record.query)).toEqual(input);
     expect(records.slice(30)).toEqual(input.slice(30).map((name) => ({ query: name, result: auditBody(name) })));
   });
@@ -68,7 +74,9 @@ describe('the plan before a big batch', () => {
     });
     expect(result.code).toBe(0);
     const [plan] = result.stderr.split('\n');
-    expect(plan).toMatch(/^rep: this batch needs 150 requests; 100 are left this hour \(free tier: 100 an hour\); with --wait it could finish around \d{1,2}:\d\d/);
+    expect(plan).toMatch(
+      /^rep: this batch needs 150 requests; 100 are left this hour \(free tier: 100 an hour\); with --wait it could finish around \d{1,2}:\d\d/,
+    );
     expect(result.stderr.match(/this batch needs/g)).toHaveLength(1);
     expect(requestsWhenPlanned).toBe(0);
     expect(api.count()).toBe(150);

@@ -16,7 +16,8 @@ const BODIES = {
 
 async function server(headers: Record<string, string> = {}): Promise<FaultServer> {
   const started = track(await startFaultServer());
-  for (const [endpoint, body] of Object.entries(BODIES)) started.always(`/api/${endpoint}`, { headers: { 'content-type': 'application/json', ...headers }, body });
+  for (const [endpoint, body] of Object.entries(BODIES))
+    started.always(`/api/${endpoint}`, { headers: { 'content-type': 'application/json', ...headers }, body });
   return started;
 }
 
@@ -125,7 +126,9 @@ it('no cache file holds the key, and each is 0600', async () => {
 function cacheFiles(): string[] {
   const dir = join(home().env.XDG_CACHE_HOME as string, 'rep');
   try {
-    return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name));
   } catch {
     return [];
   }

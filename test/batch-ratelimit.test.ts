@@ -11,7 +11,13 @@ async function batch(options: CompanyAuditOptions, args: string[]) {
   const server = await fixture.server();
   audits = serveCompanyAudits(server, options);
   const result = await fixture.rep(['--format', 'ndjson', 'audit', ...args], { env: { REP_API_KEY: 'test-key', REP_BASE_URL: server.baseUrl.href } });
-  return { ...result, records: result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
+  return {
+    ...result,
+    records: result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 const names = (count: number) => Array.from({ length: count }, (_, i) => `Company ${i + 1}`);

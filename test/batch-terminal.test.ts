@@ -16,7 +16,10 @@ async function serve(names: string[], hold: string[] = []): Promise<CompanyAudit
 
 /** What the terminal shows, line by line, without cursor and colour codes. */
 function screenLines(output: string): string[] {
-  return output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split(/\r?\n/).map((line) => line.slice(line.lastIndexOf('\r') + 1));
+  return output
+    .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
+    .split(/\r?\n/)
+    .map((line) => line.slice(line.lastIndexOf('\r') + 1));
 }
 
 // Sandbox companies with long Latin and Cyrillic names, and one name that does not exist.

@@ -29,7 +29,11 @@ async function goneBaseUrl(): Promise<string> {
   return gone.baseUrl.href;
 }
 
-const lines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 const names = (count: number, prefix = 'Company') => Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`);
 
 describe('rep audit: a batch', () => {
@@ -302,7 +306,10 @@ describe('rep audit --batch: records even for one name', () => {
   it('with several names it changes nothing, and without a name it is still a usage error', async () => {
     await serve({ companies: ['Alpha', 'Beta'] });
     const several = await rep(['--json', 'audit', '--batch', 'Alpha', 'Beta']);
-    expect(JSON.parse(several.stdout)).toEqual([{ query: 'Alpha', result: auditBody('Alpha') }, { query: 'Beta', result: auditBody('Beta') }]);
+    expect(JSON.parse(several.stdout)).toEqual([
+      { query: 'Alpha', result: auditBody('Alpha') },
+      { query: 'Beta', result: auditBody('Beta') },
+    ]);
     const none = await rep(['--json', 'audit', '--batch']);
     expect([none.code, none.stdout]).toEqual([2, '']);
     expect(none.stderr).toMatch(/^rep: missing company name\n/);

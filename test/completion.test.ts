@@ -97,7 +97,7 @@ describe('rep completion bash', () => {
 
   it('offers the names recorded in the history to rep audit and rep history, each as one word', () => {
     expect(complete('rep', 'audit', 'Bl')).toEqual(['Blue\\ Bottle\\ Coffee']);
-    expect(complete('rep', 'history', 'b')).toEqual(["bakery", "Blue\\ Bottle\\ Coffee", "Bob\\'s\\ Bakery"]);
+    expect(complete('rep', 'history', 'b')).toEqual(['bakery', 'Blue\\ Bottle\\ Coffee', "Bob\\'s\\ Bakery"]);
     expect(complete('rep', 'history', '--s')).toEqual(['--since', '--sandbox']);
   });
 
@@ -147,7 +147,10 @@ describe('rep completion zsh and fish', () => {
       const script = `source $argv[1]; complete -C ${JSON.stringify(line)}`;
       const run = spawnSync('fish', ['--no-config', '-c', script, scripts.fish as string], { encoding: 'utf8', cwd: home.dir, env: shellEnv() });
       expect(run.stderr).toBe('');
-      return run.stdout.split('\n').filter(Boolean).map((entry) => entry.split('\t')[0]);
+      return run.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((entry) => entry.split('\t')[0]);
     };
     expect(offers('rep au')).toEqual(['audit']);
     expect(offers('rep audit --f')).toEqual(expect.arrayContaining(['--file', '--format']));

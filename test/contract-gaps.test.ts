@@ -174,7 +174,9 @@ describe('relative paths in XDG_* and REP_CONFIG_DIR are ignored (the XDG spec),
     const configPath = JSON.parse(status.stdout).config_path as string;
     expect(configPath).not.toContain('rel-dir');
     expect(JSON.parse(readFileSync(configPath, 'utf8'))).toMatchObject({ apiKey: KEY });
-    expect(status.stderr).toBe(`rep: warning: REP_CONFIG_DIR is a relative path ("rel-dir"), ignored like a relative XDG path; the config is in ${join(configPath, '..')}\n`);
+    expect(status.stderr).toBe(
+      `rep: warning: REP_CONFIG_DIR is a relative path ("rel-dir"), ignored like a relative XDG path; the config is in ${join(configPath, '..')}\n`,
+    );
     expect(readdirSync(cwd())).toEqual([]);
   });
 });

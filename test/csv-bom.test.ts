@@ -30,7 +30,13 @@ describe('renderers', () => {
   });
 
   it('a batch writes it once, before the header, even with no records', async () => {
-    for (const records of [[{ query: 'a', result: { score: 1 } }, { query: 'b', result: { score: 2 } }], []]) {
+    for (const records of [
+      [
+        { query: 'a', result: { score: 1 } },
+        { query: 'b', result: { score: 2 } },
+      ],
+      [],
+    ]) {
       const io = testIO();
       const writer = createBatchWriter(io, 'csv', { bom: true });
       for (const record of records) writer.write(record);

@@ -55,7 +55,7 @@ describe('audit', () => {
     const result = await rep(['audit', 'No Such Company Anywhere']);
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe("rep: no company named \"No Such Company Anywhere\"\nhint: try: rep search 'No Such Company Anywhere'\n");
+    expect(result.stderr).toBe('rep: no company named "No Such Company Anywhere"\nhint: try: rep search \'No Such Company Anywhere\'\n');
   });
 
   it('an empty or blank name is a usage error, exit 2, sent nowhere', async () => {
@@ -96,7 +96,10 @@ describe('search', () => {
   it('ndjson gives one line per result with its type', async () => {
     const result = await rep(['--format', 'ndjson', 'search', 'coffee']);
     expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines) expect(['company', 'city', 'category']).toContain(line.type);
   });

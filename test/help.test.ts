@@ -27,7 +27,22 @@ function expectUsage(result: CliResult, message: string, hint: RegExp): void {
 }
 
 describe("each command's help", () => {
-  const network = ['--base-url', '--json', '--format', '--bom', '--no-color', '--timeout', '--retries', '--wait', '--max-wait', '--max-age', '--no-cache', '--debug', '--quiet', '--sandbox'];
+  const network = [
+    '--base-url',
+    '--json',
+    '--format',
+    '--bom',
+    '--no-color',
+    '--timeout',
+    '--retries',
+    '--wait',
+    '--max-wait',
+    '--max-age',
+    '--no-cache',
+    '--debug',
+    '--quiet',
+    '--sandbox',
+  ];
   it.each([
     ['audit', network],
     ['search', network],

@@ -99,7 +99,11 @@ describe('errors: a RepError subclass with the CLI exit code', () => {
   it('a spent limit: RateLimitError, exit 5, with the reset time and the limit', async () => {
     const server = track(await startFaultServer());
     const resetAt = Math.ceil(Date.now() / 1000) + 600;
-    server.expect('/api/pulse', { status: 429, headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetAt) }, body: {} });
+    server.expect('/api/pulse', {
+      status: 429,
+      headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetAt) },
+      body: {},
+    });
     const error = await failure(createClient({ baseUrl: server.baseUrl }).pulse());
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.exitCode).toBe(5);
@@ -135,13 +139,18 @@ describe('errors: a RepError subclass with the CLI exit code', () => {
 
   it('refuses plain http:// to a host that is not loopback, as the CLI does', () => {
     expect(() => createClient({ baseUrl: 'http://api.example.com/api' })).toThrow(UsageError);
-    expect(() => createClient({ baseUrl: 'http://api.example.com/api' })).toThrow(/refusing the plain http:\/\/ base URL from the baseUrl option for api\.example\.com/);
+    expect(() => createClient({ baseUrl: 'http://api.example.com/api' })).toThrow(
+      /refusing the plain http:\/\/ base URL from the baseUrl option for api\.example\.com/,
+    );
     expect(() => createClient({ baseUrl: 'https://api.example.com/api', apiKey: 'two words' })).toThrow(UsageError);
   });
 
-  it.each([{ timeout: 0 }, { timeout: Number.NaN }, { retries: -1 }, { retries: Number.NaN }, { maxWait: Number.POSITIVE_INFINITY }])('refuses %o: UsageError', (numbers) => {
-    expect(() => createClient({ baseUrl: 'https://api.example.com/api', ...numbers })).toThrow(UsageError);
-  });
+  it.each([{ timeout: 0 }, { timeout: Number.NaN }, { retries: -1 }, { retries: Number.NaN }, { maxWait: Number.POSITIVE_INFINITY }])(
+    'refuses %o: UsageError',
+    (numbers) => {
+      expect(() => createClient({ baseUrl: 'https://api.example.com/api', ...numbers })).toThrow(UsageError);
+    },
+  );
 });
 
 describe('hooks', () => {
@@ -213,7 +222,11 @@ describe('a library, not a program', () => {
 
   it('writes nothing to stdout or stderr, whatever happens', async () => {
     const server = track(await startFaultServer());
-    server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '1', 'x-ratelimit-remaining': '0' }, body: {} }, { headers: { 'x-ratelimit-remaining': '1' }, body: { index: 1 } });
+    server.expect(
+      '/api/pulse',
+      { status: 429, headers: { 'retry-after': '1', 'x-ratelimit-remaining': '0' }, body: {} },
+      { headers: { 'x-ratelimit-remaining': '1' }, body: { index: 1 } },
+    );
     server.expect('/api/search', { status: 503 }, { status: 500, body: 'down' });
     const out = vi.spyOn(process.stdout, 'write');
     const err = vi.spyOn(process.stderr, 'write');

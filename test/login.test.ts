@@ -191,10 +191,13 @@ describe.runIf(hasScript)('rep login on a terminal', () => {
   });
 
   it('asks for the base URL when none is set, then verifies the key', async () => {
-    const result = await repOnTerminal(['login'], [
-      ['Base URL of the API', `${sandbox.url}\r`],
-      ['API key (input hidden): ', `${sandbox.key}\r`],
-    ]);
+    const result = await repOnTerminal(
+      ['login'],
+      [
+        ['Base URL of the API', `${sandbox.url}\r`],
+        ['API key (input hidden): ', `${sandbox.key}\r`],
+      ],
+    );
     expect(result.code).toBe(0);
     expect(result.output).toContain('(verified)');
     expect(stored()).toEqual({ apiKey: sandbox.key, baseUrl: sandbox.url });

@@ -37,7 +37,9 @@ async function server(): Promise<FaultServer> {
   const srv = track(await startFaultServer());
   let score = 80;
   srv.always('/api/audit', (request) =>
-    request.q === 'Broken' ? { status: 404, body: { error: 'no' } } : { body: { name: NAME, score: (score -= 7), score_max: 100, sources: [{ source: 'Go|ogle', rating: 4.5, reviews: 10 }] } },
+    request.q === 'Broken'
+      ? { status: 404, body: { error: 'no' } }
+      : { body: { name: NAME, score: (score -= 7), score_max: 100, sources: [{ source: 'Go|ogle', rating: 4.5, reviews: 10 }] } },
   );
   srv.always('/api/search', { body: { companies: [{ name: NAME, city: 'Paris' }], cities: [{ name: 'Pa|ris' }], categories: [] } });
   srv.always('/api/pulse', { body: { index: 61.5, updated: '2026-11-01' } });

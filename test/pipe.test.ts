@@ -90,13 +90,10 @@ describe('a closed stdout', () => {
     ['status'],
     ['--sandbox', '--format', 'csv', 'search', 'co'],
   ];
-  it.each(quickCommands.map((args) => [args]))(
-    'rep %j into a reader that has gone: exit 0 and nothing on stderr',
-    (args) => {
-      const env = { REP_API_KEY: 'k', REP_BASE_URL: 'http://127.0.0.1:9/api' }; // status sends nothing
-      expect(intoClosedPipe(args, env)).toEqual({ stdout: 'exit=0\n', stderr: '' });
-    },
-  );
+  it.each(quickCommands.map((args) => [args]))('rep %j into a reader that has gone: exit 0 and nothing on stderr', (args) => {
+    const env = { REP_API_KEY: 'k', REP_BASE_URL: 'http://127.0.0.1:9/api' }; // status sends nothing
+    expect(intoClosedPipe(args, env)).toEqual({ stdout: 'exit=0\n', stderr: '' });
+  });
 
   it('a shell pipeline into a reader that never reads: exit 0 and nothing on stderr', () => {
     // The reader closes its end at once (long before rep has started), so every write rep makes meets a closed pipe (EPIPE).

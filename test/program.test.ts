@@ -40,7 +40,10 @@ const DEFAULTS: GlobalOptions = {
 
 describe('each command gets its own options object', () => {
   it.each([
-    [['audit', 'Blue', 'Bottle'], { names: ['Blue', 'Bottle'], file: undefined, concurrency: 4, batch: false, csvSources: false, failUnder: undefined, failOnDrop: undefined }],
+    [
+      ['audit', 'Blue', 'Bottle'],
+      { names: ['Blue', 'Bottle'], file: undefined, concurrency: 4, batch: false, csvSources: false, failUnder: undefined, failOnDrop: undefined },
+    ],
     [
       ['audit', '-f', 'names.txt', '-c', '8', '--batch', '--csv-sources', '--fail-under', '60', '--fail-on-drop', '2.5'],
       { names: [], file: 'names.txt', concurrency: 8, batch: true, csvSources: true, failUnder: 60, failOnDrop: 2.5 },

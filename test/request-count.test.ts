@@ -37,7 +37,9 @@ describe('the request count', () => {
     const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 50 } });
     const parallel = 25;
     for (let round = 0; round < 2; round++) {
-      const results = await Promise.all(Array.from({ length: parallel }, () => session.spawn(['--no-cache', 'pulse'], { env: { REP_BASE_URL: server.baseUrl.href } })));
+      const results = await Promise.all(
+        Array.from({ length: parallel }, () => session.spawn(['--no-cache', 'pulse'], { env: { REP_BASE_URL: server.baseUrl.href } })),
+      );
       expect(results.map((result) => [result.code, result.stderr])).toEqual(Array.from({ length: parallel }, () => [0, '']));
     }
     expect(server.count('/api/pulse')).toBe(2 * parallel);

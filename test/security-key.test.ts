@@ -67,9 +67,10 @@ describe('the key is never shown', () => {
 
 describe('a 200 body that echoes the key (in process, client to renderer)', () => {
   // The key as a value, inside text, as a field name, in an array, spelt with JSON escapes, and deep down.
-  const ECHO = `{"name":"Echo Co","score":50,"you":"${KEY}","note":"sent with key ${KEY}.","${KEY}":{"k":["${KEY}"]},`
-    + `"escaped":"\\u0072k_live_S3cr3tKeyValue0042","sources":[{"source":"${KEY}","rating":4}],`
-    + `"deep":${'['.repeat(5000)}"${KEY}"${']'.repeat(5000)}}`;
+  const ECHO =
+    `{"name":"Echo Co","score":50,"you":"${KEY}","note":"sent with key ${KEY}.","${KEY}":{"k":["${KEY}"]},` +
+    `"escaped":"\\u0072k_live_S3cr3tKeyValue0042","sources":[{"source":"${KEY}","rating":4}],` +
+    `"deep":${'['.repeat(5000)}"${KEY}"${']'.repeat(5000)}}`;
 
   async function answer(kind: Endpoint): Promise<unknown> {
     const server = track(await startRecordingServer({ headers: { 'content-type': 'application/json' }, body: ECHO }));
@@ -112,7 +113,11 @@ describe('a 200 body that echoes the key (in process, client to renderer)', () =
 });
 
 describe('no flag takes the key (it would show in `ps`)', () => {
-  it.each([['--api-key', 'x', 'pulse'], ['--key', 'x', 'pulse'], ['pulse', '--token', 'x']])('`rep %s %s %s` is an unknown option, exit 2', async (...args) => {
+  it.each([
+    ['--api-key', 'x', 'pulse'],
+    ['--key', 'x', 'pulse'],
+    ['pulse', '--token', 'x'],
+  ])('`rep %s %s %s` is an unknown option, exit 2', async (...args) => {
     const result = await rep(args, { env: { REP_BASE_URL: 'https://api.example.com/api' } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^rep: unknown option '--(api-key|key|token)'/m);
@@ -137,7 +142,11 @@ describe('credentials in a base URL are never echoed', () => {
     mkdirSync(home().configDir, { recursive: true, mode: 0o700 });
     writeFileSync(join(home().configDir, 'config.json'), JSON.stringify({ baseUrl: url }), { mode: 0o600 });
     const fromConfig = await rep(['status'], { env: { REP_API_KEY: KEY } });
-    for (const [result, source] of [[fromFlag, '--base-url'], [fromEnv, 'REP_BASE_URL'], [fromConfig, 'the config file']] as const) {
+    for (const [result, source] of [
+      [fromFlag, '--base-url'],
+      [fromEnv, 'REP_BASE_URL'],
+      [fromConfig, 'the config file'],
+    ] as const) {
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(new RegExp(`^rep: invalid base URL from ${source}: `, 'm'));
       expect(shown(result)).not.toMatch(/s3cretpw|user:/);
@@ -169,7 +178,11 @@ describe('plain http:// only for loopback', () => {
       mkdirSync(configDir, { recursive: true, mode: 0o700 });
       writeFileSync(join(configDir, 'config.json'), JSON.stringify({ baseUrl: url }), { mode: 0o600 });
       const fromConfig = await rep(['pulse'], { env });
-      for (const [result, source] of [[fromFlag, '--base-url'], [fromEnv, 'REP_BASE_URL'], [fromConfig, 'the config file']] as const) {
+      for (const [result, source] of [
+        [fromFlag, '--base-url'],
+        [fromEnv, 'REP_BASE_URL'],
+        [fromConfig, 'the config file'],
+      ] as const) {
         expect(result.code).toBe(2);
         expect(result.stderr).toMatch(/^rep: refusing the plain http:\/\/ base URL/m);
         expect(result.stderr).toContain(source);

@@ -43,7 +43,7 @@ describe.skipIf(process.platform === 'win32')('a suggested command, pasted into 
     expect(result.stderr).toBe('rep: no company named "-Foo"\nhint: try: rep search -- -Foo\n');
   });
 
-  it.each(['-Foo', '$HOME', '`id`', '$(echo pwned)', "Joe's \"Diner\"", 'a\\b c', '*', 'Кофейня $USER'])('%j', async (name) => {
+  it.each(['-Foo', '$HOME', '`id`', '$(echo pwned)', 'Joe\'s "Diner"', 'a\\b c', '*', 'Кофейня $USER'])('%j', async (name) => {
     const result = await session.rep(['--sandbox', 'audit', '--', name]);
     expect(result.code).toBe(3);
     const suggestion = /^hint: try: (rep search .*)$/m.exec(result.stderr)?.[1];

@@ -29,7 +29,10 @@ async function packagesLoaded(args: string[], env: Record<string, string> = {}):
     home,
     env: { ...env, REP_TEST_LOAD_LOG: log, NODE_OPTIONS: `--import=${register}` },
   });
-  const files = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => fileURLToPath(url));
+  const files = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((url) => fileURLToPath(url));
   const packages = new Set(files.flatMap(bundledPackagesOf));
   return { code: result.code, files, packages };
 }
@@ -51,12 +54,15 @@ describe('start-up loads only what the command uses', () => {
     expect([...packages]).toEqual([]);
   });
 
-  it.each([[['--help']], [[]], [['audit', '--help']], [['help', 'audit']], [['completion', 'bash']], [['completion', 'fish']]])('rep %j loads no HTTP client, conf, spinner or table library', async (args) => {
-    const { code, packages } = await packagesLoaded(args);
-    expect(code).toBe(0);
-    expect(packages.has('commander')).toBe(true); // the recorder sees bundled chunks
-    expect(heavyIn(packages)).toEqual([]);
-  });
+  it.each([[['--help']], [[]], [['audit', '--help']], [['help', 'audit']], [['completion', 'bash']], [['completion', 'fish']]])(
+    'rep %j loads no HTTP client, conf, spinner or table library',
+    async (args) => {
+      const { code, packages } = await packagesLoaded(args);
+      expect(code).toBe(0);
+      expect(packages.has('commander')).toBe(true); // the recorder sees bundled chunks
+      expect(heavyIn(packages)).toEqual([]);
+    },
+  );
 
   it('a piped command loads undici, but no conf, spinner or table library', async () => {
     const { code, packages } = await packagesLoaded(['--sandbox', 'pulse']);

@@ -38,7 +38,12 @@ describe('rep history after audits', () => {
     expect(json.code).toBe(0);
     expect((JSON.parse(json.stdout) as Array<{ score: number }>).map((point) => point.score)).toEqual([80, 73, 74.5]);
     const ndjson = await rep(server, ['history', 'Blue Bottle', '--format', 'ndjson']);
-    expect(ndjson.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { score: number }).score)).toEqual([80, 73, 74.5]);
+    expect(
+      ndjson.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { score: number }).score),
+    ).toEqual([80, 73, 74.5]);
     const csv = await rep(server, ['history', 'Blue Bottle', '--format', 'csv']);
     expect(csv.stdout.trim().split('\n')).toHaveLength(4);
     const table = await rep(server, ['history', 'Blue Bottle', '--format', 'table'], { NO_COLOR: '1' });
@@ -110,7 +115,12 @@ describe('rep audit gates', () => {
     expect(result.code).toBe(7);
     const gateLines = result.stderr.split('\n').filter((line) => line.includes('gate failed:'));
     expect(gateLines).toEqual([expect.stringMatching(/Falls: fell 10(\.0)? \(from 80(\.0)? to 70(\.0)?\)/)]);
-    expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { query: string }).query)).toEqual(['Falls', 'Holds']);
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { query: string }).query),
+    ).toEqual(['Falls', 'Holds']);
     const table = await rep(server, ['audit', 'Falls', 'Holds', '--format', 'table'], { NO_COLOR: '1' });
     expect(table.stdout).toMatch(/Change/);
     expect(table.stdout).toMatch(/Falls .*▼ 5\.0/); // since the second batch's point
@@ -128,7 +138,11 @@ describe('rep audit gates', () => {
     const server = await serverWith({ Falls: [80, 70], Holds: [50, 50] });
     await rep(server, ['audit', 'Falls', 'Holds', '--format', 'csv']);
     const result = await rep(server, ['audit', 'Falls', 'Holds', '--format', 'csv']);
-    expect(result.stdout.trimEnd().split('\n')).toEqual(['query,name,city,category,score,reviews,change,error', 'Falls,Falls,,,70,10,-10,', 'Holds,Holds,,,50,10,0,']);
+    expect(result.stdout.trimEnd().split('\n')).toEqual([
+      'query,name,city,category,score,reviews,change,error',
+      'Falls,Falls,,,70,10,-10,',
+      'Holds,Holds,,,50,10,0,',
+    ]);
   });
 
   it('an error outranks a gate in a batch: a 500 for one name and a gate failure exit 1', async () => {

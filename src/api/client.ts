@@ -4,7 +4,18 @@
 // environment variable it is not given.
 import { auditView, pulseView, searchView, type AuditView, type PulseView, type SearchView } from '../views/index.js';
 import { errorFromResponse, InterruptedError, NetworkError, NotCachedError, parseJsonBody, UsageError, type RateLimitError, type RepError } from './errors.js';
-import { describeReset, estimateReset, formatClock, formatRelative, hasRateLimitInfo, parseRateLimitHeaders, parseRetryAfter, rateLimitError, type RateLimitInfo, type RequestCounter } from './rate-limit.js';
+import {
+  describeReset,
+  estimateReset,
+  formatClock,
+  formatRelative,
+  hasRateLimitInfo,
+  parseRateLimitHeaders,
+  parseRetryAfter,
+  rateLimitError,
+  type RateLimitInfo,
+  type RequestCounter,
+} from './rate-limit.js';
 import { buildUrl, checkBaseUrl, checkKey, keyRedactor, redactBody, type Endpoint } from './request.js';
 import { createTransport, linkSignals, type ApiResponse, type RequestEvent, type ResponseEvent } from './transport.js';
 
@@ -63,7 +74,10 @@ export interface RepHooks {
 
 /** Where answers are kept (the CLI's is state/answer-cache.ts): get never throws, put reports instead of throwing. */
 export interface AnswerStore {
-  get(key: AnswerStoreKey, options: { maxAgeMs: number; now?: number }): { bodyText: string; status: number; headers: Record<string, string>; ageMs: number } | undefined;
+  get(
+    key: AnswerStoreKey,
+    options: { maxAgeMs: number; now?: number },
+  ): { bodyText: string; status: number; headers: Record<string, string>; ageMs: number } | undefined;
   put(key: AnswerStoreKey, answer: { status: number; headers: Record<string, string>; bodyText: string; receivedAt: number }): Promise<PutOutcome>;
 }
 
@@ -276,7 +290,10 @@ export function createClient(options: ClientOptions): RepClient {
   async function store(endpoint: Endpoint, q: string | undefined, response: ApiResponse): Promise<void> {
     if (!options.cache) return;
     const query = q ?? '';
-    const outcome = await options.cache.store.put({ baseUrl, endpoint, query, apiKey: key }, { status: response.status, headers: response.headers, bodyText: response.text, receivedAt: now() });
+    const outcome = await options.cache.store.put(
+      { baseUrl, endpoint, query, apiKey: key },
+      { status: response.status, headers: response.headers, bodyText: response.text, receivedAt: now() },
+    );
     hooks.onCache?.({ endpoint, query, kind: 'put', outcome });
   }
 
@@ -342,9 +359,12 @@ const sleepFor: Sleep = (ms, signal) =>
       clearTimeout(timer);
       reject(new InterruptedError());
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });

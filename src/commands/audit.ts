@@ -28,7 +28,10 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
     throw new UsageError('missing company name', { hint: 'rep audit "Blue Bottle Coffee", or --file PATH for a batch' });
   }
   const { isBatch, openNames, STDIN } = await import('../batch/input.js');
-  const limits = { ...(opts.failUnder === undefined ? {} : { failUnder: opts.failUnder }), ...(opts.failOnDrop === undefined ? {} : { failOnDrop: opts.failOnDrop }) };
+  const limits = {
+    ...(opts.failUnder === undefined ? {} : { failUnder: opts.failUnder }),
+    ...(opts.failOnDrop === undefined ? {} : { failOnDrop: opts.failOnDrop }),
+  };
   if (!opts.batch && !isBatch(names, opts.file)) {
     const query = queryFrom(names, 'company name');
     const watch = await startWatch(deps, limits);
@@ -49,15 +52,17 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
   const typedNames = deps.io.stdinIsTTY && (names.includes(STDIN) || opts.file === STDIN);
   const { runBatch } = await import('../batch/run.js');
   const watch = await startWatch(deps, limits);
-  await watch.finish(runBatch(deps, input, {
-    onAnswer: (query, view, fromCache) => watch.see(query, view, fromCache),
-    csvSources: opts.csvSources,
-    concurrency: opts.concurrency,
-    progress: !typedNames,
-    // Arguments and a --file are read whole (up to a bound) to plan; stdin only when it ends within the window.
-    planAhead: typedNames ? 0 : names.includes(STDIN) || opts.file === STDIN ? 64 : PLAN_AHEAD,
-    ...(bareWords ? { allNotFoundHint: quoteHint(names.join(' ')) } : {}),
-  }));
+  await watch.finish(
+    runBatch(deps, input, {
+      onAnswer: (query, view, fromCache) => watch.see(query, view, fromCache),
+      csvSources: opts.csvSources,
+      concurrency: opts.concurrency,
+      progress: !typedNames,
+      // Arguments and a --file are read whole (up to a bound) to plan; stdin only when it ends within the window.
+      planAhead: typedNames ? 0 : names.includes(STDIN) || opts.file === STDIN ? 64 : PLAN_AHEAD,
+      ...(bareWords ? { allNotFoundHint: quoteHint(names.join(' ')) } : {}),
+    }),
+  );
 }
 
 /** Names read before a batch's first request, to plan it against the hour's quota. */

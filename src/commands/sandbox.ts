@@ -24,7 +24,8 @@ export async function run(opts: SandboxCommandOptions, deps: Deps): Promise<void
   }
   // A server's normal way to stop is Ctrl-C: close cleanly and exit 0.
   await new Promise<void>((resolve) => {
-    if (deps.signal.aborted) resolve(); // Ctrl-C came while the server was starting
+    if (deps.signal.aborted)
+      resolve(); // Ctrl-C came while the server was starting
     else deps.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await sandbox.close();

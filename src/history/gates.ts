@@ -35,7 +35,10 @@ export function evaluateGates(input: GateInput, limits: GateLimits): GateFailure
   }
   const drop = previousScore === undefined ? undefined : roundScore(previousScore - score);
   if (limits.failOnDrop !== undefined && drop !== undefined && drop > limits.failOnDrop) {
-    failures.push({ gate: 'fail-on-drop', reason: `${name}: fell ${scoreText(drop)} (from ${scoreText(previousScore!)} to ${scoreText(score)}), more than ${limits.failOnDrop}` });
+    failures.push({
+      gate: 'fail-on-drop',
+      reason: `${name}: fell ${scoreText(drop)} (from ${scoreText(previousScore!)} to ${scoreText(score)}), more than ${limits.failOnDrop}`,
+    });
   }
   return failures;
 }

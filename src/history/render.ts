@@ -60,7 +60,10 @@ export function historyNdjsonLines(rows: readonly HistoryRow[]): string[] {
 }
 
 export function historyCsv(rows: readonly HistoryRow[]): string {
-  return csvRow(['at', 'score', 'change', 'name', 'base_url']) + rows.map(({ point, change }) => csvRow([point.at, point.score, change?.delta, shownName(point), point.base_url])).join('');
+  return (
+    csvRow(['at', 'score', 'change', 'name', 'base_url']) +
+    rows.map(({ point, change }) => csvRow([point.at, point.score, change?.delta, shownName(point), point.base_url])).join('')
+  );
 }
 
 /** A GFM table (date, score, change, name) and the trend under it. */

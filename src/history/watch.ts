@@ -53,5 +53,10 @@ export async function startWatch(deps: Deps, limits: GateLimits): Promise<AuditW
 }
 
 function gateNames(limits: GateLimits): string {
-  return [limits.failUnder === undefined ? '' : `--fail-under ${limits.failUnder}`, limits.failOnDrop === undefined ? '' : `--fail-on-drop ${limits.failOnDrop}`].filter(Boolean).join(' or ');
+  return [
+    limits.failUnder === undefined ? '' : `--fail-under ${limits.failUnder}`,
+    limits.failOnDrop === undefined ? '' : `--fail-on-drop ${limits.failOnDrop}`,
+  ]
+    .filter(Boolean)
+    .join(' or ');
 }

@@ -130,7 +130,9 @@ export function baseUrlKey(baseUrl: URL | string): string {
 export function pointsFor(points: readonly HistoryPoint[], name: string, baseUrl?: URL | string): HistoryPoint[] {
   const key = nameKey(name);
   const base = baseUrl === undefined ? undefined : baseUrlKey(baseUrl);
-  return points.filter((point) => (base === undefined || point.base_url === base) && (nameKey(point.query) === key || (point.name !== undefined && nameKey(point.name) === key)));
+  return points.filter(
+    (point) => (base === undefined || point.base_url === base) && (nameKey(point.query) === key || (point.name !== undefined && nameKey(point.name) === key)),
+  );
 }
 
 /**
@@ -245,9 +247,15 @@ function pointOf(data: unknown): HistoryPoint | undefined {
 /** Sources as stored: the same array when every entry is clean already. */
 function cleanSources(sources: readonly unknown[]): HistorySource[] {
   const clean = (source: unknown): source is HistorySource =>
-    isRecord(source) && typeof source.source === 'string' && cleanText(source.source) === source.source && optionalFinite(source.rating) && optionalFinite(source.reviews);
+    isRecord(source) &&
+    typeof source.source === 'string' &&
+    cleanText(source.source) === source.source &&
+    optionalFinite(source.rating) &&
+    optionalFinite(source.reviews);
   if (sources.length <= MAX_SOURCES && sources.every(clean)) return sources as HistorySource[];
-  return sources.slice(0, MAX_SOURCES).flatMap((source) => (isRecord(source) && typeof source.source === 'string' ? [sourceOf(source.source, source.rating, source.reviews)] : []));
+  return sources
+    .slice(0, MAX_SOURCES)
+    .flatMap((source) => (isRecord(source) && typeof source.source === 'string' ? [sourceOf(source.source, source.rating, source.reviews)] : []));
 }
 
 function sourceOf(source: string, rating: unknown, reviews: unknown): HistorySource {
