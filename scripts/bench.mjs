@@ -39,7 +39,12 @@ const cleanup = () => {
   sandbox = undefined;
   rmSync(temp, { recursive: true, force: true });
 };
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (cleanup(), process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    cleanup();
+    process.exit(130);
+  });
+}
 
 try {
   const { url, key } = await startSandbox();
@@ -141,9 +146,9 @@ function printStartup(candidates, times) {
   const med = Object.fromEntries(candidates.map((c, i) => [c.name, median(times[i])]));
   console.log('| command | median | p25–p75 |');
   console.log('| --- | ---: | ---: |');
-  candidates.forEach((c, i) =>
-    console.log(`| \`${c.name}\` | ${med[c.name].toFixed(0)} ms | ${quantile(times[i], 0.25).toFixed(0)}–${quantile(times[i], 0.75).toFixed(0)} ms |`),
-  );
+  for (const [i, c] of candidates.entries()) {
+    console.log(`| \`${c.name}\` | ${med[c.name].toFixed(0)} ms | ${quantile(times[i], 0.25).toFixed(0)}–${quantile(times[i], 0.75).toFixed(0)} ms |`);
+  }
   const ratio = (a, b) => `| \`${a}\` / \`${b}\` | ${(med[a] / med[b]).toFixed(2)}× |`;
   console.log('\n| ratio of medians | |\n| --- | ---: |');
   console.log(ratio('rep --version', 'node -e 0'));

@@ -182,7 +182,6 @@ describe('redirects', () => {
       .map((line) => line.replace(/^debug: /, ''));
     expect(debugLines).toContain('< 302 Found → /api/next');
     expect(debugLines).toContain('< x-ratelimit-remaining: 50');
-    // eslint-disable-next-line no-control-regex
     for (const line of debugLines) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 

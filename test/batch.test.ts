@@ -143,7 +143,9 @@ describe('rep audit: a batch', () => {
     const last = input.at(-1) as string;
     const srv = await serve({ companies: input, hold: input.slice(0, 20) });
     // All 20 first names are held until the 20th has arrived: 20 requests are in flight at once.
-    void srv.arrived(input[19] as string).then(() => input.slice(0, 20).forEach((name) => srv.release(name)));
+    void srv.arrived(input[19] as string).then(() => {
+      for (const name of input.slice(0, 20)) srv.release(name);
+    });
     // The built CLI: a Node warning would go to the process's own stderr.
     const result = await fixture.spawn([...quiet, '--format', 'ndjson', 'audit', '--concurrency', '20', ...input], { env: { REP_BASE_URL: baseUrl } });
     expect(result.code).toBe(0);

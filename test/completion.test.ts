@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAuditHistory } from '../src/state/audit-history.js';
-import { makeTempHome, REP_BIN, runCli, runInProcess, type TempHome } from './helpers/cli.js';
+import { makeTempHome, REP_BIN, runInProcess, type TempHome } from './helpers/cli.js';
 
 let home: TempHome;
 const scripts: Record<string, string> = {};

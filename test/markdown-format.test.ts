@@ -13,8 +13,11 @@ function tables(text: string): string[][] {
   const found: string[][] = [];
   let current: string[] | undefined;
   for (const line of text.split('\n')) {
-    if (line.startsWith('|')) (current ??= (found.push([]), found.at(-1)!)).push(line);
-    else current = undefined;
+    if (!line.startsWith('|')) current = undefined;
+    else {
+      if (!current) found.push((current = []));
+      current.push(line);
+    }
   }
   return found;
 }

@@ -2,7 +2,7 @@
 // directory is reported by path (config: exit 1; state: a warning, read as empty) instead of hanging
 // the process. Spawned, because a hang in a blocking open() is the very thing under test.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRep, type CliResult } from './helpers/cli.js';

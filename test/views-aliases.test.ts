@@ -173,7 +173,7 @@ describe('a tie is never taken silently', () => {
   });
 
   it('names only the known names of a path, so server text beside them never reaches the note', async () => {
-    const table = await render({ score: 1, ['rat\u001b[2Jing']: 2, overall: 3 }, 'table');
+    const table = await render({ score: 1, 'rat\u001b[2Jing': 2, overall: 3 }, 'table');
     expect(table).toContain('score taken from `score` (also found: `overall`)\n');
     expect(table).not.toContain('\u001b');
   });

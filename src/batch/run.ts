@@ -6,7 +6,7 @@ import type { AuditView } from '../views/audit.js';
 import type { Change } from '../history/change.js';
 import type { Deps } from '../deps.js';
 import { describeError, InterruptedError, NotCachedError, RateLimitError, UsageError } from '../errors.js';
-import type { BatchRecord, BatchWriter } from '../output/batch.js';
+import type { BatchRecord } from '../output/batch.js';
 import { startBatchProgress, type Progress } from '../progress.js';
 import { serializeJson } from '../output/json-text.js';
 import { Dedupe } from './dedupe.js';

@@ -109,7 +109,7 @@ export async function drawGrid(kit: TableKit, head: readonly string[] | undefine
   const cells: string[][] = [];
   for (const row of rows) {
     const cutRow = Array.from({ length: count }, (_, column) => cut(row[column]));
-    cutRow.forEach((cell, column) => (natural[column] = Math.max(natural[column] ?? 1, displayWidth(cell))));
+    for (const [column, cell] of cutRow.entries()) natural[column] = Math.max(natural[column] ?? 1, displayWidth(cell));
     if (cells.push(cutRow) % ROWS_PER_BLOCK === 0) await kit.pause();
   }
   const colWidths = fitColumns(natural, kit.width);

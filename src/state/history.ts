@@ -63,7 +63,7 @@ export interface HistoryStoreOptions {
 /** The history file: REP_HISTORY_FILE when set, else history.jsonl in the state dir. */
 export function historyFile(env: NodeJS.ProcessEnv, stateDir: string): string {
   const file = env.REP_HISTORY_FILE;
-  return file && file.trim() ? file : join(stateDir, HISTORY_FILE_NAME);
+  return file?.trim() ? file : join(stateDir, HISTORY_FILE_NAME);
 }
 
 export function openHistory(file: string, options: HistoryStoreOptions = {}): HistoryStore {
@@ -212,7 +212,6 @@ function parseLines(lines: readonly string[]): { points: HistoryPoint[]; corrupt
 const LINE_START = '{"id":';
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** What scrubLine acts on: controls (escape sequences start with one), bidi marks, line breaks. */
-// eslint-disable-next-line no-control-regex
 const SCRUBBED = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** A line as a point; a line glued to the torn end of a failed write is still read from its own start. */
