@@ -81,7 +81,8 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
   if (settings.baseUrl.protocol === 'https:' && deps.env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
     // Said even under --quiet: the key may be going to an impostor, which is no noise to hide.
     deps.io.err(
-      `rep: warning: TLS certificate verification is off (NODE_TLS_REJECT_UNAUTHORIZED=0): the API key goes to any server that answers as ${settings.baseUrl.hostname}\n`,
+      'rep: warning: TLS certificate verification is off (NODE_TLS_REJECT_UNAUTHORIZED=0): ' +
+        `the API key goes to any server that answers as ${settings.baseUrl.hostname}\n`,
     );
   }
   const [{ createClient }, { openRequestLog, keyId, requestsDir }] = await Promise.all([import('./api/client.js'), import('./state/requests.js')]);

@@ -129,7 +129,8 @@ describe('rep history', () => {
     const { stdout } = await history({ name: 'blue bottle' }, stateDir, { env, format: 'csv' });
     const at = (day: number) => new Date(T0 + day * DAY).toISOString();
     expect(stdout).toBe(
-      `at,score,change,name,base_url\n${at(0)},80,,Blue Bottle Coffee,${BASE}\n${at(1)},73,-7,Blue Bottle Coffee,${BASE}\n${at(2)},74.5,1.5,Blue Bottle Coffee,${BASE}\n`,
+      'at,score,change,name,base_url\n' +
+        `${at(0)},80,,Blue Bottle Coffee,${BASE}\n${at(1)},73,-7,Blue Bottle Coffee,${BASE}\n${at(2)},74.5,1.5,Blue Bottle Coffee,${BASE}\n`,
     );
   });
 

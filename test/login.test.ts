@@ -144,7 +144,8 @@ describe('rep login with the key on stdin', () => {
   });
 
   it.runIf(posix)('stdin from /dev/zero (endless binary) ends at once: exit 2, nothing stored', async () => {
-    const result = await spawn(['login', '--no-verify', '--base-url', sandbox.url], { stdinFrom: '/dev/zero', killAfterMs: 20_000 }); // a device as the process's stdin
+    // Spawned: a device as the process's own stdin.
+    const result = await spawn(['login', '--no-verify', '--base-url', sandbox.url], { stdinFrom: '/dev/zero', killAfterMs: 20_000 });
     expect(result.signal).toBeNull(); // not the safety net's SIGKILL
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^rep: stdin does not hold an API key: it holds binary data/m);

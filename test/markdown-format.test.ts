@@ -50,7 +50,8 @@ async function server(): Promise<FaultServer> {
 }
 
 function rep(srv: FaultServer, args: string[]) {
-  return session.rep(['--format', 'markdown', ...args], { env: { REP_API_KEY: 'test-key', REP_BASE_URL: srv.baseUrl.href, REP_MAX_AGE: '0' } }); // each audit a fresh fetch: a new history point
+  // Each audit a fresh fetch: a new history point.
+  return session.rep(['--format', 'markdown', ...args], { env: { REP_API_KEY: 'test-key', REP_BASE_URL: srv.baseUrl.href, REP_MAX_AGE: '0' } });
 }
 
 describe('--format markdown', () => {

@@ -131,7 +131,8 @@ describe('createBatchWriter', () => {
     const { text } = await writeAll('table', RECORDS, 40);
     expect(Math.max(...text.split('\n').map((line) => Array.from(line).length))).toBeLessThanOrEqual(40);
     expect(text).toContain(
-      '│ Company │ Кофейня Ромашка │\n│ Query   │ Ромашка         │\n│ Score   │ 87.4 / 100      │\n│ Sources │ 2               │\n│ Status  │ ok              │\n',
+      '│ Company │ Кофейня Ромашка │\n│ Query   │ Ромашка         │\n│ Score   │ 87.4 / 100      │\n' +
+        '│ Sources │ 2               │\n│ Status  │ ok              │\n',
     );
     expect(text).toContain('│ Company │ Nope      │\n│ Status  │ not found │\n');
   });
