@@ -70,7 +70,7 @@ function startupCandidates(line, url) {
   return [
     on('node -e 0', ['-e', '0']),
     on('rep --version', [REP, '--version']),
-    on('GET node:http', [join(SCRIPTS, 'get-http.mjs'), url, KEY], { body: true }),
+    on('GET node:http', [join(SCRIPTS, 'get-http.cjs'), url, KEY], { body: true }),
     on('GET fetch', [join(SCRIPTS, 'get-fetch.mjs'), url, KEY], { body: true }),
     on('rep pulse --json', [REP, 'pulse', '--json'], { body: true }),
     on('cached audit', [REP, 'audit', CACHED_NAME], { cached: true }),
@@ -141,7 +141,7 @@ async function latencyBatches(lines, names, url) {
   for (let run = 0; run < BATCH_RUNS; run++) {
     for (const [line, kind] of shuffled(lines.flatMap((line) => [[line, 'rep'], [line, 'bare']]))) {
       const env = isolatedEnv(`latency-${run}`, { REP_BASE_URL: url, REP_API_KEY: KEY });
-      const args = kind === 'rep' ? [REP, 'audit', '--file', file, '--format', 'ndjson'] : [join(SCRIPTS, 'batch-http.mjs'), url, KEY, file, String(CONCURRENCY)];
+      const args = kind === 'rep' ? [REP, 'audit', '--file', file, '--format', 'ndjson'] : [join(SCRIPTS, 'batch-http.cjs'), url, KEY, file, String(CONCURRENCY)];
       const { ms, lines: printed } = await timed(line.node, args, env);
       if (printed !== LATENCY_NAMES) throw new Error(`the ${kind} batch on Node ${line.version} printed ${printed} lines, not ${LATENCY_NAMES}`);
       runs.get(line)[kind].push(ms);

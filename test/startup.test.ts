@@ -1,15 +1,26 @@
 // Start-up stays cheap: the built CLI runs with a module hook that records every file it loads, and each
 // loaded chunk's source map says which packages it holds (x_bundled_packages, written by the build). `--help`, `--version` and `completion` must
 // load no HTTP client, no conf, no spinner and no table library; a piped command no spinner or table.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// The same runs on every Node line found (this node, and those scripts/node-lines.sh installed in
+// .cache/node-lines/, as `npm run bench` measures): Node 22+ carries its own undici behind lazy web
+// globals (fetch, Headers, node:http's WebSocket export…), and rep, which bundles the undici package,
+// must never wake it.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempHome, runCli, type TempHome } from './helpers/cli.js';
+import { makeTempHome, REP_BIN, runCli, type TempHome } from './helpers/cli.js';
 import { writeLoadHooks } from './helpers/load-hooks.js';
 import { startFaultServer } from './helpers/fault-server.js';
 
 const HEAVY = ['undici', 'conf', 'ajv', 'ora', 'cli-table3'] as const;
+const NODE_OWN_UNDICI = 'internal/deps/undici/undici';
+
+function nodeLines(): string[] {
+  const dir = process.env.REP_NODE_LINES_DIR ?? join(import.meta.dirname, '..', '.cache', 'node-lines');
+  const installed = existsSync(dir) ? readdirSync(dir).map((line) => join(dir, line, 'bin', 'node')).filter((node) => existsSync(node)) : [];
+  return [process.execPath, ...installed];
+}
 
 let home: TempHome;
 let register: string;
@@ -21,17 +32,19 @@ beforeAll(() => {
 });
 afterAll(() => home.cleanup());
 
-/** Runs rep and returns its exit code and the npm packages bundled into the files it loaded. */
-async function packagesLoaded(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; files: string[]; packages: Set<string> }> {
+/** Runs rep (on `node`, default this one) and returns its exit code, stderr, the npm packages bundled into the files it loaded, and Node's own modules it loaded. */
+async function packagesLoaded(args: string[], env: Record<string, string> = {}, node = process.execPath) {
   const log = join(home.dir, `loaded-${++runs}.txt`);
   writeFileSync(log, '');
-  const result = await runCli(args, {
+  const result = await runCli([REP_BIN, ...args], {
     home,
+    bin: node,
     env: { ...env, REP_TEST_LOAD_LOG: log, NODE_OPTIONS: `--import=${register}` },
   });
   const files = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => fileURLToPath(url));
   const packages = new Set(files.flatMap(bundledPackagesOf));
-  return { code: result.code, files, packages };
+  const builtins = new Set(readFileSync(`${log}.builtins`, 'utf8').split('\n'));
+  return { code: result.code, stderr: result.stderr, files, packages, builtins };
 }
 
 /** The npm packages bundled into a built file, per its source map. */
@@ -85,5 +98,15 @@ describe('start-up loads only what the command uses', () => {
     const { code, packages } = await packagesLoaded(['pulse']);
     expect(code).toBe(4); // no base URL
     expect(heavyIn(packages)).toEqual([]);
+  });
+});
+
+describe.each(nodeLines())('on %s', (node) => {
+  it("rep --sandbox pulse sends its request with rep's undici, without waking Node's own", async () => {
+    const { code, stderr, builtins } = await packagesLoaded(['--sandbox', 'pulse'], {}, node);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(builtins.has('http')).toBe(true); // the recorder sees Node's modules
+    expect(builtins.has(NODE_OWN_UNDICI)).toBe(false);
   });
 });

@@ -1,5 +1,7 @@
-// The floor of a Node client: one GET of /pulse with node:http, printed. (npm run bench)
-import { request } from 'node:http';
+// The floor of a Node client: one GET of /pulse with node:http, printed. (npm run bench) CommonJS, as
+// `import` of node:http would also load Node's own undici on Node 22+ (its WebSocket export), a cost
+// that is not the floor's.
+const { request } = require('node:http');
 
 const [url, key] = process.argv.slice(2);
 request(`${url}/pulse`, { headers: { authorization: `Bearer ${key}` } }, (response) => {

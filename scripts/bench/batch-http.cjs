@@ -1,7 +1,7 @@
 // The floor of a batch: one GET of /audit per line of a file over node:http keep-alive sockets, CONCURRENCY
-// in flight, each answer parsed and printed as one NDJSON line. (npm run bench)
-import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+// in flight, each answer parsed and printed as one NDJSON line. (npm run bench; CommonJS like get-http.cjs)
+const { readFileSync } = require('node:fs');
+const { Agent, request } = require('node:http');
 
 const [url, key, file, concurrency] = process.argv.slice(2);
 const names = readFileSync(file, 'utf8').split('\n').filter(Boolean);
@@ -21,5 +21,4 @@ let next = 0;
 async function worker() {
   while (next < names.length) process.stdout.write(`${JSON.stringify(await audit(names[next++]))}\n`);
 }
-await Promise.all(Array.from({ length: Number(concurrency) }, worker));
-agent.destroy();
+Promise.all(Array.from({ length: Number(concurrency) }, worker)).then(() => agent.destroy());
