@@ -109,4 +109,26 @@ describe.each(nodeLines())('on %s', (node) => {
     expect(builtins.has('http')).toBe(true); // the recorder sees Node's modules
     expect(builtins.has(NODE_OWN_UNDICI)).toBe(false);
   });
+
+  it('--help loads no child_process (commander spawns only for executable subcommands, which rep has none of)', async () => {
+    const { code, builtins } = await packagesLoaded(['--help'], {}, node);
+    expect(code).toBe(0);
+    expect(builtins.has('child_process')).toBe(false);
+  });
+
+  it('an answer from the cache loads no HTTP stack (neither undici) and no child_process', async () => {
+    const api = await startFaultServer();
+    try {
+      api.always('/api/audit', { body: { name: 'Blue Bottle Coffee', score: 4.4 } });
+      const env = { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_startup_cache_0123' };
+      await packagesLoaded(['audit', 'Blue Bottle Coffee'], env, node);
+      const hit = await packagesLoaded(['audit', 'Blue Bottle Coffee'], env, node);
+      expect(hit.code).toBe(0);
+      expect(api.count()).toBe(1);
+      expect(heavyIn(hit.packages)).toEqual([]);
+      expect(['http', NODE_OWN_UNDICI, 'child_process'].filter((id) => hit.builtins.has(id))).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  });
 });
