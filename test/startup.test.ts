@@ -116,7 +116,7 @@ describe.each(nodeLines())('on %s', (node) => {
     expect(builtins.has('child_process')).toBe(false);
   });
 
-  it('an answer from the cache loads no HTTP stack (neither undici) and no child_process', async () => {
+  it('an answer from the cache loads no HTTP stack (neither undici), no child_process and no line reader', async () => {
     const api = await startFaultServer();
     try {
       api.always('/api/audit', { body: { name: 'Blue Bottle Coffee', score: 4.4 } });
@@ -126,7 +126,7 @@ describe.each(nodeLines())('on %s', (node) => {
       expect(hit.code).toBe(0);
       expect(api.count()).toBe(1);
       expect(heavyIn(hit.packages)).toEqual([]);
-      expect(['http', NODE_OWN_UNDICI, 'child_process'].filter((id) => hit.builtins.has(id))).toEqual([]);
+      expect(['http', NODE_OWN_UNDICI, 'child_process', 'readline', 'fs/promises'].filter((id) => hit.builtins.has(id))).toEqual([]);
     } finally {
       await api.close();
     }
