@@ -44,6 +44,19 @@ const deferRequires = {
   },
 };
 
+/**
+ * `import process from 'node:process'` in bundled packages (env-paths, chalk, ora, conf) goes through
+ * Node's ESM facade of the process object, which reads all its properties once, process.stdin among
+ * them: a stream made for nothing (~3 ms). They get the global instead; require() calls stay as they are.
+ */
+const processGlobal = {
+  name: 'process-global',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?process$/ }, (args) => (args.kind === 'import-statement' ? { path: 'process', namespace: 'process-global' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({ contents: 'export default process;', loader: 'js' }));
+  },
+};
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const result = await build({
@@ -64,7 +77,7 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
   write: false,
-  plugins: [deferRequires],
+  plugins: [deferRequires, processGlobal],
   define: { __REP_VERSION__: JSON.stringify(version) },
   // Several dependencies are CommonJS and call require(); give the ESM bundle a real one.
   banner: { js: "import { createRequire as __repCreateRequire } from 'node:module'; const require = __repCreateRequire(import.meta.url);" },

@@ -47,8 +47,13 @@ export function processIO(choice: ColorChoice, stdoutStopped: AbortSignal): IO {
   const stdoutIsTTY = Boolean(stdout.isTTY);
   const stderrIsTTY = Boolean(stderr.isTTY);
   return {
-    stdin: process.stdin,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    // On first use: making process.stdin costs a stream (~3 ms) that most commands never read.
+    get stdin() {
+      return process.stdin;
+    },
+    get stdinIsTTY() {
+      return Boolean(process.stdin.isTTY);
+    },
     stdoutIsTTY,
     stderrIsTTY,
     columns: (stdoutIsTTY && stdout.columns) || (stderrIsTTY && stderr.columns) || 80,

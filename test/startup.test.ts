@@ -32,7 +32,7 @@ beforeAll(() => {
 });
 afterAll(() => home.cleanup());
 
-/** Runs rep (on `node`, default this one) and returns its exit code, stderr, the npm packages bundled into the files it loaded, and Node's own modules it loaded. */
+/** Runs rep (on `node`, default this one): its exit code, stderr, the npm packages bundled into the files it loaded, Node's own modules it loaded, whether it made process.stdin. */
 async function packagesLoaded(args: string[], env: Record<string, string> = {}, node = process.execPath) {
   const log = join(home.dir, `loaded-${++runs}.txt`);
   writeFileSync(log, '');
@@ -44,7 +44,7 @@ async function packagesLoaded(args: string[], env: Record<string, string> = {}, 
   const files = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => fileURLToPath(url));
   const packages = new Set(files.flatMap(bundledPackagesOf));
   const builtins = new Set(readFileSync(`${log}.builtins`, 'utf8').split('\n'));
-  return { code: result.code, stderr: result.stderr, files, packages, builtins };
+  return { code: result.code, stderr: result.stderr, files, packages, builtins, stdinMade: existsSync(`${log}.stdin`) };
 }
 
 /** The npm packages bundled into a built file, per its source map. */
@@ -116,7 +116,7 @@ describe.each(nodeLines())('on %s', (node) => {
     expect(builtins.has('child_process')).toBe(false);
   });
 
-  it('an answer from the cache loads no HTTP stack (neither undici), no child_process and no line reader', async () => {
+  it('an answer from the cache loads no HTTP stack (neither undici), no child_process, no line reader, and leaves stdin alone', async () => {
     const api = await startFaultServer();
     try {
       api.always('/api/audit', { body: { name: 'Blue Bottle Coffee', score: 4.4 } });
@@ -127,6 +127,7 @@ describe.each(nodeLines())('on %s', (node) => {
       expect(api.count()).toBe(1);
       expect(heavyIn(hit.packages)).toEqual([]);
       expect(['http', NODE_OWN_UNDICI, 'child_process', 'readline', 'fs/promises'].filter((id) => hit.builtins.has(id))).toEqual([]);
+      expect(hit.stdinMade).toBe(false);
     } finally {
       await api.close();
     }
