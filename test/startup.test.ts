@@ -5,7 +5,8 @@
 // .cache/node-lines/, as `npm run bench` measures): Node 22+ carries its own undici behind lazy web
 // globals (fetch, Headers, node:http's WebSocket export…), and rep, which bundles the undici package,
 // must never wake it.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,11 @@ function nodeLines(): string[] {
   const dir = process.env.REP_NODE_LINES_DIR ?? join(import.meta.dirname, '..', '.cache', 'node-lines');
   const installed = existsSync(dir) ? readdirSync(dir).map((line) => join(dir, line, 'bin', 'node')).filter((node) => existsSync(node)) : [];
   return [process.execPath, ...installed];
+}
+
+/** Node 22.1+ has a compile cache, which bin/rep.js turns on. */
+function hasCompileCache(node: string): boolean {
+  return spawnSync(node, ['-p', "typeof require('node:module').enableCompileCache"], { encoding: 'utf8' }).stdout.trim() === 'function';
 }
 
 let home: TempHome;
@@ -131,5 +137,16 @@ describe.each(nodeLines())('on %s', (node) => {
     } finally {
       await api.close();
     }
+  });
+
+  it.skipIf(!hasCompileCache(node))("keeps rep's compiled chunks in Node's compile cache under the temp dir, not in the package", async () => {
+    const tmp = join(home.dir, `tmp-${++runs}`);
+    mkdirSync(tmp);
+    const env = { TMPDIR: tmp, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' };
+    expect((await runCli([REP_BIN, '--help'], { home, bin: node, env })).code).toBe(0);
+    const second = await runCli([REP_BIN, '--help'], { home, bin: node, env });
+    expect(second.code).toBe(0);
+    expect(second.stderr).toMatch(/ file:\/\/\S+\/dist\/chunks\/\S+\.js was accepted/);
+    expect(readdirSync(join(tmp, 'node-compile-cache')).length).toBe(1); // one directory for this Node version
   });
 });
