@@ -108,12 +108,13 @@ describe('start-up loads only what the command uses', () => {
 });
 
 describe.each(nodeLines())('on %s', (node) => {
-  it("rep --sandbox pulse sends its request with rep's undici, without waking Node's own", async () => {
+  it("rep --sandbox pulse sends its request with rep's undici, without waking Node's own or perf_hooks", async () => {
     const { code, stderr, builtins } = await packagesLoaded(['--sandbox', 'pulse'], {}, node);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(builtins.has('http')).toBe(true); // the recorder sees Node's modules
     expect(builtins.has(NODE_OWN_UNDICI)).toBe(false);
+    expect(builtins.has('perf_hooks')).toBe(false);
   });
 
   it('--help loads no child_process (commander spawns only for executable subcommands, which rep has none of)', async () => {
