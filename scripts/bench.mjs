@@ -56,7 +56,11 @@ try {
 /** This node and each one under .cache/node-lines/ (or REP_NODE_LINES_DIR), one per version, oldest first. */
 function nodeLines() {
   const dir = process.env.REP_NODE_LINES_DIR ?? join(root, '.cache', 'node-lines');
-  const found = existsSync(dir) ? readdirSync(dir).map((entry) => join(dir, entry, 'bin', 'node')).filter((node) => existsSync(node)) : [];
+  const found = existsSync(dir)
+    ? readdirSync(dir)
+        .map((entry) => join(dir, entry, 'bin', 'node'))
+        .filter((node) => existsSync(node))
+    : [];
   const byVersion = new Map();
   for (const node of [process.execPath, ...found]) {
     const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
@@ -94,7 +98,21 @@ function startServer() {
 /** The caller's environment with a throwaway home under temp/<name> and no proxy, so every run reads and writes alike. */
 function isolatedEnv(name, extra) {
   const env = { ...process.env };
-  for (const variable of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy', 'NODE_OPTIONS', 'REP_CONFIG_DIR', 'REP_CACHE_DIR', 'REP_MAX_AGE', 'NODE_COMPILE_CACHE', 'NODE_DISABLE_COMPILE_CACHE']) delete env[variable];
+  for (const variable of [
+    'HTTPS_PROXY',
+    'https_proxy',
+    'HTTP_PROXY',
+    'http_proxy',
+    'NO_PROXY',
+    'no_proxy',
+    'NODE_OPTIONS',
+    'REP_CONFIG_DIR',
+    'REP_CACHE_DIR',
+    'REP_MAX_AGE',
+    'NODE_COMPILE_CACHE',
+    'NODE_DISABLE_COMPILE_CACHE',
+  ])
+    delete env[variable];
   const home = join(temp, name);
   mkdirSync(home, { recursive: true });
   return { ...env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), XDG_CACHE_HOME: join(home, 'cache'), ...extra };
@@ -139,9 +157,15 @@ async function latencyBatches(lines, names, url) {
   writeFileSync(file, `${names.slice(0, LATENCY_NAMES).join('\n')}\n`);
   const runs = new Map(lines.map((line) => [line, { rep: [], bare: [] }]));
   for (let run = 0; run < BATCH_RUNS; run++) {
-    for (const [line, kind] of shuffled(lines.flatMap((line) => [[line, 'rep'], [line, 'bare']]))) {
+    for (const [line, kind] of shuffled(
+      lines.flatMap((line) => [
+        [line, 'rep'],
+        [line, 'bare'],
+      ]),
+    )) {
       const env = isolatedEnv(`latency-${run}`, { REP_BASE_URL: url, REP_API_KEY: KEY });
-      const args = kind === 'rep' ? [REP, 'audit', '--file', file, '--format', 'ndjson'] : [join(SCRIPTS, 'batch-http.cjs'), url, KEY, file, String(CONCURRENCY)];
+      const args =
+        kind === 'rep' ? [REP, 'audit', '--file', file, '--format', 'ndjson'] : [join(SCRIPTS, 'batch-http.cjs'), url, KEY, file, String(CONCURRENCY)];
       const { ms, lines: printed } = await timed(line.node, args, env);
       if (printed !== LATENCY_NAMES) throw new Error(`the ${kind} batch on Node ${line.version} printed ${printed} lines, not ${LATENCY_NAMES}`);
       runs.get(line)[kind].push(ms);
@@ -243,7 +267,9 @@ function printTable(lines, candidates, times, batches, big, loadBefore) {
   const load = (values) => values.map((n) => n.toFixed(2)).join(' ');
   console.log(`\n${cpus().length} × ${cpu}; load average ${load(loadBefore)} before, ${load(loadavg())} after`);
   console.log(`medians of ${ROUNDS} interleaved rounds (start-up) and ${BATCH_RUNS} runs (batches), loopback server\n`);
-  console.log('| Node | `node -e 0` | `rep --version` | GET, node:http | GET, fetch | `rep pulse --json` | audit from the cache | 400 names at 20 ms: bare → rep | 10,000 names |');
+  console.log(
+    '| Node | `node -e 0` | `rep --version` | GET, node:http | GET, fetch | `rep pulse --json` | audit from the cache | 400 names at 20 ms: bare → rep | 10,000 names |',
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const line of lines) {
     const med = (name) => median(times[candidates.findIndex((c) => c.line === line && c.name === name)]);
@@ -266,7 +292,10 @@ function printTable(lines, candidates, times, batches, big, loadBefore) {
         `${ms(med('cached audit'))}, ${ratio(med('cached audit'), floor, 1.4)}`,
         `${(median(bare) / 1000).toFixed(2)} s → ${(median(rep) / 1000).toFixed(2)} s, ${ratio(median(rep), median(bare), 1.15)}`,
         `${(median(bigRuns.map((run) => run.ms)) / 1000).toFixed(2)} s, peak RSS ${(median(bigRuns.map((run) => run.peakKb)) / 1024).toFixed(0)} MB`,
-      ].join(' | ').replace(/^/, '| ').concat(' |'),
+      ]
+        .join(' | ')
+        .replace(/^/, '| ')
+        .concat(' |'),
     );
   }
   console.log('\nTargets (✓ met, ✗ not): `rep --version` ≤ 1.25× `node -e 0` on Node 22+, ≤ 1.3× on 20; `rep pulse --json` ≤ 1.3× the node:http');

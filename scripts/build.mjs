@@ -52,7 +52,9 @@ const deferRequires = {
 const processGlobal = {
   name: 'process-global',
   setup(build) {
-    build.onResolve({ filter: /^(node:)?process$/ }, (args) => (args.kind === 'import-statement' ? { path: 'process', namespace: 'process-global' } : undefined));
+    build.onResolve({ filter: /^(node:)?process$/ }, (args) =>
+      args.kind === 'import-statement' ? { path: 'process', namespace: 'process-global' } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({ contents: 'export default process;', loader: 'js' }));
   },
 };
@@ -92,7 +94,10 @@ for (const output of Object.values(result.metafile.outputs)) {
 if (unbundled.size > 0) throw new Error(`dist/ would import ${[...unbundled].join(', ')} at run time: bundle it (esbuild left it external)`);
 
 const NOTICES = join(root, 'dist', 'THIRD_PARTY_NOTICES.txt');
-const files = result.outputFiles.map(({ path, text }) => ({ path, text: path.endsWith('.map') ? `${JSON.stringify(pruneSourceMap(JSON.parse(text)))}\n` : text }));
+const files = result.outputFiles.map(({ path, text }) => ({
+  path,
+  text: path.endsWith('.map') ? `${JSON.stringify(pruneSourceMap(JSON.parse(text)))}\n` : text,
+}));
 files.push({ path: NOTICES, text: thirdPartyNotices(bundledPackageDirs(result.metafile, root)) });
 // Types take tsc seconds; `--no-types` (the test suite's build, which runs JavaScript only) skips them.
 if (!process.argv.includes('--no-types')) files.push(...libraryDeclarations(root));

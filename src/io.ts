@@ -89,7 +89,9 @@ export interface TestIO extends IO {
 }
 
 /** An IO over string buffers, for unit tests of commands and renderers. */
-export function testIO(options: Partial<Pick<IO, 'stdoutIsTTY' | 'stderrIsTTY' | 'stdinIsTTY' | 'columns' | 'colorOut' | 'colorErr'>> & { stdin?: Readable } = {}): TestIO {
+export function testIO(
+  options: Partial<Pick<IO, 'stdoutIsTTY' | 'stderrIsTTY' | 'stdinIsTTY' | 'columns' | 'colorOut' | 'colorErr'>> & { stdin?: Readable } = {},
+): TestIO {
   let out = '';
   let err = '';
   const closed = new AbortController();

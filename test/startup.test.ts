@@ -19,7 +19,11 @@ const NODE_OWN_UNDICI = 'internal/deps/undici/undici';
 
 function nodeLines(): string[] {
   const dir = process.env.REP_NODE_LINES_DIR ?? join(import.meta.dirname, '..', '.cache', 'node-lines');
-  const installed = existsSync(dir) ? readdirSync(dir).map((line) => join(dir, line, 'bin', 'node')).filter((node) => existsSync(node)) : [];
+  const installed = existsSync(dir)
+    ? readdirSync(dir)
+        .map((line) => join(dir, line, 'bin', 'node'))
+        .filter((node) => existsSync(node))
+    : [];
   return [process.execPath, ...installed];
 }
 
@@ -47,7 +51,10 @@ async function packagesLoaded(args: string[], env: Record<string, string> = {}, 
     bin: node,
     env: { ...env, REP_TEST_LOAD_LOG: log, NODE_OPTIONS: `--import=${register}` },
   });
-  const files = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => fileURLToPath(url));
+  const files = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((url) => fileURLToPath(url));
   const packages = new Set(files.flatMap(bundledPackagesOf));
   const builtins = new Set(readFileSync(`${log}.builtins`, 'utf8').split('\n'));
   return { code: result.code, stderr: result.stderr, files, packages, builtins, stdinMade: existsSync(`${log}.stdin`) };
@@ -70,12 +77,15 @@ describe('start-up loads only what the command uses', () => {
     expect([...packages]).toEqual([]);
   });
 
-  it.each([[['--help']], [[]], [['audit', '--help']], [['help', 'audit']], [['completion', 'bash']], [['completion', 'fish']]])('rep %j loads no HTTP client, conf, spinner or table library', async (args) => {
-    const { code, packages } = await packagesLoaded(args);
-    expect(code).toBe(0);
-    expect(packages.has('commander')).toBe(true); // the recorder sees bundled chunks
-    expect(heavyIn(packages)).toEqual([]);
-  });
+  it.each([[['--help']], [[]], [['audit', '--help']], [['help', 'audit']], [['completion', 'bash']], [['completion', 'fish']]])(
+    'rep %j loads no HTTP client, conf, spinner or table library',
+    async (args) => {
+      const { code, packages } = await packagesLoaded(args);
+      expect(code).toBe(0);
+      expect(packages.has('commander')).toBe(true); // the recorder sees bundled chunks
+      expect(heavyIn(packages)).toEqual([]);
+    },
+  );
 
   it('a piped command loads undici, but no conf, spinner or table library', async () => {
     const { code, packages } = await packagesLoaded(['--sandbox', 'pulse']);

@@ -12,7 +12,14 @@ const SOURCES = [
   { source: 'Yelp', rating: 3.6, reviews: 1 },
 ];
 const auditBody = (name) =>
-  JSON.stringify({ company: { id: 'c-00002', name, city: 'San Francisco', category: 'Coffee shop' }, score: 62.9, score_scale: 100, sources: SOURCES, reviews_total: 5329, updated_at: '2026-11-01T00:00:00Z' });
+  JSON.stringify({
+    company: { id: 'c-00002', name, city: 'San Francisco', category: 'Coffee shop' },
+    score: 62.9,
+    score_scale: 100,
+    sources: SOURCES,
+    reviews_total: 5329,
+    updated_at: '2026-11-01T00:00:00Z',
+  });
 
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
