@@ -5,7 +5,7 @@
 // ratios, each target marked met (✓) or not (✗). Not part of `npm test`; no test asserts a time.
 //   node scripts/bench.mjs [--rounds 30] [--batch 10000] [--batch-runs 3]
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -34,7 +34,12 @@ const cleanup = () => {
   server = undefined;
   rmSync(temp, { recursive: true, force: true });
 };
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (cleanup(), process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    cleanup();
+    process.exit(130);
+  });
+}
 
 try {
   const loadBefore = loadavg();

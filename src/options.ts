@@ -38,7 +38,8 @@ export function parseDuration(value: string): number {
   const text = value.trim().toLowerCase();
   const ms = durationMs(text);
   if (ms === undefined) throw new InvalidArgumentError('expected a duration such as 90, 90s, 15m or 1h');
-  if (ms > MAX_DELAY_MS) throw new InvalidArgumentError(`expected a duration such as 90, 90s, 15m or 1h, at most ${formatDuration(MAX_SECONDS)} (about 24 days)`);
+  if (ms > MAX_DELAY_MS)
+    throw new InvalidArgumentError(`expected a duration such as 90, 90s, 15m or 1h, at most ${formatDuration(MAX_SECONDS)} (about 24 days)`);
   return ms;
 }
 

@@ -11,12 +11,12 @@ import { ApiError, AuthError, InterruptedError, NetworkError, NotFoundError, Rat
 import { testIO, type IO } from '../src/io.js';
 import { clientHooks } from '../src/progress.js';
 import { openRequestLog, readRequestStatus } from '../src/state/requests.js';
-import { closeAfterEach } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
 const KEY = 'sk_test_0123456789abcdefWXYZ';
 const stateDir = mkdtempSync(join(tmpdir(), 'rep-api-client-'));
-const track = closeAfterEach();
+const { track } = useRep();
 const server = async (apiPath?: string): Promise<FaultServer> => track(await startFaultServer(apiPath ? { apiPath } : {}));
 
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
@@ -26,7 +26,19 @@ function client(baseUrl: URL, overrides: Partial<ClientOptions> = {}, io: IO = t
   const debugLines: string[] = [];
   const warnings: string[] = [];
   const sleeps: number[] = [];
-  const globals = { timeout: 5, retries: 0, wait: false, maxWait: 3_600_000, debug: true, quiet: false, sandbox: false };
+  const globals = {
+    json: false,
+    bom: false,
+    color: true,
+    cache: true,
+    timeout: 5,
+    retries: 0,
+    wait: false,
+    maxWait: 3_600_000,
+    debug: true,
+    quiet: false,
+    sandbox: false,
+  };
   const { deps } = createDeps({ globals, io, env: {}, signal: new AbortController().signal });
   const hooks = clientHooks({ ...deps, debug: (line) => debugLines.push(line), warn: (text) => warnings.push(text) });
   const api = createClient({
@@ -148,14 +160,28 @@ describe('redirects', () => {
     s.expect('/api/next%C2%9B2J', { headers: { 'x-ratelimit-remaining': '50\u009b2J' }, body: { index: 1 } });
     // Through the CLI's own debug writer (createDeps), where every --debug line is scrubbed.
     const io = testIO();
-    const globals = { timeout: 5, retries: 0, wait: false, maxWait: 3_600_000, debug: true, quiet: false, sandbox: false };
+    const globals = {
+      json: false,
+      bom: false,
+      color: true,
+      cache: true,
+      timeout: 5,
+      retries: 0,
+      wait: false,
+      maxWait: 3_600_000,
+      debug: true,
+      quiet: false,
+      sandbox: false,
+    };
     const { deps } = createDeps({ globals, io, env: {}, signal: new AbortController().signal });
     const api = createClient({ baseUrl: s.baseUrl, apiKey: KEY, retries: 0, env: {}, hooks: clientHooks(deps) });
     await api.pulse();
-    const debugLines = io.stderrText().split('\n').map((line) => line.replace(/^debug: /, ''));
+    const debugLines = io
+      .stderrText()
+      .split('\n')
+      .map((line) => line.replace(/^debug: /, ''));
     expect(debugLines).toContain('< 302 Found → /api/next');
     expect(debugLines).toContain('< x-ratelimit-remaining: 50');
-    // eslint-disable-next-line no-control-regex
     for (const line of debugLines) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 
@@ -287,7 +313,11 @@ describe('rate limits', () => {
   const cases: Array<[string, Record<string, string>, number]> = [
     ['Retry-After seconds', { 'retry-after': '120' }, now + 120_000],
     ['Retry-After date', { 'retry-after': new Date(now + 300_000).toUTCString() }, now + 300_000],
-    ['X-RateLimit-Reset epoch seconds', { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 840) }, now + 840_000],
+    [
+      'X-RateLimit-Reset epoch seconds',
+      { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 840) },
+      now + 840_000,
+    ],
     ['RateLimit-Reset delta', { 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '60' }, now + 60_000],
     ['IETF RateLimit', { ratelimit: '"default";r=0;t=30', 'ratelimit-policy': '"default";q=100;w=3600' }, now + 30_000],
   ];
@@ -299,7 +329,9 @@ describe('rate limits', () => {
     expect((error as RateLimitError).exitCode).toBe(5);
     expect((error as RateLimitError).resetAt).toBe(resetAt);
     expect((error as RateLimitError).resetFromServer).toBe(true);
-    expect(error.message).toMatch(/^rate limit reached: (100 requests|the free tier's 100 requests) per hour; resets in \d+ (s|min) \(at \d{1,2}:\d\d(:\d\d)?(\s[AP]M)?\)$/);
+    expect(error.message).toMatch(
+      /^rate limit reached: (100 requests|the free tier's 100 requests) per hour; resets in \d+ (s|min) \(at \d{1,2}:\d\d(:\d\d)?(\s[AP]M)?\)$/,
+    );
     expect((error as RateLimitError).hint).toBe('wait and retry with --wait, or ask the service operator for a higher tier');
   });
 

@@ -28,7 +28,13 @@ describe('change since the previous point', () => {
   const at = '2026-11-01T12:00:00.000Z';
 
   it('changeSince compares the last point with the one before', () => {
-    expect(changeSince([{ at: '2026-10-01T12:00:00Z', score: 60 }, { at, score: 80 }, { at: '2026-11-02T12:00:00Z', score: 73 }])).toEqual({
+    expect(
+      changeSince([
+        { at: '2026-10-01T12:00:00Z', score: 60 },
+        { at, score: 80 },
+        { at: '2026-11-02T12:00:00Z', score: 73 },
+      ]),
+    ).toEqual({
       previous: 80,
       delta: -7,
       at,
@@ -44,7 +50,7 @@ describe('change since the previous point', () => {
     expect(changeFrom(undefined, 5)).toBeUndefined();
   });
 
-  it('the text carries the direction in its arrow (never colour alone), with the previous point\'s date', () => {
+  it("the text carries the direction in its arrow (never colour alone), with the previous point's date", () => {
     const date = localDate(at);
     expect(date).toMatch(/^2026-11-0[12]$/);
     expect(changeText(changeFrom({ at, score: 80 }, 73)!, { since: true })).toBe(`▼ 7.0 since ${date}`);
@@ -56,9 +62,13 @@ describe('change since the previous point', () => {
 
 describe('gates', () => {
   it('--fail-under fails a score below the threshold, one line naming it', () => {
-    expect(evaluateGates({ name: 'Кофейня Ромашка', score: 58 }, { failUnder: 60 })).toEqual([{ gate: 'fail-under', reason: 'Кофейня Ромашка: 58.0 is under 60' }]);
+    expect(evaluateGates({ name: 'Кофейня Ромашка', score: 58 }, { failUnder: 60 })).toEqual([
+      { gate: 'fail-under', reason: 'Кофейня Ромашка: 58.0 is under 60' },
+    ]);
     expect(evaluateGates({ name: 'At the line', score: 60 }, { failUnder: 60 })).toEqual([]);
-    expect(evaluateGates({ name: 'Five-point scale', score: 3.9 }, { failUnder: 4 })).toEqual([{ gate: 'fail-under', reason: 'Five-point scale: 3.9 is under 4' }]);
+    expect(evaluateGates({ name: 'Five-point scale', score: 3.9 }, { failUnder: 4 })).toEqual([
+      { gate: 'fail-under', reason: 'Five-point scale: 3.9 is under 4' },
+    ]);
   });
 
   it('--fail-on-drop fails a fall of more than the threshold since the previous point', () => {
@@ -71,7 +81,10 @@ describe('gates', () => {
   });
 
   it('both gates at once; no score, no gate; no limits, no failures; names are scrubbed', () => {
-    expect(evaluateGates({ name: 'Both', score: 50, previousScore: 70 }, { failUnder: 60, failOnDrop: 5 }).map((failure) => failure.gate)).toEqual(['fail-under', 'fail-on-drop']);
+    expect(evaluateGates({ name: 'Both', score: 50, previousScore: 70 }, { failUnder: 60, failOnDrop: 5 }).map((failure) => failure.gate)).toEqual([
+      'fail-under',
+      'fail-on-drop',
+    ]);
     expect(evaluateGates({ name: 'No score' }, { failUnder: 60, failOnDrop: 5 })).toEqual([]);
     expect(evaluateGates({ name: 'Free', score: 1, previousScore: 100 }, {})).toEqual([]);
     expect(evaluateGates({ name: 'Evil\u001b[2J\nCo', score: 1 }, { failUnder: 2 })[0]?.reason).toBe('Evil Co: 1.0 is under 2');
@@ -113,23 +126,34 @@ describe('--since', () => {
     expect(parseSince('2026-11-01T08:00', now)).toBe(new Date(2026, 10, 1, 8, 0).getTime());
   });
 
-  it.each(['', 'yesterday', '-5', '30 days', '2026-02-30', '2026-13-01', '2026-11-01T25:00', '11/01/2026', 'd'])('%j is a usage error saying what is expected', (text) => {
-    expect(() => parseSince(text, now)).toThrow(UsageError);
-    try {
-      parseSince(text, now);
-    } catch (error) {
-      expect((error as UsageError).message).toBe(`invalid --since ${JSON.stringify(text.trim())}: expected a duration or a date`);
-      expect((error as UsageError).hint).toMatch(/--since 30d/);
-    }
-  });
+  it.each(['', 'yesterday', '-5', '30 days', '2026-02-30', '2026-13-01', '2026-11-01T25:00', '11/01/2026', 'd'])(
+    '%j is a usage error saying what is expected',
+    (text) => {
+      expect(() => parseSince(text, now)).toThrow(UsageError);
+      try {
+        parseSince(text, now);
+      } catch (error) {
+        expect((error as UsageError).message).toBe(`invalid --since ${JSON.stringify(text.trim())}: expected a duration or a date`);
+        expect((error as UsageError).hint).toMatch(/--since 30d/);
+      }
+    },
+  );
 });
 
 /** The cells of one GFM table row, split on the pipes GFM splits on (not on `\|`). */
 function gfmCells(row: string): string[] {
-  return row.replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/);
+  return row
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split(/(?<!\\)\|/);
 }
 
 describe('markdown', () => {
+  it('markdownCell: an @mention in server text notifies nobody (a zero-width space after the @, as Dependabot does); e-mail addresses stay', () => {
+    expect(markdownCell('@octocat and @org/team, (@x)')).toBe('@&#8203;octocat and @&#8203;org/team, (@&#8203;x)');
+    expect(markdownCell('info@cafe.example')).toBe('info@cafe.example');
+  });
+
   it('markdownCell keeps text literal: pipes, markup and backslashes escaped, newlines as <br>, controls removed', () => {
     expect(markdownCell('Joe | Sons')).toBe('Joe \\| Sons');
     expect(markdownCell('*bold* _it_ `code` [link](x) <b>&amp; ~s~ #1!')).toBe('\\*bold\\* \\_it\\_ \\`code\\` \\[link\\](x) \\<b\\>\\&amp; \\~s\\~ \\#1\\!');
@@ -140,7 +164,14 @@ describe('markdown', () => {
   });
 
   it('markdownTable: header, delimiter with alignment, and every row with as many cells as the header', () => {
-    const table = markdownTable(['Name', 'Score'], [['A | B\nC', '80'], ['D\\', '7']], ['left', 'right']);
+    const table = markdownTable(
+      ['Name', 'Score'],
+      [
+        ['A | B\nC', '80'],
+        ['D\\', '7'],
+      ],
+      ['left', 'right'],
+    );
     expect(table).toBe('| Name | Score |\n| --- | ---: |\n| A \\| B<br>C | 80 |\n| D\\\\ | 7 |\n');
     for (const row of table.trimEnd().split('\n')) expect(gfmCells(row)).toHaveLength(2);
   });

@@ -22,11 +22,14 @@ const SEARCH = {
   categories: [{ name: 'Кофейня', companies: 40 }],
 };
 const PULSE = { index: 71.234, companies: 2400, updated_at: '2026-11-01T00:00:00Z' };
-const HOSTILE = { name: 'Evil\u001b]0;pwned\u0007 \u009b31m Co\u202e', score: 10, note: 'line\u0085break \u2066x\u2069', sources: [{ source: '\u001b[2J=cmd', rating: 1 }] };
+const HOSTILE = {
+  name: 'Evil\u001b]0;pwned\u0007 \u009b31m Co\u202e',
+  score: 10,
+  note: 'line\u0085break \u2066x\u2069',
+  sources: [{ source: '\u001b[2J=cmd', rating: 1 }],
+};
 
-// eslint-disable-next-line no-control-regex
 const SGR = /\u001b\[[0-9;]*m/g;
-// eslint-disable-next-line no-control-regex
 const TERMINAL_ACTIVE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 async function render(kind: Endpoint, body: unknown, format: Format, options: { columns?: number; colorOut?: boolean } = {}): Promise<string> {
@@ -37,7 +40,10 @@ async function render(kind: Endpoint, body: unknown, format: Format, options: { 
 }
 
 function visibleWidths(text: string): number[] {
-  return text.replace(SGR, '').split('\n').map((line) => Array.from(line).length);
+  return text
+    .replace(SGR, '')
+    .split('\n')
+    .map((line) => Array.from(line).length);
 }
 
 describe('json', () => {
@@ -70,7 +76,11 @@ describe('json', () => {
 
 describe('ndjson', () => {
   it('writes audit and pulse bodies compact on one line', async () => {
-    for (const [kind, body] of [['audit', AUDIT], ['pulse', PULSE], ['audit', HOSTILE]] as const) {
+    for (const [kind, body] of [
+      ['audit', AUDIT],
+      ['pulse', PULSE],
+      ['audit', HOSTILE],
+    ] as const) {
       const out = await render(kind, body, 'ndjson');
       expect(out.endsWith('\n')).toBe(true);
       expect(out.slice(0, -1)).not.toContain('\n');
@@ -80,7 +90,10 @@ describe('ndjson', () => {
   });
 
   it('writes one search result a line, each with its type', async () => {
-    const lines = (await render('search', SEARCH, 'ndjson')).trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+    const lines = (await render('search', SEARCH, 'ndjson'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
     expect(lines).toEqual([
       { type: 'company', id: 'c-1', name: 'Coffee, "A"', city: 'Москва', category: 'Кофейня', score: 87.4 },
       { type: 'city', name: 'Москва', companies: 12 },
@@ -119,7 +132,10 @@ describe('csv', () => {
 
   it('writes search results with their type first, quoting as RFC 4180 says', async () => {
     expect(await render('search', SEARCH, 'csv')).toBe(
-      'type,name,id,city,category,score,companies\n' + 'company,"Coffee, ""A""",c-1,Москва,Кофейня,87.4,\n' + 'city,Москва,,,,,12\n' + 'category,Кофейня,,,,,40\n',
+      'type,name,id,city,category,score,companies\n' +
+        'company,"Coffee, ""A""",c-1,Москва,Кофейня,87.4,\n' +
+        'city,Москва,,,,,12\n' +
+        'category,Кофейня,,,,,40\n',
     );
   });
 
@@ -182,7 +198,11 @@ describe('table', () => {
   });
 
   it.each([80, 60, 120])('never draws a line wider than %i columns', async (columns) => {
-    for (const [kind, body] of [['audit', WIDE_AUDIT], ['search', { query: LONG_NAME, companies: [{ name: LONG_NAME, city: LONG_NAME, category: 'c', score: 1, extra: LONG_NAME }] }], ['pulse', { index: 1, note: LONG_NAME.repeat(3) }]] as const) {
+    for (const [kind, body] of [
+      ['audit', WIDE_AUDIT],
+      ['search', { query: LONG_NAME, companies: [{ name: LONG_NAME, city: LONG_NAME, category: 'c', score: 1, extra: LONG_NAME }] }],
+      ['pulse', { index: 1, note: LONG_NAME.repeat(3) }],
+    ] as const) {
       const out = await render(kind, body, 'table', { columns, colorOut: true });
       expect(Math.max(...visibleWidths(out))).toBeLessThanOrEqual(columns);
       expect(out).toContain('…');
@@ -222,8 +242,20 @@ describe('table', () => {
   });
 
   it('details: counts grouped, numbers that name something kept as they are, every decimal kept', async () => {
-    const out = await render('pulse', { index: 1, reviews_total: 7305, company_id: 12345, founded_year: 1998, lat: 55.755826, delta: -1234.5, tiny: 1e-7, code: '01234' }, 'table');
-    for (const [label, value] of [['Reviews total', '7,305'], ['Company id', '12345'], ['Founded year', '1998'], ['Lat', '55.755826'], ['Delta', '-1,234.5'], ['Tiny', '1e-7'], ['Code', '01234']]) {
+    const out = await render(
+      'pulse',
+      { index: 1, reviews_total: 7305, company_id: 12345, founded_year: 1998, lat: 55.755826, delta: -1234.5, tiny: 1e-7, code: '01234' },
+      'table',
+    );
+    for (const [label, value] of [
+      ['Reviews total', '7,305'],
+      ['Company id', '12345'],
+      ['Founded year', '1998'],
+      ['Lat', '55.755826'],
+      ['Delta', '-1,234.5'],
+      ['Tiny', '1e-7'],
+      ['Code', '01234'],
+    ]) {
       expect(out).toMatch(new RegExp(`│ ${label} +│ ${value!.replace('.', '\\.')} +│`));
     }
   });
@@ -239,7 +271,16 @@ describe('table', () => {
   it('draws something for any body, however odd', async () => {
     let deep: unknown = { leaf: 1 };
     for (let depth = 0; depth < 5000; depth += 1) deep = { next: deep };
-    const bodies: unknown[] = [null, 'text', 7, [], {}, [1, [2, [3]]], deep, { sources: Array.from({ length: 3000 }, (_, index) => ({ source: `s${index}` })) }];
+    const bodies: unknown[] = [
+      null,
+      'text',
+      7,
+      [],
+      {},
+      [1, [2, [3]]],
+      deep,
+      { sources: Array.from({ length: 3000 }, (_, index) => ({ source: `s${index}` })) },
+    ];
     for (const body of bodies) {
       for (const kind of ['audit', 'search', 'pulse'] as const) {
         const out = await render(kind, body, 'table');
@@ -254,12 +295,27 @@ describe('table', () => {
   });
 
   it('numbers in a column share their decimals, so they line up', async () => {
-    const body = { companies: [{ name: 'A', score: 99.6 }, { name: 'B', score: 90 }, { name: 'C', score: 87.25 }] };
+    const body = {
+      companies: [
+        { name: 'A', score: 99.6 },
+        { name: 'B', score: 90 },
+        { name: 'C', score: 87.25 },
+      ],
+    };
     const out = await render('search', body, 'table');
     expect(out).toMatch(/│ A +│ +99\.60 │/);
     expect(out).toMatch(/│ B +│ +90\.00 │/);
     expect(out).toMatch(/│ C +│ +87\.25 │/);
-    const whole = await render('audit', { sources: [{ source: 'x', rating: 4, reviews: 1000 }, { source: 'y', rating: 3.5, reviews: 20 }] }, 'table');
+    const whole = await render(
+      'audit',
+      {
+        sources: [
+          { source: 'x', rating: 4, reviews: 1000 },
+          { source: 'y', rating: 3.5, reviews: 20 },
+        ],
+      },
+      'table',
+    );
     expect(whole).toMatch(/│ x +│ +4\.0 │ +1,000 │/);
   });
 });

@@ -3,7 +3,16 @@ import { flatten } from '../src/views/fields.js';
 import { auditView, pulseView, searchView } from '../src/views/index.js';
 import { expectNothingLost } from './fixtures/nothing-lost.js';
 
-const GARBAGE: unknown[] = [null, 'oops', 42, true, {}, [], [1, 'two', null], { deeply: { nested: { a: [{ b: { c: { d: { e: { f: { g: { h: 1 } } } } } } }] } } }];
+const GARBAGE: unknown[] = [
+  null,
+  'oops',
+  42,
+  true,
+  {},
+  [],
+  [1, 'two', null],
+  { deeply: { nested: { a: [{ b: { c: { d: { e: { f: { g: { h: 1 } } } } } } }] } } },
+];
 
 describe('auditView', () => {
   it('reads the sandbox shape: company record, score with its scale, sources as records', () => {
@@ -33,7 +42,11 @@ describe('auditView', () => {
 
   it('reads a data envelope with a score record and sources as a map of records', () => {
     const body = {
-      data: { name: 'Blue Bottle', score: { value: 4.2, max: 5, trend: 'up' }, by_source: { google: { rating: 4.5, reviews: 10, url: 'https://g' }, yelp: { avg: 3.9, count: 7 } } },
+      data: {
+        name: 'Blue Bottle',
+        score: { value: 4.2, max: 5, trend: 'up' },
+        by_source: { google: { rating: 4.5, reviews: 10, url: 'https://g' }, yelp: { avg: 3.9, count: 7 } },
+      },
       meta: { request_id: 'r-9' },
     };
     expect(auditView(body)).toEqual({
@@ -53,7 +66,9 @@ describe('auditView', () => {
   });
 
   it('reads JSON:API attributes, reputation_score and sources as a map of numbers', () => {
-    const body = { data: { type: 'company', id: '7', attributes: { company_name: 'Acme', reputation_score: '72.5', sources: { google: 4.5, yandex: '4.1', note: 'n/a' } } } };
+    const body = {
+      data: { type: 'company', id: '7', attributes: { company_name: 'Acme', reputation_score: '72.5', sources: { google: 4.5, yandex: '4.1', note: 'n/a' } } },
+    };
     expect(auditView(body)).toEqual({
       name: 'Acme',
       score: 72.5,
@@ -180,7 +195,15 @@ describe('searchView', () => {
   });
 
   it('reads a flat `results` list with a type on each result', () => {
-    const body = { q: 'tea', results: [{ type: 'Category', name: 'Tea' }, { type: 'company', name: 'Tea House', rating: 4 }, { kind: 'city', name: 'Tver' }, { type: 'region', name: 'North' }] };
+    const body = {
+      q: 'tea',
+      results: [
+        { type: 'Category', name: 'Tea' },
+        { type: 'company', name: 'Tea House', rating: 4 },
+        { kind: 'city', name: 'Tver' },
+        { type: 'region', name: 'North' },
+      ],
+    };
     expect(searchView(body)).toEqual({
       query: 'tea',
       groups: [
@@ -205,7 +228,13 @@ describe('searchView', () => {
   });
 
   it('keeps a grouped result whose own `type` means something else, and unknown lists as groups', () => {
-    const body = { companies: [{ name: 'A', type: 'cafe' }, { name: 'B', type: 'company' }], suggestions: [{ text: 'coffee shop' }] };
+    const body = {
+      companies: [
+        { name: 'A', type: 'cafe' },
+        { name: 'B', type: 'company' },
+      ],
+      suggestions: [{ text: 'coffee shop' }],
+    };
     expect(searchView(body).groups).toEqual([
       { type: 'company', rows: [{ name: 'A', item_type: 'cafe' }, { name: 'B' }] },
       { type: 'suggestions', rows: [{ text: 'coffee shop' }] },
@@ -228,9 +257,27 @@ describe('searchView', () => {
 
 describe('pulseView', () => {
   it.each([
-    ['the sandbox shape', { index: 71.234, companies: 2400, updated_at: 'x' }, 71.234, [['companies', 2400], ['updated_at', 'x']], { index: 'index' }],
+    [
+      'the sandbox shape',
+      { index: 71.234, companies: 2400, updated_at: 'x' },
+      71.234,
+      [
+        ['companies', 2400],
+        ['updated_at', 'x'],
+      ],
+      { index: 'index' },
+    ],
     ['a data envelope with market_index', { data: { market_index: '64.5' }, meta: { v: 2 } }, 64.5, [['meta.v', 2]], { index: 'data.market_index' }],
-    ['a result envelope with a nested pulse record', { result: { pulse: { value: 3.9, max: 5 }, as_of: 'today' } }, 3.9, [['pulse.max', 5], ['as_of', 'today']], { index: 'result.pulse.value' }],
+    [
+      'a result envelope with a nested pulse record',
+      { result: { pulse: { value: 3.9, max: 5 }, as_of: 'today' } },
+      3.9,
+      [
+        ['pulse.max', 5],
+        ['as_of', 'today'],
+      ],
+      { index: 'result.pulse.value' },
+    ],
     ['mean beside other numbers', { mean: 55, count: 10 }, 55, [['count', 10]], { index: 'mean' }],
     ['average', { average: 12 }, 12, [], { index: 'average' }],
     ['a bare number', 42.5, 42.5, [], {}],
@@ -242,11 +289,14 @@ describe('pulseView', () => {
     expect(pulseView({ index: 'n/a', score: 61 })).toEqual({ index: 61, details: [['index', 'n/a']], paths: { index: 'score' } });
   });
 
-  it.each(GARBAGE.filter((body) => typeof body !== 'number').map((body) => [JSON.stringify(body), body]))('never crashes and keeps everything for %s', (_label, body) => {
-    const view = pulseView(body);
-    expect(view.index).toBeUndefined();
-    expectNothingLost(body, view);
-  });
+  it.each(GARBAGE.filter((body) => typeof body !== 'number').map((body) => [JSON.stringify(body), body]))(
+    'never crashes and keeps everything for %s',
+    (_label, body) => {
+      const view = pulseView(body);
+      expect(view.index).toBeUndefined();
+      expectNothingLost(body, view);
+    },
+  );
 });
 
 describe('flatten', () => {

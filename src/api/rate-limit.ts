@@ -46,10 +46,7 @@ export function parseRateLimitHeaders(headers: HeaderBag, nowMs: number): RateLi
   info.windowSeconds = ietf.windowSeconds;
   // Retry-After says when a retry is allowed: on a 429 it is the most direct answer.
   info.resetAt =
-    parseRetryAfter(get('retry-after'), nowMs) ??
-    ietf.resetAt ??
-    parseReset(get('ratelimit-reset'), nowMs) ??
-    parseReset(get('x-ratelimit-reset'), nowMs);
+    parseRetryAfter(get('retry-after'), nowMs) ?? ietf.resetAt ?? parseReset(get('ratelimit-reset'), nowMs) ?? parseReset(get('x-ratelimit-reset'), nowMs);
 
   for (const key of Object.keys(info) as (keyof RateLimitInfo)[]) if (info[key] === undefined) delete info[key];
   return info;

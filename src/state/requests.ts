@@ -155,7 +155,8 @@ function requestsSince(minutes: Record<string, number>, sinceMs: number): number
 
 /** A well-formed record, or undefined: anything else is skipped. */
 function countRecord(data: unknown): CountRecord | undefined {
-  if (!isRecord(data) || typeof data.id !== 'string' || !/^[0-9a-f]{1,64}$/.test(data.id) || typeof data.key !== 'string' || !/^[0-9a-f]{1,64}$/.test(data.key)) return undefined;
+  if (!isRecord(data) || typeof data.id !== 'string' || !/^[0-9a-f]{1,64}$/.test(data.id) || typeof data.key !== 'string' || !/^[0-9a-f]{1,64}$/.test(data.key))
+    return undefined;
   const record: CountRecord = { id: data.id, key: data.key };
   if (isRecord(data.minutes)) {
     const minutes: Record<string, number> = {};
@@ -191,7 +192,12 @@ function prune(records: CountRecord[], nowMs: number): CountRecord[] {
     if (best === undefined || best <= seenAt) latest.set(record.key, record);
   }
   return records.flatMap((record) => {
-    const kept = countRecordOf(record.id, record.key, recentMinutes(record.minutes ?? {}, nowMs), latest.get(record.key) === record ? record.rateLimit : undefined);
+    const kept = countRecordOf(
+      record.id,
+      record.key,
+      recentMinutes(record.minutes ?? {}, nowMs),
+      latest.get(record.key) === record ? record.rateLimit : undefined,
+    );
     return kept ? [kept] : [];
   });
 }
