@@ -12,7 +12,10 @@ const audit = (name) =>
   new Promise((resolve, reject) => {
     const req = request(`${url}/audit?q=${encodeURIComponent(name)}`, { agent, headers }, (response) => {
       let body = '';
-      response.setEncoding('utf8').on('data', (chunk) => (body += chunk)).on('end', () => resolve(JSON.parse(body)));
+      response
+        .setEncoding('utf8')
+        .on('data', (chunk) => (body += chunk))
+        .on('end', () => resolve(JSON.parse(body)));
     });
     req.on('error', reject).end();
   });

@@ -6,5 +6,8 @@ const { request } = require('node:http');
 const [url, key] = process.argv.slice(2);
 request(`${url}/pulse`, { headers: { authorization: `Bearer ${key}` } }, (response) => {
   let body = '';
-  response.setEncoding('utf8').on('data', (chunk) => (body += chunk)).on('end', () => process.stdout.write(`${body}\n`));
+  response
+    .setEncoding('utf8')
+    .on('data', (chunk) => (body += chunk))
+    .on('end', () => process.stdout.write(`${body}\n`));
 }).end();
