@@ -40,14 +40,19 @@ describe('the cache option', () => {
     const home = makeTempHome();
     try {
       const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 61 } });
-      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0001', cache: { store: openAnswerCache(home.dir), maxAge: 60 } });
+      let clock = Date.parse('2026-11-01T08:00:00Z');
+      const now = () => clock;
+      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0001', cache: { store: openAnswerCache(home.dir), maxAge: 60 }, now });
       const miss = await failure(rep.pulse({ onlyIfCached: true }));
       expect(miss).toBeInstanceOf(NotCachedError);
       expect([miss.exitCode, miss.message]).toEqual([ExitCode.error, 'no cached answer for pulse']);
       expect(server.count('/api/pulse')).toBe(0);
       expect((await rep.pulse()).fromCache).toBeUndefined();
+      const fetchedAt = clock;
+      clock += 42_000;
       const hit = await rep.pulse({ onlyIfCached: true });
-      expect([hit.view.index, hit.fromCache?.ageMs]).toEqual([61, expect.any(Number)]);
+      // When it was fetched, exactly: the history compares a cached answer with the point before that.
+      expect([hit.view.index, hit.fromCache]).toEqual([61, { ageMs: 42_000, fetchedAt }]);
       expect(server.count('/api/pulse')).toBe(1);
     } finally {
       home.cleanup();

@@ -132,8 +132,8 @@ export interface RepResult<V> {
   status: number;
   /** Lower-cased names; repeated headers joined with ", ". */
   headers: Record<string, string>;
-  /** Set when the answer came from the cache (no request was sent): how old it is. */
-  fromCache?: { ageMs: number };
+  /** Set when the answer came from the cache (no request was sent): how old it is, and when it was fetched (epoch ms). */
+  fromCache?: { ageMs: number; fetchedAt: number };
 }
 
 export interface CallOptions {
@@ -276,7 +276,8 @@ export function createClient(options: ClientOptions): RepClient {
   function cached(endpoint: Endpoint, q: string | undefined): Omit<RepResult<never>, 'view'> | undefined {
     if (!options.cache) return undefined;
     const query = q ?? '';
-    const hit = options.cache.store.get({ baseUrl, endpoint, query, apiKey: key }, { maxAgeMs: options.cache.maxAge * 1000, now: now() });
+    const at = now();
+    const hit = options.cache.store.get({ baseUrl, endpoint, query, apiKey: key }, { maxAgeMs: options.cache.maxAge * 1000, now: at });
     if (!hit) {
       hooks.onCache?.({ endpoint, query, kind: 'miss' });
       return undefined;
@@ -284,7 +285,7 @@ export function createClient(options: ClientOptions): RepClient {
     hooks.onCache?.({ endpoint, query, kind: 'hit', ageMs: hit.ageMs });
     const response = { status: hit.status, headers: hit.headers, text: hit.bodyText, url: buildUrl(baseUrl, endpoint, q) };
     const body = redactBody(parseJsonBody(response, redact), hit.bodyText, key);
-    return { body, rateLimit: {}, status: hit.status, headers: hit.headers, fromCache: { ageMs: hit.ageMs } };
+    return { body, rateLimit: {}, status: hit.status, headers: hit.headers, fromCache: { ageMs: hit.ageMs, fetchedAt: at - hit.ageMs } };
   }
 
   async function store(endpoint: Endpoint, q: string | undefined, response: ApiResponse): Promise<void> {

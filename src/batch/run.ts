@@ -25,7 +25,7 @@ export interface BatchOptions {
   /** `--csv-sources`: batch CSV has a row per source instead of one per company. */
   csvSources?: boolean;
   /** Sees each freshly fetched answer (not a duplicate's reuse of it). */
-  onAnswer?: (query: string, view: AuditView, fromCache: { ageMs: number } | undefined) => Change | undefined;
+  onAnswer?: (query: string, view: AuditView, fromCache: { fetchedAt: number } | undefined) => Change | undefined;
 }
 
 interface Slot {

@@ -22,7 +22,7 @@ export async function fetchAndShow(
   deps: Deps,
   endpoint: Endpoint,
   query?: string,
-  onAnswer?: (view: EndpointView['view'], fromCache: { ageMs: number } | undefined) => Change | undefined,
+  onAnswer?: (view: EndpointView['view'], fromCache: { fetchedAt: number } | undefined) => Change | undefined,
 ): Promise<void> {
   const client = await deps.client();
   const label = query === undefined ? `Fetching ${endpoint}…` : `Fetching ${endpoint} for ${query}…`;

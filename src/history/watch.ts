@@ -18,7 +18,7 @@ export interface AuditWatch {
    * Records a fresh answer (a cached one is no new point) and judges it; returns its change since the
    * previous point (read before this run; for a cached answer, the one before the answer was fetched).
    */
-  see(query: string, view: AuditView, fromCache?: { ageMs: number }): Change | undefined;
+  see(query: string, view: AuditView, fromCache?: { fetchedAt: number }): Change | undefined;
   /** Awaits the run, lists the gate failures, and throws the run's error, else a GateError when a gate failed. */
   finish(run: Promise<void>): Promise<void>;
 }
@@ -29,7 +29,7 @@ export async function startWatch(deps: Deps, limits: GateLimits): Promise<AuditW
   const failures: string[] = [];
   return {
     see(query, view, fromCache) {
-      const previous = history?.previous(query, view.name, fromCache ? deps.now() - fromCache.ageMs : undefined);
+      const previous = history?.previous(query, view.name, fromCache?.fetchedAt);
       if (!fromCache) history?.record(query, { name: view.name, score: view.score, scoreMax: view.scoreMax, sources: view.sources });
       const judged = evaluateGates({ name: view.name ?? query, score: view.score, previousScore: previous?.score }, limits);
       failures.push(...judged.map((failure) => failure.reason));
