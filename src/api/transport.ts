@@ -66,9 +66,15 @@ export function createTransport(options: TransportOptions): Transport {
       for (let hop = 0; ; hop++) {
         if (signal?.aborted) throw new InterruptedError();
         options.onRequest?.({ method: 'GET', url: url.href, headers: shownHeaders });
-        const started = performance.now();
+        // Not performance.now(): the `performance` global loads all of perf_hooks on first use (~1 ms).
+        const started = process.hrtime.bigint();
         const answered = (status: number, headers: Record<string, string>) =>
-          options.onResponse?.({ url: url.href, status, headers: redactValues(headers, options.redact), durationMs: Math.round(performance.now() - started) });
+          options.onResponse?.({
+            url: url.href,
+            status,
+            headers: redactValues(headers, options.redact),
+            durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+          });
         phase = 'connect';
         const response = await request(url, { method: 'GET', headers: options.headers, signal: linked.signal }).catch((error: unknown) => {
           if (!neverSent(error)) options.onSend();

@@ -1,6 +1,6 @@
 // A local HTTP server that speaks the service's API over the built-in data set, for offline use and tests.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sandboxData, type SandboxData } from './data.js';
 import { describeWindow, FixedWindowLimiter, type RateDecision } from './ratelimit.js';
@@ -35,6 +35,9 @@ export interface RunningSandbox {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+// Not imported: importing node:http reads all its exports, and on Node 22+ its WebSocket loads Node's own
+// undici, which then serves rep's requests in place of the bundled one (`--sandbox`).
+const { createServer } = process.getBuiltinModule('node:http');
 
 /** What a running sandbox answers from (its options resolved, its data set and rate limiter). */
 interface SandboxState {
