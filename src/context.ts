@@ -3,7 +3,9 @@
 import { readConfigFile } from './config/file.js';
 import { repPaths, type RepPaths } from './config/paths.js';
 import { resolveSettings, type Settings } from './config/settings.js';
-import type { ClientOptions, RepClient } from './api/client.js';
+import { createClient, type ClientOptions, type RepClient } from './api/client.js';
+import { openAnswerCache } from './state/answer-cache.js';
+import { keyId, openRequestLog, requestsDir } from './state/requests.js';
 import { cacheDirFrom, maxAgeFrom } from './config/cache-settings.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
 import { scrubLine } from './text.js';
@@ -85,7 +87,6 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
         `the API key goes to any server that answers as ${settings.baseUrl.hostname}\n`,
     );
   }
-  const [{ createClient }, { openRequestLog, keyId, requestsDir }] = await Promise.all([import('./api/client.js'), import('./state/requests.js')]);
   const { stateDir } = deps.paths();
   const requestLog = settings.keySource === 'sandbox' ? undefined : openRequestLog(stateDir, keyId(settings.key ?? ''));
   if (requestLog) {
@@ -118,7 +119,6 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
 export async function answerCacheFor(deps: Deps, settings: Settings): Promise<Pick<ClientOptions, 'cache'>> {
   if (settings.keySource === 'sandbox' || deps.globals.cache === false) return {};
   const maxAgeMs = maxAgeFrom(deps.globals.maxAge, deps.env);
-  const { openAnswerCache } = await import('./state/answer-cache.js');
   return { cache: { store: openAnswerCache(cacheDirFrom(deps.env, deps.paths())), maxAge: maxAgeMs / 1000 } };
 }
 

@@ -6,6 +6,9 @@ import type { Change } from '../history/change.js';
 import { UsageError } from '../errors.js';
 import { withSpinner } from '../progress.js';
 import { formatRelative } from '../api/rate-limit.js';
+import { writeView } from '../output/render.js';
+import { csvBom } from '../output/csv.js';
+import { fieldPaths } from '../views/index.js';
 
 /** Joins words with one space; an empty or whitespace-only query is a usage error, sent nowhere. */
 export function queryFrom(words: readonly string[], what: string): string {
@@ -30,11 +33,6 @@ export async function fetchAndShow(
   const response = await withSpinner(deps, label, async () => (endpoint === 'pulse' ? client.pulse(call) : client[endpoint](query ?? '', call)));
   if (response.fromCache && !deps.globals.quiet) deps.io.err(`rep: cached answer from ${cachedAge(response.fromCache.ageMs)} (--max-age 0 to refresh)\n`);
   const change = onAnswer?.(response.view, response.fromCache);
-  const [{ writeView }, { csvBom }, { fieldPaths }] = await Promise.all([
-    import('../output/render.js'),
-    import('../output/csv.js'),
-    import('../views/index.js'),
-  ]);
   // The client already built the view: the renderers take it as it is.
   const answer = { body: response.body, endpoint, view: response.view } as EndpointView & { body: unknown };
   for (const line of fieldPaths(answer)) deps.debug(`view: ${line}`);
