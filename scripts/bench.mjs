@@ -1,9 +1,11 @@
-// `npm run bench`: what rep costs on this machine, next to Node's own floor. Interleaved rounds (each
-// round runs every candidate once, in a fresh shuffled order) so load from elsewhere on the machine
-// hits all candidates alike; prints medians and ratios as Markdown. Not part of `npm test`.
+// `npm run bench`: what rep costs on each Node line found (this node, plus those scripts/node-lines.sh put
+// in .cache/node-lines/), next to Node's own floor on the same line, against the loopback server of
+// scripts/bench/server.mjs. Interleaved rounds (each round runs every candidate of every line once, in a
+// fresh shuffled order) so load from elsewhere hits all alike; prints one Markdown table of medians and
+// ratios, each target marked met (✓) or not (✗). Not part of `npm test`; no test asserts a time.
 //   node scripts/bench.mjs [--rounds 30] [--batch 10000] [--batch-runs 3]
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,8 +13,13 @@ import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const REP = join(root, 'bin', 'rep.js');
-const NODE = process.execPath;
+const SCRIPTS = join(root, 'scripts', 'bench');
 const TIME = '/usr/bin/time';
+const KEY = 'rk_bench_0123456789';
+const CACHED_NAME = 'Blue Bottle Coffee';
+// The issue's latency batch: 400 distinct names, 20 ms a request (server.mjs's /slow), rep's default concurrency.
+const LATENCY_NAMES = 400;
+const CONCURRENCY = 4;
 const { values: flags } = parseArgs({
   options: { rounds: { type: 'string', default: '30' }, batch: { type: 'string', default: '10000' }, 'batch-runs': { type: 'string', default: '3' } },
 });
@@ -20,77 +27,112 @@ const ROUNDS = Number(flags.rounds);
 const BATCH_NAMES = Number(flags.batch);
 const BATCH_RUNS = Number(flags['batch-runs']);
 
-const FETCH_SCRIPT = `const [url, key] = process.argv.slice(2);
-const response = await fetch(url + '/pulse', { headers: { authorization: 'Bearer ' + key } });
-process.stdout.write((await response.text()) + '\\n');
-`;
-const HTTP_SCRIPT = `import { request } from 'node:http';
-const [url, key] = process.argv.slice(2);
-request(url + '/pulse', { headers: { authorization: 'Bearer ' + key } }, (response) => {
-  let body = '';
-  response.setEncoding('utf8').on('data', (chunk) => (body += chunk)).on('end', () => process.stdout.write(body + '\\n'));
-}).end();
-`;
-
 const temp = mkdtempSync(join(tmpdir(), 'rep-bench-'));
-let sandbox;
+let server;
 const cleanup = () => {
-  sandbox?.kill('SIGINT');
-  sandbox = undefined;
+  server?.kill('SIGTERM');
+  server = undefined;
   rmSync(temp, { recursive: true, force: true });
 };
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (cleanup(), process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    cleanup();
+    process.exit(130);
+  });
+}
 
 try {
-  const { url, key } = await startSandbox();
-  const env = isolatedEnv({ REP_BASE_URL: url, REP_API_KEY: key });
-  writeFileSync(join(temp, 'get-fetch.mjs'), FETCH_SCRIPT);
-  writeFileSync(join(temp, 'get-http.mjs'), HTTP_SCRIPT);
-  const candidates = [
-    { name: 'node -e 0', args: ['-e', '0'] },
-    { name: 'rep --version', args: [REP, '--version'] },
-    { name: 'GET with node:http', args: [join(temp, 'get-http.mjs'), url, key], body: true },
-    { name: 'GET with fetch', args: [join(temp, 'get-fetch.mjs'), url, key], body: true },
-    { name: 'rep pulse --json', args: [REP, 'pulse', '--json'], body: true },
-  ];
+  const loadBefore = loadavg();
+  const url = await startServer();
+  const slowUrl = url.replace(/\/api$/, '/slow/api');
+  const env = isolatedEnv('home', { REP_BASE_URL: url, REP_API_KEY: KEY, REP_MAX_AGE: '24h' });
+  const lines = nodeLines();
+  const candidates = lines.flatMap((line) => startupCandidates(line, url));
   for (const candidate of candidates) check(candidate, env);
   const times = runRounds(candidates, env);
-  printHeader();
-  printStartup(candidates, times);
-  printBatch(await benchBatch(env));
+  const names = await sandboxNames();
+  const batches = await latencyBatches(lines, names, slowUrl);
+  const big = await bigBatches(lines, names, url);
+  printTable(lines, candidates, times, batches, big, loadBefore);
 } finally {
   cleanup();
 }
 
-/** `rep sandbox` in its own process (a sandbox in this one could not answer while spawnSync blocks). */
-function startSandbox() {
+/** This node and each one under .cache/node-lines/ (or REP_NODE_LINES_DIR), one per version, oldest first. */
+function nodeLines() {
+  const dir = process.env.REP_NODE_LINES_DIR ?? join(root, '.cache', 'node-lines');
+  const found = existsSync(dir)
+    ? readdirSync(dir)
+        .map((entry) => join(dir, entry, 'bin', 'node'))
+        .filter((node) => existsSync(node))
+    : [];
+  const byVersion = new Map();
+  for (const node of [process.execPath, ...found]) {
+    const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+    if (version && !byVersion.has(version)) byVersion.set(version, { node, version, major: Number(/^v(\d+)/.exec(version)[1]) });
+  }
+  return [...byVersion.values()].sort((a, b) => a.major - b.major);
+}
+
+function startupCandidates(line, url) {
+  const on = (name, args, extra = {}) => ({ line, name, args, ...extra });
+  return [
+    on('node -e 0', ['-e', '0']),
+    on('rep --version', [REP, '--version']),
+    on('GET node:http', [join(SCRIPTS, 'get-http.cjs'), url, KEY], { body: true }),
+    on('GET fetch', [join(SCRIPTS, 'get-fetch.mjs'), url, KEY], { body: true }),
+    on('rep pulse --json', [REP, 'pulse', '--json'], { body: true }),
+    on('cached audit', [REP, 'audit', CACHED_NAME], { cached: true }),
+  ];
+}
+
+/** scripts/bench/server.mjs in its own process (one in this process could not answer while spawnSync blocks). */
+function startServer() {
   return new Promise((resolve, reject) => {
-    sandbox = spawn(NODE, [REP, 'sandbox', '--port', '0', '--limit', '100000000', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'], env: isolatedEnv({}) });
+    server = spawn(process.execPath, [join(SCRIPTS, 'server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    sandbox.stdout.setEncoding('utf8').on('data', (chunk) => {
+    server.stdout.setEncoding('utf8').on('data', (chunk) => {
       out += chunk;
       const url = /^base_url=(.+)$/m.exec(out)?.[1];
-      const key = /^api_key=(.+)$/m.exec(out)?.[1];
-      if (url && key) resolve({ url, key });
+      if (url) resolve(url);
     });
-    sandbox.on('exit', (code) => reject(new Error(`the sandbox exited (${code}) before printing its URL`)));
+    server.on('exit', (code) => reject(new Error(`the bench server exited (${code}) before printing its URL`)));
   });
 }
 
-/** The caller's environment with a throwaway home and no proxy, so every run reads and writes alike. */
-function isolatedEnv(extra) {
+/** The caller's environment with a throwaway home under temp/<name> and no proxy, so every run reads and writes alike. */
+function isolatedEnv(name, extra) {
   const env = { ...process.env };
-  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy', 'NODE_OPTIONS', 'REP_CONFIG_DIR']) delete env[name];
-  const home = join(temp, 'home');
+  for (const variable of [
+    'HTTPS_PROXY',
+    'https_proxy',
+    'HTTP_PROXY',
+    'http_proxy',
+    'NO_PROXY',
+    'no_proxy',
+    'NODE_OPTIONS',
+    'REP_CONFIG_DIR',
+    'REP_CACHE_DIR',
+    'REP_MAX_AGE',
+    'NODE_COMPILE_CACHE',
+    'NODE_DISABLE_COMPILE_CACHE',
+  ])
+    delete env[variable];
+  const home = join(temp, name);
   mkdirSync(home, { recursive: true });
   return { ...env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), XDG_CACHE_HOME: join(home, 'cache'), ...extra };
 }
 
-/** One run outside the clock: the candidate must work, and a GET must print the pulse. */
+/** Runs outside the clock: the candidate must work, a GET must print the pulse, and the cached audit must hit the cache. */
 function check(candidate, env) {
-  const result = spawnSync(NODE, candidate.args, { env, encoding: 'utf8' });
+  const what = `${candidate.name} on Node ${candidate.line.version}`;
+  const result = spawnSync(candidate.line.node, candidate.args, { env, encoding: 'utf8' });
   if (result.status !== 0 || (candidate.body && !result.stdout.includes('"index"'))) {
-    throw new Error(`${candidate.name} failed (exit ${result.status}): ${result.stderr.trim() || result.stdout.trim()}`);
+    throw new Error(`${what} failed (exit ${result.status}): ${result.stderr.trim() || result.stdout.trim()}`);
+  }
+  if (candidate.cached) {
+    const again = spawnSync(candidate.line.node, [...candidate.args, '--debug'], { env, encoding: 'utf8' });
+    if (again.status !== 0 || !/cache: hit/.test(again.stderr)) throw new Error(`${what} was not answered from the cache: ${again.stderr.trim()}`);
   }
 }
 
@@ -98,106 +140,96 @@ function runRounds(candidates, env) {
   const times = candidates.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (const index of shuffled(candidates.map((_, i) => i))) {
+      const { line, name, args } = candidates[index];
       const started = process.hrtime.bigint();
-      const result = spawnSync(NODE, candidates[index].args, { env, stdio: 'ignore' });
+      const result = spawnSync(line.node, args, { env, stdio: 'ignore' });
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      if (result.status !== 0) throw new Error(`${candidates[index].name} failed in round ${round + 1} (exit ${result.status})`);
+      if (result.status !== 0) throw new Error(`${name} on Node ${line.version} failed in round ${round + 1} (exit ${result.status})`);
       times[index].push(ms);
     }
-    process.stderr.write(`\rround ${round + 1}/${ROUNDS}`);
+    process.stderr.write(`\rstart-up round ${round + 1}/${ROUNDS}`);
   }
   process.stderr.write('\n');
   return times;
 }
 
-function shuffled(items) {
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [items[i], items[j]] = [items[j], items[i]];
+/**
+ * 400 distinct names against the 20 ms server: `rep audit --file` (a fresh cache each run, so every
+ * name is a request) and the bare keep-alive script, alternated in shuffled order on every line.
+ */
+async function latencyBatches(lines, names, url) {
+  const file = join(temp, 'latency-names.txt');
+  writeFileSync(file, `${names.slice(0, LATENCY_NAMES).join('\n')}\n`);
+  const runs = new Map(lines.map((line) => [line, { rep: [], bare: [] }]));
+  for (let run = 0; run < BATCH_RUNS; run++) {
+    for (const [line, kind] of shuffled(
+      lines.flatMap((line) => [
+        [line, 'rep'],
+        [line, 'bare'],
+      ]),
+    )) {
+      const env = isolatedEnv(`latency-${run}`, { REP_BASE_URL: url, REP_API_KEY: KEY });
+      const args =
+        kind === 'rep' ? [REP, 'audit', '--file', file, '--format', 'ndjson'] : [join(SCRIPTS, 'batch-http.cjs'), url, KEY, file, String(CONCURRENCY)];
+      const { ms, lines: printed } = await timed(line.node, args, env);
+      if (printed !== LATENCY_NAMES) throw new Error(`the ${kind} batch on Node ${line.version} printed ${printed} lines, not ${LATENCY_NAMES}`);
+      runs.get(line)[kind].push(ms);
+      rmSync(join(temp, `latency-${run}`), { recursive: true, force: true });
+    }
+    process.stderr.write(`\rlatency batch ${run + 1}/${BATCH_RUNS}`);
   }
-  return items;
+  process.stderr.write('\n');
+  return runs;
 }
 
-function quantile(values, q) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (sorted.length - 1) * q;
-  const low = Math.floor(at);
-  return sorted[low] + (sorted[Math.ceil(at)] - sorted[low]) * (at - low);
-}
-function median(values) {
-  return quantile(values, 0.5);
-}
-
-function printHeader() {
-  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
-  console.log(`\nNode ${process.version}, ${cpus().length} × ${cpu}, load ${loadavg().map((n) => n.toFixed(2)).join(' ')}; ${ROUNDS} interleaved rounds\n`);
-}
-
-function printStartup(candidates, times) {
-  const med = Object.fromEntries(candidates.map((c, i) => [c.name, median(times[i])]));
-  console.log('| command | median | p25–p75 |');
-  console.log('| --- | ---: | ---: |');
-  candidates.forEach((c, i) => console.log(`| \`${c.name}\` | ${med[c.name].toFixed(0)} ms | ${quantile(times[i], 0.25).toFixed(0)}–${quantile(times[i], 0.75).toFixed(0)} ms |`));
-  const ratio = (a, b) => `| \`${a}\` / \`${b}\` | ${(med[a] / med[b]).toFixed(2)}× |`;
-  console.log('\n| ratio of medians | |\n| --- | ---: |');
-  console.log(ratio('rep --version', 'node -e 0'));
-  console.log(ratio('rep pulse --json', 'GET with fetch'));
-  console.log(ratio('rep pulse --json', 'GET with node:http'));
-}
-
-/** A batch of names from the sandbox's own data set: wall time and peak memory of `rep audit --file`. */
-async function benchBatch(env) {
-  const names = await sandboxNames();
-  const probe = join(temp, 'probe.txt');
-  writeFileSync(probe, `${names[0]}\n${names[1]}\n`);
-  const tried = spawnSync(NODE, [REP, 'audit', '--file', probe, '--format', 'ndjson'], { env, encoding: 'utf8' });
-  if (tried.status !== 0 || tried.stdout.trim().split('\n').length !== 2) {
-    return { unavailable: `rep audit --file exited ${tried.status}: ${tried.stderr.split('\n')[0]}` };
-  }
+/** BATCH_NAMES names drawn from the data set (so repeats too), each run with a fresh cache: wall time and peak RSS. */
+async function bigBatches(lines, names, url) {
   const file = join(temp, 'names.txt');
   const random = lcg(2026);
   writeFileSync(file, `${Array.from({ length: BATCH_NAMES }, () => names[Math.floor(random() * names.length)]).join('\n')}\n`);
-  const runs = [];
-  for (let run = 0; run < BATCH_RUNS; run++) runs.push(await timedBatch(file, env));
-  return { runs };
+  const runs = new Map(lines.map((line) => [line, []]));
+  for (let run = 0; run < BATCH_RUNS; run++) {
+    for (const line of shuffled([...lines])) {
+      const env = isolatedEnv(`big-${run}`, { REP_BASE_URL: url, REP_API_KEY: KEY });
+      runs.get(line).push(await timed(line.node, [REP, 'audit', '--file', file, '--format', 'ndjson'], env, { rss: true }));
+      rmSync(join(temp, `big-${run}`), { recursive: true, force: true });
+    }
+    process.stderr.write(`\r${BATCH_NAMES}-name batch ${run + 1}/${BATCH_RUNS}`);
+  }
+  process.stderr.write('\n');
+  return runs;
 }
 
-/** Company names of the built-in data set (bundled from source, so the bench reads what the sandbox serves). */
+/** Company names of the sandbox's data set (bundled from source), distinct, in a fixed order. */
 async function sandboxNames() {
   const { build } = await import('esbuild');
   const outfile = join(temp, 'data.mjs');
   await build({ absWorkingDir: root, entryPoints: ['src/sandbox/data.ts'], bundle: true, format: 'esm', platform: 'node', outfile, logLevel: 'error' });
   const { sandboxData } = await import(pathToFileURL(outfile).href);
-  return sandboxData().companies.map((company) => company.name);
+  return [...new Set(sandboxData().companies.map((company) => company.name))];
 }
 
-function lcg(seed) {
-  let state = seed >>> 0;
-  return () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
-
-/** One batch run, stdout to /dev/null; peak RSS from /usr/bin/time, else from polling VmHWM. */
-function timedBatch(file, env) {
-  const args = [REP, 'audit', '--file', file, '--format', 'ndjson'];
+/** One run with stdout counted, not kept: wall time, lines printed, and peak RSS (/usr/bin/time, else polling VmHWM). */
+function timed(node, args, env, { rss = false } = {}) {
   const rssFile = join(temp, 'rss.txt');
-  const useTime = existsSync(TIME);
-  const devNull = openSync('/dev/null', 'w');
+  const useTime = rss && existsSync(TIME);
   const started = process.hrtime.bigint();
-  const child = useTime
-    ? spawn(TIME, ['-f', '%M', '-o', rssFile, NODE, ...args], { env, stdio: ['ignore', devNull, 'pipe'] })
-    : spawn(NODE, args, { env, stdio: ['ignore', devNull, 'pipe'] });
+  const child = useTime ? spawn(TIME, ['-f', '%M', '-o', rssFile, node, ...args], { env }) : spawn(node, args, { env });
   let peakKb = 0;
-  const poll = useTime ? undefined : setInterval(() => (peakKb = Math.max(peakKb, vmHwmKb(child.pid))), 10);
+  const poll = rss && !useTime ? setInterval(() => (peakKb = Math.max(peakKb, vmHwmKb(child.pid))), 10) : undefined;
+  let lines = 0;
   let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    for (const byte of chunk) if (byte === 10) lines++;
+  });
   child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       clearInterval(poll);
-      closeSync(devNull);
-      if (code !== 0) return reject(new Error(`the batch failed (exit ${code}): ${stderr.trim().split('\n')[0]}`));
+      if (code !== 0) return reject(new Error(`${args.join(' ')} failed on ${node} (exit ${code}): ${stderr.trim().split('\n')[0]}`));
       if (useTime) peakKb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1));
-      resolve({ ms, peakKb });
+      resolve({ ms, lines, peakKb });
     });
   });
 }
@@ -210,15 +242,68 @@ function vmHwmKb(pid) {
   }
 }
 
-function printBatch(batch) {
-  if (batch.unavailable) {
-    console.log(`\nbatch: not available (${batch.unavailable})`);
-    return;
+function shuffled(items) {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
   }
-  const ms = median(batch.runs.map((run) => run.ms));
-  const mb = median(batch.runs.map((run) => run.peakKb)) / 1024;
-  console.log(`\n| batch (\`rep audit --file names.txt --format ndjson > /dev/null\`) | median of ${batch.runs.length} |`);
-  console.log('| --- | ---: |');
-  console.log(`| ${BATCH_NAMES} names, wall time | ${(ms / 1000).toFixed(2)} s (${Math.round(BATCH_NAMES / (ms / 1000))} names/s) |`);
-  console.log(`| peak RSS | ${mb.toFixed(0)} MB |`);
+  return items;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = (sorted.length - 1) / 2;
+  return (sorted[Math.floor(middle)] + sorted[Math.ceil(middle)]) / 2;
+}
+
+function lcg(seed) {
+  let state = seed >>> 0;
+  return () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+}
+
+/** A ratio with its target: `1.14× ✓`; no mark where the line has no target. */
+function ratio(value, floor, target) {
+  const r = value / floor;
+  return `${r.toFixed(2)}×${target === undefined ? '' : r <= target ? ' ✓' : ' ✗'}`;
+}
+
+function printTable(lines, candidates, times, batches, big, loadBefore) {
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const load = (values) => values.map((n) => n.toFixed(2)).join(' ');
+  console.log(`\n${cpus().length} × ${cpu}; load average ${load(loadBefore)} before, ${load(loadavg())} after`);
+  console.log(`medians of ${ROUNDS} interleaved rounds (start-up) and ${BATCH_RUNS} runs (batches), loopback server\n`);
+  console.log(
+    '| Node | `node -e 0` | `rep --version` | GET, node:http | GET, fetch | `rep pulse --json` | audit from the cache | 400 names at 20 ms: bare → rep | 10,000 names |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const line of lines) {
+    const med = (name) => median(times[candidates.findIndex((c) => c.line === line && c.name === name)]);
+    const ms = (value) => `${value.toFixed(0)} ms`;
+    const floor = med('node -e 0');
+    const http = med('GET node:http');
+    const fetch = med('GET fetch');
+    const pulse = med('rep pulse --json');
+    const newer = line.major >= 22;
+    const { rep, bare } = batches.get(line);
+    const bigRuns = big.get(line);
+    console.log(
+      [
+        line.version,
+        ms(floor),
+        `${ms(med('rep --version'))}, ${ratio(med('rep --version'), floor, newer ? 1.25 : 1.3)}`,
+        ms(http),
+        ms(fetch),
+        `${ms(pulse)}, ${ratio(pulse, http, newer ? 1.3 : undefined)} http, ${ratio(pulse, fetch, 1.0)} fetch`,
+        `${ms(med('cached audit'))}, ${ratio(med('cached audit'), floor, 1.4)}`,
+        `${(median(bare) / 1000).toFixed(2)} s → ${(median(rep) / 1000).toFixed(2)} s, ${ratio(median(rep), median(bare), 1.15)}`,
+        `${(median(bigRuns.map((run) => run.ms)) / 1000).toFixed(2)} s, peak RSS ${(median(bigRuns.map((run) => run.peakKb)) / 1024).toFixed(0)} MB`,
+      ]
+        .join(' | ')
+        .replace(/^/, '| ')
+        .concat(' |'),
+    );
+  }
+  console.log('\nTargets (✓ met, ✗ not): `rep --version` ≤ 1.25× `node -e 0` on Node 22+, ≤ 1.3× on 20; `rep pulse --json` ≤ 1.3× the node:http');
+  console.log('script on Node 22+ and ≤ 1.0× the fetch script everywhere; an audit from the cache ≤ 1.4× `node -e 0`; 400 names at');
+  console.log(`20 ms a request, concurrency ${CONCURRENCY}, ≤ 1.15× the bare node:http keep-alive script.`);
 }

@@ -13,18 +13,49 @@ import { pruneSourceMap } from './prune-source-maps.mjs';
 import { bundledPackageDirs, thirdPartyNotices } from './third-party-notices.mjs';
 
 /**
- * undici's Client requires its HTTP/2 half (and with it node:http2, tls and crypto, ~8 ms) at load,
- * but uses it only when a server negotiates h2, which rep never allows: require it on that call.
+ * Requires that bundled packages make at load but use only on paths rep never takes, made lazy:
+ * - undici's Client requires its HTTP/2 half (and with it node:http2, tls and crypto, ~8 ms), used only
+ *   when a server negotiates h2, which rep never allows;
+ * - commander requires node:child_process (and with it net and dgram, ~4 ms on every command), used
+ *   only to spawn executable subcommands, which rep has none of.
  */
-const deferHttp2 = {
-  name: 'defer-undici-http2',
+const DEFERRED = [
+  {
+    file: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+    eager: "const connectH2 = require('./client-h2.js')",
+    lazy: "const connectH2 = (...args) => require('./client-h2.js')(...args)",
+  },
+  {
+    file: /[\\/]commander[\\/]lib[\\/]command\.js$/,
+    eager: "const childProcess = require('node:child_process');",
+    lazy: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+  },
+];
+const deferRequires = {
+  name: 'defer-requires',
   setup(build) {
-    build.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, async (args) => {
-      const eager = "const connectH2 = require('./client-h2.js')";
-      const source = await readFile(args.path, 'utf8');
-      if (!source.includes(eager)) throw new Error(`${args.path} no longer has "${eager}": update defer-undici-http2 in scripts/build.mjs`);
-      return { contents: source.replace(eager, "const connectH2 = (...args) => require('./client-h2.js')(...args)"), loader: 'js' };
-    });
+    for (const { file, eager, lazy } of DEFERRED) {
+      build.onLoad({ filter: file }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes(eager)) throw new Error(`${args.path} no longer has "${eager}": update DEFERRED in scripts/build.mjs`);
+        return { contents: source.replace(eager, lazy), loader: 'js' };
+      });
+    }
+  },
+};
+
+/**
+ * `import process from 'node:process'` in bundled packages (env-paths, chalk, ora, conf) goes through
+ * Node's ESM facade of the process object, which reads all its properties once, process.stdin among
+ * them: a stream made for nothing (~3 ms). They get the global instead; require() calls stay as they are.
+ */
+const processGlobal = {
+  name: 'process-global',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?process$/ }, (args) =>
+      args.kind === 'import-statement' ? { path: 'process', namespace: 'process-global' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({ contents: 'export default process;', loader: 'js' }));
   },
 };
 
@@ -48,7 +79,7 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
   write: false,
-  plugins: [deferHttp2],
+  plugins: [deferRequires, processGlobal],
   define: { __REP_VERSION__: JSON.stringify(version) },
   // Several dependencies are CommonJS and call require(); give the ESM bundle a real one.
   banner: { js: "import { createRequire as __repCreateRequire } from 'node:module'; const require = __repCreateRequire(import.meta.url);" },
@@ -63,7 +94,10 @@ for (const output of Object.values(result.metafile.outputs)) {
 if (unbundled.size > 0) throw new Error(`dist/ would import ${[...unbundled].join(', ')} at run time: bundle it (esbuild left it external)`);
 
 const NOTICES = join(root, 'dist', 'THIRD_PARTY_NOTICES.txt');
-const files = result.outputFiles.map(({ path, text }) => ({ path, text: path.endsWith('.map') ? `${JSON.stringify(pruneSourceMap(JSON.parse(text)))}\n` : text }));
+const files = result.outputFiles.map(({ path, text }) => ({
+  path,
+  text: path.endsWith('.map') ? `${JSON.stringify(pruneSourceMap(JSON.parse(text)))}\n` : text,
+}));
 files.push({ path: NOTICES, text: thirdPartyNotices(bundledPackageDirs(result.metafile, root)) });
 // Types take tsc seconds; `--no-types` (the test suite's build, which runs JavaScript only) skips them.
 if (!process.argv.includes('--no-types')) files.push(...libraryDeclarations(root));

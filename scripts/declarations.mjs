@@ -15,7 +15,8 @@ export function libraryDeclarations(root) {
   const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
   const emitted = new Map();
   const { diagnostics } = program.emit(undefined, (path, text) => emitted.set(resolve(path), text), undefined, true);
-  if (diagnostics.length > 0) throw new Error(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
+  if (diagnostics.length > 0)
+    throw new Error(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
 
   const entry = resolve(root, 'dist', 'index.d.ts');
   const shipped = [];
@@ -29,7 +30,8 @@ export function libraryDeclarations(root) {
     const bad = NOT_CARRIED.exec(text);
     if (bad) throw new Error(`${relative(root, path)} refers to something the package does not carry (${bad[0]}): keep it out of the library's types`);
     shipped.push({ path, text });
-    for (const [, specifier] of text.matchAll(/(?:\bfrom\s+|\bimport\(\s*)["'](\.[^"']+)["']/g)) queue.push(resolve(dirname(path), specifier.replace(/\.js$/, '.d.ts')));
+    for (const [, specifier] of text.matchAll(/(?:\bfrom\s+|\bimport\(\s*)["'](\.[^"']+)["']/g))
+      queue.push(resolve(dirname(path), specifier.replace(/\.js$/, '.d.ts')));
   }
   return shipped;
 }

@@ -30,10 +30,15 @@ export function packageId(dir) {
 export function thirdPartyNotices(packageDirs) {
   const sections = packageDirs.map((dir) => {
     const { name, version, license } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    const files = readdirSync(dir).filter((file) => LICENCE_FILE.test(file)).sort();
+    const files = readdirSync(dir)
+      .filter((file) => LICENCE_FILE.test(file))
+      .sort();
     if (files.length === 0) throw new Error(`${name}@${version} ships no licence file: add its notice by hand in scripts/third-party-notices.mjs`);
     const texts = files.map((file) => readFileSync(join(dir, file), 'utf8').trim());
-    return { key: `${name}@${version}`, text: [RULE, `${name} ${version} (${license ?? 'licence in the text below'})`, RULE, '', ...texts.join('\n\n').split('\n'), ''].join('\n') };
+    return {
+      key: `${name}@${version}`,
+      text: [RULE, `${name} ${version} (${license ?? 'licence in the text below'})`, RULE, '', ...texts.join('\n\n').split('\n'), ''].join('\n'),
+    };
   });
   sections.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const head = [

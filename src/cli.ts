@@ -1,26 +1,33 @@
-// The entry point (bin/rep.js imports the bundle of this file). Signals, stdout and stderr are watched
-// first, so nothing that happens later goes unnoticed. `rep --version` is answered here without loading
-// the command-line parser; everything else goes through main(), which parses argv, runs the command
-// and chooses the exit code.
-import { ExitCode } from './errors.js';
-import { exitAfterOutput, tolerateStderr, watchInterrupts, watchStdout } from './lifecycle.js';
+// The entry point (bin/rep.js imports the bundle of this file), and the only module that touches the
+// process: it watches signals and the output streams from its first line, so nothing that happens
+// later goes unnoticed, hands main() the process's IO, environment and an abort signal, and sets the
+// exit code main() chose. `rep --version` is answered here without loading the command-line parser.
+import { ExitCode, InterruptedError } from './errors.js';
+import { exitAfterOutput, streamIO } from './io.js';
 import { VERSION } from './version.js';
 
-const signal = watchInterrupts();
-const stdout = watchStdout();
-tolerateStderr();
+/** Aborted on the first Ctrl-C or SIGTERM (so a signal during start-up still ends in exit 130); a second one exits at once. */
+const interrupt = new AbortController();
+const onSignal = () => {
+  if (interrupt.signal.aborted) process.exit(ExitCode.interrupted);
+  interrupt.abort(new InterruptedError());
+};
+process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
+
+const io = streamIO({ stdin: () => process.stdin, stdout: process.stdout, stderr: process.stderr }, process.env);
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  process.stdout.write(`${VERSION}\n`);
-  process.exitCode = await exitAfterOutput(stdout, ExitCode.ok, false);
+  io.out(`${VERSION}
+`);
+  process.exitCode = await exitAfterOutput(io, ExitCode.ok, false);
 } else if (args[0] === '__complete') {
   // Hidden, for the completion scripts: recorded names, without loading the parser or any command.
   const { completeWords } = await import('./commands/complete.js');
-  process.stdout.write(completeWords(args.slice(1), process.env));
-  process.exitCode = await exitAfterOutput(stdout, ExitCode.ok, false);
+  io.out(completeWords(args.slice(1), process.env));
+  process.exitCode = await exitAfterOutput(io, ExitCode.ok, false);
 } else {
   // The bundle is minified: under --debug, stack traces point into src/ through the source maps.
   if (args.includes('--debug')) process.setSourceMapsEnabled(true);
   const { main } = await import('./main.js');
-  process.exitCode = await main(process.argv, { signal, stdout });
+  process.exitCode = await main(process.argv, { io, env: process.env, signal: interrupt.signal });
 }

@@ -3,7 +3,9 @@
 import { readConfigFile } from './config/file.js';
 import { repPaths, type RepPaths } from './config/paths.js';
 import { resolveSettings, type Settings } from './config/settings.js';
-import type { ClientOptions, RepClient } from './api/client.js';
+import { createClient, type ClientOptions, type RepClient } from './api/client.js';
+import { openAnswerCache } from './state/answer-cache.js';
+import { keyId, openRequestLog, requestsDir } from './state/requests.js';
 import { cacheDirFrom, maxAgeFrom } from './config/cache-settings.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
 import { scrubLine } from './text.js';
@@ -42,7 +44,7 @@ export function createDeps({ globals, io, env, signal, now = Date.now }: DepsInp
     },
     format: () => chooseFormat(globals, io),
     onExit: (cleanup) => void cleanups.push(cleanup),
-    paths: () => (paths ??= repPaths(env, deps.warn)),
+    paths: () => (paths ??= repPaths(env, process.platform, deps.warn)),
     settings: () => (settings ??= globals.sandbox ? startSandbox(deps) : loadSettings(deps)),
     client: () => (client ??= deps.settings().then((settings) => clientFor(deps, settings))),
   };
@@ -54,7 +56,7 @@ export function createDeps({ globals, io, env, signal, now = Date.now }: DepsInp
 }
 
 /** `--json` (it wins over `--format`), else `--format`, else table on a terminal and json when piped. */
-export function chooseFormat(globals: Pick<GlobalOptions, 'format' | 'json'>, io: Pick<IO, 'stdoutIsTTY'>): Format {
+export function chooseFormat(globals: Partial<Pick<GlobalOptions, 'format' | 'json'>>, io: Pick<IO, 'stdoutIsTTY'>): Format {
   if (globals.json) return 'json';
   return globals.format ?? (io.stdoutIsTTY ? 'table' : 'json');
 }
@@ -80,15 +82,18 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
   }
   if (settings.baseUrl.protocol === 'https:' && deps.env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
     // Said even under --quiet: the key may be going to an impostor, which is no noise to hide.
-    deps.io.err(`rep: warning: TLS certificate verification is off (NODE_TLS_REJECT_UNAUTHORIZED=0): the API key goes to any server that answers as ${settings.baseUrl.hostname}\n`);
+    deps.io.err(
+      'rep: warning: TLS certificate verification is off (NODE_TLS_REJECT_UNAUTHORIZED=0): ' +
+        `the API key goes to any server that answers as ${settings.baseUrl.hostname}\n`,
+    );
   }
-  const [{ createClient }, { openRequestLog, keyId, requestsDir }] = await Promise.all([import('./api/client.js'), import('./state/requests.js')]);
   const { stateDir } = deps.paths();
   const requestLog = settings.keySource === 'sandbox' ? undefined : openRequestLog(stateDir, keyId(settings.key ?? ''));
   if (requestLog) {
     deps.onExit(() => {
       const failure = requestLog.flush();
-      if (failure) deps.warn(`cannot save the request count in ${requestsDir(stateDir)} (${systemErrorText(failure)}); \`rep status\` will not count these requests`);
+      if (failure)
+        deps.warn(`cannot save the request count in ${requestsDir(stateDir)} (${systemErrorText(failure)}); \`rep status\` will not count these requests`);
     });
   }
   // The library client, given what the CLI resolved; what it tells, progress.ts shows.
@@ -114,7 +119,6 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
 export async function answerCacheFor(deps: Deps, settings: Settings): Promise<Pick<ClientOptions, 'cache'>> {
   if (settings.keySource === 'sandbox' || deps.globals.cache === false) return {};
   const maxAgeMs = maxAgeFrom(deps.globals.maxAge, deps.env);
-  const { openAnswerCache } = await import('./state/answer-cache.js');
   return { cache: { store: openAnswerCache(cacheDirFrom(deps.env, deps.paths())), maxAge: maxAgeMs / 1000 } };
 }
 
@@ -123,8 +127,9 @@ export async function answerCacheFor(deps: Deps, settings: Settings): Promise<Pi
  * error's own hint says what to do (a 401's says how to give a key), so the user reads one error and one hint.
  */
 function warnOnAnswerWithoutKey(client: RepClient, deps: Deps): RepClient {
-  const warned = <T>(result: T): T => {
-    deps.warn('no API key is set; the server answered without one (run `rep login` or set REP_API_KEY)');
+  const warned = <T extends { fromCache?: unknown }>(result: T): T => {
+    // An answer from the cache was no request: nothing went to the server without a key this time.
+    if (!result.fromCache) deps.warn('no API key is set; the server answered without one (run `rep login` or set REP_API_KEY)');
     return result;
   };
   return {

@@ -11,11 +11,12 @@ export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'markdown';
 export interface GlobalOptions {
   baseUrl?: string;
   format?: Format;
-  json?: boolean;
+  /** `--json`: the same as `--format json`, and it wins over `--format`. */
+  json: boolean;
   /** `--bom`: CSV starts with a UTF-8 byte-order mark. */
-  bom?: boolean;
+  bom: boolean;
   /** false when `--no-color` was given. */
-  color?: boolean;
+  color: boolean;
   /** Seconds per attempt. */
   timeout: number;
   retries: number;
@@ -25,7 +26,7 @@ export interface GlobalOptions {
   /** `--max-age` in milliseconds, when given (REP_MAX_AGE and the default apply otherwise). */
   maxAge?: number;
   /** false when `--no-cache` was given. */
-  cache?: boolean;
+  cache: boolean;
   debug: boolean;
   quiet: boolean;
   sandbox: boolean;

@@ -9,6 +9,7 @@ export {
   ExitCode,
   InterruptedError,
   NetworkError,
+  NotCachedError,
   NotFoundError,
   RateLimitError,
   RepError,

@@ -23,6 +23,7 @@ export {
   ExitCode,
   InterruptedError,
   NetworkError,
+  NotCachedError,
   NotFoundError,
   RateLimitError,
   RepError,
@@ -30,4 +31,14 @@ export {
   type ExitCodeValue,
 } from './api/errors.js';
 export type { RateLimitInfo } from './api/rate-limit.js';
-export { auditView, pulseView, searchView, type AuditView, type DetailRow, type PulseView, type SearchGroup, type SearchView, type SourceRow } from './views/index.js';
+export {
+  auditView,
+  pulseView,
+  searchView,
+  type AuditView,
+  type DetailRow,
+  type PulseView,
+  type SearchGroup,
+  type SearchView,
+  type SourceRow,
+} from './views/index.js';

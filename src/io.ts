@@ -1,14 +1,18 @@
-// The one place that knows about the process's streams: TTY-ness, width and colour are read once
-// here, and everything else writes through an IO. `testIO()` is the twin with string buffers.
-import type { Readable } from 'node:stream';
+// The one place that knows about streams: TTY-ness, width and colour are read once here, and
+// everything else writes through an IO. cli.ts builds one over the process's streams (streamIO);
+// `testIO()` is the twin with string buffers, for running any command in a test's own process.
+import { Readable, Writable } from 'node:stream';
+import { describeError, formatReport, OutputError } from './errors.js';
 
 export interface IO {
   stdin: Readable;
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
-  /** Terminal width for tables (80 when unknown). */
+  /** Terminal width for tables and help (80 when unknown). */
   columns: number;
+  /** stderr's width as its terminal reports it: 0 off a terminal, and on one that reports none yet. */
+  stderrColumns: number;
   /** Whether colour escapes may be written to stdout / stderr. */
   colorOut: boolean;
   colorErr: boolean;
@@ -16,10 +20,14 @@ export interface IO {
   out(text: string): boolean;
   /** Writes talk (warnings, hints, errors, progress) to stderr. */
   err(text: string): void;
+  /** stderr as a stream, for a library that draws on it (the spinner). */
+  stderrStream: NodeJS.WritableStream;
   /** Resolves when stdout has drained (for streamed output under back-pressure). */
   drain(): Promise<void>;
   /** Aborted once stdout can take no more: its reader went away (`rep … | head -1`), or a write failed (main then exits 1). */
   stdoutClosed: AbortSignal;
+  /** Waits until everything written to stdout has left or failed; then the failure, if any (a reader that went away is none). */
+  settle(): Promise<OutputError | undefined>;
 }
 
 export interface ColorChoice {
@@ -40,41 +48,85 @@ export function colorEnabled(isTTY: boolean, choice: ColorChoice): boolean {
   return isTTY;
 }
 
-/** The process's streams; `stdoutStopped` comes from the watch cli.ts keeps on stdout (lifecycle.ts). */
-export function processIO(choice: ColorChoice, stdoutStopped: AbortSignal): IO {
-  const stdout = process.stdout;
-  const stderr = process.stderr;
+/** The same IO with colour off (`--no-color`); getters stay getters, so stdin is still opened only when read. */
+export function withoutColor(io: IO): IO {
+  const off = { value: false, enumerable: true };
+  return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(io), colorOut: off, colorErr: off }) as IO;
+}
+
+/** The run's exit code once its output has settled: a lost write is reported, and the run exits 1. */
+export async function exitAfterOutput(io: IO, code: number, debug: boolean): Promise<number> {
+  const failure = await io.settle();
+  if (!failure) return code;
+  const report = describeError(failure);
+  io.err(formatReport(report, { debug }));
+  return report.exitCode;
+}
+
+export interface Streams {
+  /** A function: stdin is opened only when a command reads it. */
+  stdin: () => NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+}
+
+/**
+ * An IO over real streams (cli.ts passes the process's), watched from this call on: a reader of stdout
+ * that went away (EPIPE) ends rep quietly; any other failed write to stdout (full disk, I/O error) lost
+ * output and must not pass for success. A failed write to stderr loses only talk, never the exit code.
+ */
+export function streamIO({ stdin, stdout, stderr }: Streams, env: NodeJS.ProcessEnv): IO {
+  const stopped = new AbortController();
+  let failure: OutputError | undefined;
+  stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (stopped.signal.aborted) return; // the first error decides; later ones follow from it
+    if (error.code !== 'EPIPE') failure = new OutputError(error);
+    stopped.abort(error);
+  });
+  stderr.on('error', () => {});
   const stdoutIsTTY = Boolean(stdout.isTTY);
   const stderrIsTTY = Boolean(stderr.isTTY);
   return {
-    stdin: process.stdin,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    get stdin() {
+      return stdin();
+    },
+    get stdinIsTTY() {
+      return Boolean(stdin().isTTY);
+    },
     stdoutIsTTY,
     stderrIsTTY,
     columns: (stdoutIsTTY && stdout.columns) || (stderrIsTTY && stderr.columns) || 80,
-    colorOut: colorEnabled(stdoutIsTTY, choice),
-    colorErr: colorEnabled(stderrIsTTY, choice),
+    stderrColumns: (stderrIsTTY && stderr.columns) || 0,
+    colorOut: colorEnabled(stdoutIsTTY, { env }),
+    colorErr: colorEnabled(stderrIsTTY, { env }),
     out(text) {
-      if (stdoutStopped.aborted) return false;
+      if (stopped.signal.aborted) return false;
       stdout.write(text);
-      return !stdoutStopped.aborted;
+      return !stopped.signal.aborted;
     },
     err(text) {
       stderr.write(text);
     },
+    stderrStream: stderr,
     drain() {
-      if (!stdout.writableNeedDrain || stdoutStopped.aborted) return Promise.resolve();
+      if (!stdout.writableNeedDrain || stopped.signal.aborted) return Promise.resolve();
       return new Promise((resolve) => {
         const done = () => {
           stdout.off('drain', done);
-          stdoutStopped.removeEventListener('abort', done);
+          stopped.signal.removeEventListener('abort', done);
           resolve();
         };
         stdout.once('drain', done);
-        stdoutStopped.addEventListener('abort', done, { once: true });
+        stopped.signal.addEventListener('abort', done, { once: true });
       });
     },
-    stdoutClosed: stdoutStopped,
+    stdoutClosed: stopped.signal,
+    async settle() {
+      // The callback of an empty write runs once everything before it has been written or has failed.
+      if (!stopped.signal.aborted) await new Promise<void>((resolve) => stdout.write('', () => resolve()));
+      await new Promise((resolve) => setImmediate(resolve)); // a failed write's 'error' comes on a later tick
+      return failure;
+    },
   };
 }
 
@@ -83,28 +135,63 @@ export interface TestIO extends IO {
   stderrText(): string;
 }
 
-/** An IO over string buffers, for unit tests of commands and renderers. */
-export function testIO(options: Partial<Pick<IO, 'stdoutIsTTY' | 'stderrIsTTY' | 'stdinIsTTY' | 'columns' | 'colorOut' | 'colorErr'>> & { stdin?: Readable } = {}): TestIO {
+export interface TestIOOptions extends Partial<Pick<IO, 'stdinIsTTY' | 'stdoutIsTTY' | 'stderrIsTTY' | 'columns' | 'stderrColumns' | 'colorOut' | 'colorErr'>> {
+  /** Text that stdin holds before its end, or a stream; without it stdin is empty. */
+  stdin?: string | Readable;
+  /** Colour chosen as streamIO chooses it, from this environment and the TTY flags (unless colorOut/colorErr say). */
+  env?: NodeJS.ProcessEnv;
+  /** stdout fails once it holds `afterBytes` (default 0): EPIPE like a reader that went away, ENOSPC like a full disk. */
+  stdoutFails?: { code: 'EPIPE' | 'ENOSPC'; afterBytes?: number };
+  /** Called with each write to stdout / stderr, as it happens (for tests that act on output as it arrives). */
+  onStdout?(text: string): void;
+  onStderr?(text: string): void;
+}
+
+/** An IO over string buffers: for unit tests of renderers, and for running commands through main(). */
+export function testIO(options: TestIOOptions = {}): TestIO {
   let out = '';
   let err = '';
+  let failure: OutputError | undefined;
   const closed = new AbortController();
+  const { stdoutIsTTY = false, stderrIsTTY = false, env = {} } = options;
+  const text = typeof options.stdin === 'string' ? options.stdin : '';
+  const stdin = typeof options.stdin === 'object' ? options.stdin : Readable.from(text ? [Buffer.from(text)] : []);
+  const writeErr = (text: string) => {
+    err += text;
+    options.onStderr?.(text);
+  };
   return {
-    stdin: options.stdin ?? (undefined as unknown as Readable), // tests that read stdin pass one
+    stdin,
     stdinIsTTY: options.stdinIsTTY ?? false,
-    stdoutIsTTY: options.stdoutIsTTY ?? false,
-    stderrIsTTY: options.stderrIsTTY ?? false,
+    stdoutIsTTY,
+    stderrIsTTY,
     columns: options.columns ?? 80,
-    colorOut: options.colorOut ?? false,
-    colorErr: options.colorErr ?? false,
+    stderrColumns: options.stderrColumns ?? 0,
+    colorOut: options.colorOut ?? (options.env ? colorEnabled(stdoutIsTTY, { env }) : false),
+    colorErr: options.colorErr ?? (options.env ? colorEnabled(stderrIsTTY, { env }) : false),
     out(text) {
+      if (closed.signal.aborted) return false;
+      const fails = options.stdoutFails;
+      if (fails && text !== '' && Buffer.byteLength(out + text) > (fails.afterBytes ?? 0)) {
+        const error = Object.assign(new Error(`write ${fails.code}`), { code: fails.code, syscall: 'write' });
+        if (fails.code !== 'EPIPE') failure = new OutputError(error);
+        closed.abort(error);
+        return false;
+      }
       out += text;
+      options.onStdout?.(text);
       return true;
     },
-    err(text) {
-      err += text;
-    },
+    err: writeErr,
+    stderrStream: new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        writeErr(chunk.toString());
+        done();
+      },
+    }),
     drain: () => Promise.resolve(),
     stdoutClosed: closed.signal,
+    settle: () => Promise.resolve(failure),
     stdoutText: () => out,
     stderrText: () => err,
   };

@@ -1,48 +1,52 @@
-// Runs one command: argv is parsed by the program in program.ts into plain option objects; each action
-// lazy-imports its command module and calls `run(opts, deps)`. `main` is where the exit code is chosen.
-import { CommanderError, type Command } from 'commander';
-import type { Format, GlobalOptions } from './deps.js';
+// Runs one command in-process: argv is parsed by the program in program.ts into one typed options
+// object per command; the action lazy-imports its command module and calls `run(opts, deps)`. `main`
+// touches nothing of the process: it writes through `io`, reads `env`, stops when `signal` aborts, and
+// returns the exit code (cli.ts sets it), so tests run any command through it.
+import { CommanderError, type Command, type OutputConfiguration } from 'commander';
+import type { GlobalOptions } from './deps.js';
 import { describeError, ExitCode, formatReport, InterruptedError, UsageError } from './errors.js';
-import { processIO } from './io.js';
-import { exitAfterOutput, type StdoutWatch } from './lifecycle.js';
+import { exitAfterOutput, withoutColor, type IO } from './io.js';
 import { buildProgram } from './program.js';
 
 export interface MainOptions {
-  /** Aborted on Ctrl-C / SIGTERM (watched by cli.ts from its first line). */
+  io: IO;
+  /** The environment rep reads (REP_*, HOME, XDG_*, NO_COLOR, proxies): process.env, or a test's own. */
+  env: NodeJS.ProcessEnv;
+  /** Aborted on Ctrl-C / SIGTERM: the command stops and the run exits 130. */
   signal: AbortSignal;
-  stdout: StdoutWatch;
 }
 
 /** Parses argv, runs one command, and returns the exit code. Nothing else decides it. */
-export async function main(argv: string[], { signal, stdout }: MainOptions): Promise<number> {
+export async function main(argv: string[], { io, env, signal }: MainOptions): Promise<number> {
   if (signal.aborted) return ExitCode.interrupted; // a signal came while rep was starting
-  const code = await runCommand(argv, signal, stdout.stopped);
-  return exitAfterOutput(stdout, code, argv.includes('--debug'));
+  const code = await runCommand(argv, { io, env, signal });
+  return exitAfterOutput(io, code, argv.includes('--debug'));
 }
 
-async function runCommand(argv: string[], signal: AbortSignal, stdoutStopped: AbortSignal): Promise<number> {
+async function runCommand(argv: string[], { io, env, signal }: MainOptions): Promise<number> {
   const args = argv.slice(2);
   let globals: GlobalOptions | undefined;
   let cleanup: () => Promise<void> = async () => {};
 
-  const program = buildProgram(async (load, opts, command) => {
-    globals = readGlobals(command.optsWithGlobals());
-    const io = processIO({ noColorFlag: globals.color === false, env: process.env }, stdoutStopped);
+  const program = buildProgram(async (load, opts, parsed) => {
+    globals = parsed;
+    const commandIO = globals.color ? io : withoutColor(io);
     // Loaded here, not at the top: `--help` and usage errors need no config, paths or client.
     const { createDeps } = await import('./context.js');
-    const context = createDeps({ globals, io, env: process.env, signal });
+    const context = createDeps({ globals, io: commandIO, env, signal });
     cleanup = context.cleanup;
     const module = await load();
-    await module.run(opts as never, context.deps);
+    await module.run(opts, context.deps);
   });
+  const output = commanderOutput(io);
   for (const command of [program, ...program.commands]) {
     // Usage errors are reported here like every other error: one line and a hint, exit 2.
-    command.exitOverride().configureOutput({ outputError: () => {} });
+    command.exitOverride().configureOutput(output);
   }
 
   try {
     if (args.length === 0) {
-      process.stdout.write(program.helpInformation());
+      io.out(program.helpInformation());
       return ExitCode.ok;
     }
     await program.parseAsync(argv);
@@ -53,29 +57,23 @@ async function runCommand(argv: string[], signal: AbortSignal, stdoutStopped: Ab
     }
     const report = describeError(signal.aborted ? new InterruptedError() : error instanceof CommanderError ? usageError(error, args, program.commands) : error);
     if (report.exitCode === ExitCode.interrupted && !globals?.debug) return report.exitCode;
-    process.stderr.write(formatReport(report, { debug: globals?.debug ?? args.includes('--debug') }));
+    io.err(formatReport(report, { debug: globals?.debug ?? args.includes('--debug') }));
     return report.exitCode;
   } finally {
     await cleanup();
   }
 }
 
-function readGlobals(raw: Record<string, unknown>): GlobalOptions {
+/** commander's help and version go through the IO, at its width; its own error printing is off (see above). */
+function commanderOutput(io: IO): OutputConfiguration {
   return {
-    baseUrl: raw.baseUrl as string | undefined,
-    format: raw.format as Format | undefined,
-    json: Boolean(raw.json),
-    bom: Boolean(raw.bom),
-    color: raw.color as boolean | undefined,
-    timeout: raw.timeout as number,
-    retries: raw.retries as number,
-    wait: Boolean(raw.wait),
-    maxWait: raw.maxWait as number,
-    maxAge: raw.maxAge as number | undefined,
-    cache: raw.cache !== false,
-    debug: Boolean(raw.debug),
-    quiet: Boolean(raw.quiet),
-    sandbox: Boolean(raw.sandbox),
+    writeOut: (text) => void io.out(text),
+    writeErr: (text) => io.err(text),
+    outputError: () => {},
+    getOutHelpWidth: () => (io.stdoutIsTTY ? io.columns : 80), // commander's own width off a terminal
+    getErrHelpWidth: () => io.stderrColumns || 80,
+    getOutHasColors: () => io.colorOut,
+    getErrHasColors: () => io.colorErr,
   };
 }
 

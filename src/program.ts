@@ -1,11 +1,21 @@
-// The commander program: every command, option and help text. Pure definitions; the actions
-// lazy-import their command modules through `runAction`, so defining the program loads nothing else.
+// The commander program: every command, option and help text, and the one typed place where commander's
+// parsed values become a command's options object. Pure definitions; the actions lazy-import their
+// command modules through `runAction`, so defining the program loads nothing else.
 import { Argument, Command, Help, Option } from 'commander';
-import type { Deps, Format } from './deps.js';
+import type { AuditOptions } from './commands/audit.js';
+import type { CacheClearOptions } from './commands/cache.js';
+import type { CompletionOptions } from './commands/completion.js';
+import type { HistoryOptions } from './commands/history.js';
+import type { LoginOptions } from './commands/login.js';
+import type { LogoutOptions } from './commands/logout.js';
+import type { PulseOptions } from './commands/pulse.js';
+import type { SandboxCommandOptions } from './commands/sandbox.js';
+import type { SearchOptions } from './commands/search.js';
+import type { StatusOptions } from './commands/status.js';
+import type { Deps, Format, GlobalOptions } from './deps.js';
 import { UsageError } from './errors.js';
-import { VERSION } from './version.js';
 import { parseDuration, portNumber, positiveInteger, positiveNumber, scoreThreshold, wholeNumber } from './options.js';
-
+import { VERSION } from './version.js';
 
 export const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv', 'markdown'];
 
@@ -26,7 +36,15 @@ function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  ${line}\n`).join('')}`;
 }
 
-export function buildProgram(runAction: (load: () => Promise<CommandModule>, opts: object, command: Command) => Promise<void>): Command {
+/** A command module: `run(opts, deps)`, knowing nothing of argv. */
+export interface CommandModule<Options> {
+  run: (opts: Options, deps: Deps) => Promise<void>;
+}
+
+/** What an action hands on: the command's module (loaded on call), its options, and the global options. */
+export type RunAction = <Options>(load: () => Promise<CommandModule<Options>>, opts: Options, globals: GlobalOptions) => Promise<void>;
+
+export function buildProgram(runAction: RunAction): Command {
   const program = new Command('rep')
     .description('Reputation data from the command line: audit a company, search, and read the market pulse.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -51,25 +69,24 @@ export function buildProgram(runAction: (load: () => Promise<CommandModule>, opt
     .option('--retries <n>', 'retries after network errors and 5xx answers', wholeNumber, 2)
     .option('--wait', 'when rate limited, wait for the reset and go on')
     .addOption(new Option('--max-wait <duration>', 'longest total wait under --wait (90, 90s, 15m, 1h)').argParser(parseDuration).default(3_600_000, '1h'))
-    .addOption(new Option('--max-age <duration>', 'reuse a cached answer younger than this; 0 always fetches (env: REP_MAX_AGE; default 15m)').argParser(parseDuration))
+    .addOption(
+      new Option('--max-age <duration>', 'reuse a cached answer younger than this; 0 always fetches (env: REP_MAX_AGE; default 15m)').argParser(parseDuration),
+    )
     .option('--no-cache', 'neither read nor write the answer cache')
     .option('--debug', 'print requests, responses and stack traces on stderr (never the key)')
     .option('-q, --quiet', 'print nothing but data and errors')
     .option('--sandbox', 'run the command against a built-in local sandbox (offline, writes no files)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   rep --sandbox audit "Кофейня Ромашка"
   rep search coffee | jq '.companies[].name'
   REP_API_KEY=… rep audit --file companies.txt --format ndjson
 
-Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 network, 7 a --fail-under/--fail-on-drop gate failed, 130 interrupted.`);
-
-  const action = (load: () => Promise<CommandModule>) =>
-    async function (this: Command, ...args: unknown[]) {
-      // commander passes (…arguments, options, command); the options object is second to last.
-      const opts = { ...(args.at(-2) as object), args: args.slice(0, -2) };
-      await runAction(load, opts, this);
-    };
+Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited,
+6 network, 7 a gate failed (--fail-under, --fail-on-drop), 130 interrupted.`,
+    );
 
   program
     .command('login')
@@ -83,17 +100,19 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 netwo
         'rep login --no-verify',
       ),
     )
-    .action(action(() => import('./commands/login.js')));
+    .action((flags: { verify: boolean }, command: Command) =>
+      runAction<LoginOptions>(() => import('./commands/login.js'), { verify: flags.verify }, globalsOf(command)),
+    );
   program
     .command('logout')
     .description('remove the stored API key (other settings stay)')
     .addHelpText('after', examples('rep logout', 'rep logout && rep status'))
-    .action(action(() => import('./commands/logout.js')));
+    .action((_flags: object, command: Command) => runAction<LogoutOptions>(() => import('./commands/logout.js'), {}, globalsOf(command)));
   program
     .command('status')
     .description('show base URL, key source, masked key, config path and recent request count')
     .addHelpText('after', examples('rep status', 'rep status --json | jq -r .key_source', 'rep --sandbox status'))
-    .action(action(() => import('./commands/status.js')));
+    .action((_flags: object, command: Command) => runAction<StatusOptions>(() => import('./commands/status.js'), {}, globalsOf(command)));
   program
     .command('audit')
     .description('audit companies: Reputation Score and a summary by source')
@@ -108,29 +127,59 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 netwo
       'after',
       examples(
         'rep audit "Blue Bottle Coffee"',
-        'rep audit --file companies.txt --fail-on-drop 5 --format ndjson > audits.ndjson',
+        'rep audit -f companies.txt --fail-on-drop 5 --format ndjson > audits.ndjson',
         'rep --sandbox audit "Кофейня Ромашка" --format table',
       ),
     )
-    .action(action(() => import('./commands/audit.js')));
+    .action(
+      (
+        names: string[],
+        flags: { file?: string; concurrency: number; batch?: true; csvSources?: true; failUnder?: number; failOnDrop?: number },
+        command: Command,
+      ) =>
+        runAction<AuditOptions>(
+          () => import('./commands/audit.js'),
+          {
+            names,
+            file: flags.file,
+            concurrency: flags.concurrency,
+            batch: flags.batch === true,
+            csvSources: flags.csvSources === true,
+            failUnder: flags.failUnder,
+            failOnDrop: flags.failOnDrop,
+          },
+          globalsOf(command),
+        ),
+    );
   program
     .command('history')
     .description('the scores recorded for a company, oldest first (local: no request)')
     .argument('<name...>', 'company name or the query it was audited by')
     .option('--since <when>', 'only points since a duration back (30d, 12h) or a date (2026-11-01)')
-    .addHelpText('after', examples('rep history "Blue Bottle Coffee"', 'rep history "Blue Bottle Coffee" --since 30d --format csv', 'rep history Blue Bottle Coffee --format json | jq .[].score'))
-    .action(action(historyCommand));
+    .addHelpText(
+      'after',
+      examples(
+        'rep history "Blue Bottle Coffee"',
+        'rep history "Blue Bottle Coffee" --since 30d --format csv',
+        'rep history Blue Bottle Coffee --format json | jq .[].score',
+      ),
+    )
+    .action((words: string[], flags: { since?: string }, command: Command) =>
+      runAction<HistoryOptions>(() => import('./commands/history.js'), { name: words.join(' '), since: flags.since }, globalsOf(command)),
+    );
   program
     .command('search')
     .description('search companies, cities and categories (at most 5 of each)')
     .argument('<text...>', 'words to search for, joined with one space')
     .addHelpText('after', examples('rep search coffee', "rep search coffee | jq -r '.companies[].name'", 'rep --sandbox search кофейня --format table'))
-    .action(action(() => import('./commands/search.js')));
+    .action((words: string[], _flags: object, command: Command) =>
+      runAction<SearchOptions>(() => import('./commands/search.js'), { words }, globalsOf(command)),
+    );
   program
     .command('pulse')
     .description('the market index: mean Reputation Score over all tracked companies')
     .addHelpText('after', examples('rep pulse', 'rep pulse | jq .index', 'rep --sandbox pulse --format table'))
-    .action(action(() => import('./commands/pulse.js')));
+    .action((_flags: object, command: Command) => runAction<PulseOptions>(() => import('./commands/pulse.js'), {}, globalsOf(command)));
   program
     .command('sandbox')
     .description('run a local server that speaks the same API over a built-in data set')
@@ -139,20 +188,28 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 netwo
     .option('--limit <n>', 'requests per key per window', positiveInteger, 100)
     .addOption(new Option('--window <duration>', 'rate-limit window (90, 90s, 15m, 1h)').argParser(parseDuration).default(3_600_000, '1h'))
     .addHelpText('after', examples('rep sandbox --port 8080', 'rep sandbox --limit 5 --window 1m   # try rate limits and --wait quickly'))
-    .action(action(() => import('./commands/sandbox.js')));
+    .action((flags: { port: number; host: string; limit: number; window: number }, command: Command) =>
+      runAction<SandboxCommandOptions>(
+        () => import('./commands/sandbox.js'),
+        { port: flags.port, host: flags.host, limit: flags.limit, windowMs: flags.window },
+        globalsOf(command),
+      ),
+    );
   program
     .command('cache')
     .description('the answer cache (kept answers reused for --max-age)')
     .command('clear')
     .description('remove every cached answer and say how many went')
     .addHelpText('after', examples('rep cache clear'))
-    .action(action(() => import('./commands/cache.js')));
+    .action((_flags: object, command: Command) => runAction<CacheClearOptions>(() => import('./commands/cache.js'), {}, globalsOf(command)));
   program
     .command('completion')
     .description('print a shell completion script')
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
     .addHelpText('after', examples('source <(rep completion bash)   # in ~/.bashrc; zsh alike', 'rep completion fish > ~/.config/fish/completions/rep.fish'))
-    .action(action(() => import('./commands/completion.js')));
+    .action((shell: CompletionOptions['shell'], _flags: object, command: Command) =>
+      runAction<CompletionOptions>(() => import('./commands/completion.js'), { shell }, globalsOf(command)),
+    );
   // A command of its own rather than commander's help command, which shows the main help for an unknown name.
   program
     .command('help')
@@ -167,15 +224,41 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited, 6 netwo
   return program;
 }
 
-/** `rep history` takes its name as words, like audit: joined with one space for the command's run. */
-async function historyCommand(): Promise<CommandModule> {
-  const history = await import('./commands/history.js');
-  return {
-    run: (opts: { args: [string[]]; since?: string }, deps: Deps) =>
-      history.run({ name: opts.args[0].join(' '), ...(opts.since === undefined ? {} : { since: opts.since }) }, deps),
-  };
+/** The global options as commander holds them: names and types follow the definitions in buildProgram. */
+interface GlobalFlags {
+  baseUrl?: string;
+  json?: true;
+  format?: Format;
+  color: boolean;
+  timeout: number;
+  retries: number;
+  wait?: true;
+  maxWait: number;
+  maxAge?: number;
+  cache: boolean;
+  bom?: true;
+  debug?: true;
+  quiet?: true;
+  sandbox?: true;
 }
 
-export interface CommandModule {
-  run(opts: never, deps: Deps): Promise<void>;
+/** The global options of a run, read once from the command that runs (they may come before or after it). */
+function globalsOf(command: Command): GlobalOptions {
+  const flags = command.optsWithGlobals<GlobalFlags>();
+  return {
+    baseUrl: flags.baseUrl,
+    format: flags.format,
+    json: flags.json === true,
+    bom: flags.bom === true,
+    color: flags.color,
+    timeout: flags.timeout,
+    retries: flags.retries,
+    wait: flags.wait === true,
+    maxWait: flags.maxWait,
+    maxAge: flags.maxAge,
+    cache: flags.cache,
+    debug: flags.debug === true,
+    quiet: flags.quiet === true,
+    sandbox: flags.sandbox === true,
+  };
 }

@@ -43,7 +43,7 @@ function startProgress(deps: Deps, initial: string, shown: boolean): Progress {
   if (!shown) return { hold() {}, update() {}, stop() {} };
   // ora divides by the stream's width: animated on a terminal reporting 0 columns (`docker exec -t`
   // before its first resize, `script` without a terminal) it would loop forever, so there it only prints.
-  const isEnabled = process.stderr.columns ? deps.io.colorErr || undefined : false;
+  const isEnabled = deps.io.stderrColumns ? deps.io.colorErr || undefined : false;
   let text = initial;
   let spinner: Ora | undefined;
   let holds = 0;
@@ -53,7 +53,7 @@ function startProgress(deps: Deps, initial: string, shown: boolean): Progress {
     import('ora')
       .then(({ default: ora }) => {
         if (stopped) return;
-        spinner = ora({ text, stream: process.stderr, color: 'cyan', isEnabled });
+        spinner = ora({ text, stream: deps.io.stderrStream, color: 'cyan', isEnabled });
         if (holds === 0) spinner.start();
       })
       .catch(() => {});
@@ -130,11 +130,15 @@ export function showRateLimitWait(deps: Deps, { until, signal, message }: RateLi
   };
   if (io.stderrIsTTY) tick();
   else io.err(`${message}\n`);
-  signal.addEventListener('abort', () => {
-    clearTimeout(timer);
-    if (io.stderrIsTTY) io.err('\r\u001b[2K');
-    for (const line of held) line.hold(false);
-  }, { once: true });
+  signal.addEventListener(
+    'abort',
+    () => {
+      clearTimeout(timer);
+      if (io.stderrIsTTY) io.err('\r\u001b[2K');
+      for (const line of held) line.hold(false);
+    },
+    { once: true },
+  );
 }
 
 /** A duration for a countdown: `4m 12s`, `1h 02m`, `9s`. */

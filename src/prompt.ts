@@ -77,7 +77,8 @@ export async function ask(io: IO, question: string, options: { hidden: boolean; 
         if (char === '\r' || char === '\n' || char === '\u0004') return finish();
         if (char === '\u007f' || char === '\b') answer = answer.slice(0, -1);
         else if (char >= ' ') answer += char;
-        if (answer.length > MAX_LINE_BYTES) return finish(new UsageError(`the API key typed is longer than ${MAX_LINE_BYTES} characters`, { hint: 'paste just the key' }));
+        if (answer.length > MAX_LINE_BYTES)
+          return finish(new UsageError(`the API key typed is longer than ${MAX_LINE_BYTES} characters`, { hint: 'paste just the key' }));
       }
     };
     // Echo goes off before the prompt shows, so a key typed the moment it appears is not echoed.

@@ -2,12 +2,10 @@
 // scrubLine remove ANSI escape sequences (CSI, OSC, DCS/APC/PM/SOS, two-byte ESC forms), C0/C1 controls
 // and bidi overrides. JSON is read one way: parseJson and isRecord.
 
-// eslint-disable-next-line no-control-regex
-const ESCAPE_SEQUENCE = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b[\]PX^_]|[\u0090\u009d\u0098\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[ -/]*[0-~]?/g;
+const ESCAPE_SEQUENCE =
+  /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b[\]PX^_]|[\u0090\u009d\u0098\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[ -/]*[0-~]?/g;
 // C0 and C1 controls, DEL, and the Unicode bidi embedding/override/isolate marks (Trojan Source).
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-// eslint-disable-next-line no-control-regex
 const LINE_BREAKS = /[\t\n\r\u2028\u2029]+/g;
 
 /** Removes escape sequences and controls; keeps tabs and newlines. */

@@ -1,12 +1,11 @@
 // Batches and the answer cache: each answer is kept as it arrives, so a rerun sends only the names not
 // yet answered; before a batch bigger than the hour's quota, rep says so once, before any request.
 import { describe, expect, it } from 'vitest';
-import { auditBody } from './helpers/batch-server.js';
-import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { auditBody } from './helpers/companies.js';
+import { useRep } from './helpers/cli.js';
 import { startFaultServer } from './helpers/fault-server.js';
 
-const { rep } = useTempHome();
-const track = closeAfterEach();
+const { rep, track } = useRep();
 const names = (count: number) => Array.from({ length: count }, (_, i) => `Company ${i + 1}`);
 
 describe('a batch cut off by the rate limit, run again', () => {
@@ -29,9 +28,37 @@ describe('a batch cut off by the rate limit, run again', () => {
     expect(second.code).toBe(0);
     const resent = api.requests.slice(sentBefore.length).map((request) => request.q);
     expect(resent).toEqual(input.slice(30));
-    const records = second.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+    const records = second.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as unknown);
     expect(records).toEqual(input.map((name) => ({ query: name, result: auditBody(name) })));
     expect(second.stderr.split('\n')[0]).toBe('40 names: 40 audited (30 from the cache)');
+  });
+});
+
+describe('a batch that hits the rate limit', () => {
+  it('still answers the names it has in the cache after the limit, sending nothing more', async () => {
+    let answered = 0;
+    const api = track(await startFaultServer()).always('/api/audit', (request) => {
+      if (answered >= 10) return { status: 429, headers: { 'retry-after': '600' }, body: {} };
+      answered += 1;
+      return { body: auditBody(request.q ?? '') };
+    });
+    const input = names(40);
+    const env = { env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_batch_cache_0002' } };
+    expect((await rep(['--format', 'ndjson', 'audit', ...input.slice(30)], env)).code).toBe(0);
+    const sent = api.requests.length;
+    const result = await rep(['--format', 'ndjson', 'audit', '--concurrency', '1', ...input], env);
+    expect(result.code).toBe(5);
+    expect(api.requests.length).toBe(sent + 1); // the one 429; the cached names cost nothing
+    expect(result.stderr.split('\n')[0]).toBe('40 names: 10 audited (10 from the cache), 30 rate limited');
+    const records = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { query: string; result?: unknown });
+    expect(records.map((record) => record.query)).toEqual(input);
+    expect(records.slice(30)).toEqual(input.slice(30).map((name) => ({ query: name, result: auditBody(name) })));
   });
 });
 
@@ -47,7 +74,9 @@ describe('the plan before a big batch', () => {
     });
     expect(result.code).toBe(0);
     const [plan] = result.stderr.split('\n');
-    expect(plan).toMatch(/^rep: this batch needs 150 requests; 100 are left this hour \(free tier: 100 an hour\); with --wait it could finish around \d{1,2}:\d\d/);
+    expect(plan).toMatch(
+      /^rep: this batch needs 150 requests; 100 are left this hour \(free tier: 100 an hour\); with --wait it could finish around \d{1,2}:\d\d/,
+    );
     expect(result.stderr.match(/this batch needs/g)).toHaveLength(1);
     expect(requestsWhenPlanned).toBe(0);
     expect(api.count()).toBe(150);

@@ -3,11 +3,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
-const { home, rep } = useTempHome();
-const track = closeAfterEach();
+const { home, rep, track } = useRep();
 const KEY = 'rk_test_cache_0123456789abcdef';
 const BODIES = {
   audit: { name: 'Blue Bottle Coffee', score: 4.4, sources: [] },
@@ -17,7 +16,8 @@ const BODIES = {
 
 async function server(headers: Record<string, string> = {}): Promise<FaultServer> {
   const started = track(await startFaultServer());
-  for (const [endpoint, body] of Object.entries(BODIES)) started.always(`/api/${endpoint}`, { headers: { 'content-type': 'application/json', ...headers }, body });
+  for (const [endpoint, body] of Object.entries(BODIES))
+    started.always(`/api/${endpoint}`, { headers: { 'content-type': 'application/json', ...headers }, body });
   return started;
 }
 
@@ -126,7 +126,9 @@ it('no cache file holds the key, and each is 0600', async () => {
 function cacheFiles(): string[] {
   const dir = join(home().env.XDG_CACHE_HOME as string, 'rep');
   try {
-    return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name));
   } catch {
     return [];
   }

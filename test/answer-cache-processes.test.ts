@@ -104,7 +104,10 @@ async function probe(mode: 'get' | 'put', dir: string): Promise<{ result: unknow
   const run = await runNode(['--import', register, 'probe.mjs', mode, dir], { REP_TEST_LOAD_LOG: log });
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
-  const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => fileURLToPath(url));
+  const loaded = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((url) => fileURLToPath(url));
   const packages = new Set<string>();
   for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
     if (!loaded.includes(resolve(ROOT, output))) continue;
@@ -117,7 +120,7 @@ async function probe(mode: 'get' | 'put', dir: string): Promise<{ result: unknow
 }
 
 describe('the answer cache across processes', () => {
-  it('a cache hit loads no npm package and none of Node\'s HTTP modules; the put before it did (the detector works)', async () => {
+  it("a cache hit loads no npm package and none of Node's HTTP modules; the put before it did (the detector works)", async () => {
     const dir = join(out, 'cache-probe');
     const put = await probe('put', dir);
     expect(put.result).toEqual({ stored: true });

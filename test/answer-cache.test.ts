@@ -2,7 +2,21 @@
 // another key or base URL, the exact query), what is never stored, damaged or foreign entries as
 // misses, private files without the key, eviction within the bound, and clear/stats.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -114,7 +128,9 @@ describe("the server's word", () => {
 
   it('an answer the server now forbids storing takes an older stored one with it', async () => {
     await storedEntry();
-    expect(await openAnswerCache(dir).put(question(), answer({ receivedAt: T0 + MINUTE, headers: { 'cache-control': 'no-store' } }))).toMatchObject({ stored: false });
+    expect(await openAnswerCache(dir).put(question(), answer({ receivedAt: T0 + MINUTE, headers: { 'cache-control': 'no-store' } }))).toMatchObject({
+      stored: false,
+    });
     expect(entryFiles()).toEqual([]);
     expect(hit(question(), T0 + 2 * MINUTE)).toBeUndefined();
   });
@@ -143,7 +159,10 @@ describe("the server's word", () => {
 
   it('Expires caps reuse, counted from Date when given, else from arrival', async () => {
     const serverNow = T0 + 10 * MINUTE; // the server's clock is 10 minutes ahead of ours
-    await storedEntry(question({ query: 'dated' }), answer({ headers: { date: new Date(serverNow).toUTCString(), expires: new Date(serverNow + 2 * MINUTE).toUTCString() } }));
+    await storedEntry(
+      question({ query: 'dated' }),
+      answer({ headers: { date: new Date(serverNow).toUTCString(), expires: new Date(serverNow + 2 * MINUTE).toUTCString() } }),
+    );
     await storedEntry(question({ query: 'undated' }), answer({ headers: { expires: new Date(T0 + 3 * MINUTE).toUTCString() } }));
     expect(hit(question({ query: 'dated' }), T0 + 2 * MINUTE - 1)?.bodyText).toBe(BODY);
     expect(hit(question({ query: 'dated' }), T0 + 2 * MINUTE)).toBeUndefined();
@@ -186,7 +205,15 @@ describe('damaged and foreign entries are misses', () => {
   it('truncated, garbled, emptied or checksum-breaking entries', async () => {
     const path = await storedEntry();
     const whole = readFileSync(path, 'utf8');
-    const damaged = [whole.slice(0, -1), whole.slice(0, whole.indexOf('\n')), '', 'not json\n{}', whole.replace('71.5', '71.6'), `${whole} `, whole.replace('"v":1', '"v":2')];
+    const damaged = [
+      whole.slice(0, -1),
+      whole.slice(0, whole.indexOf('\n')),
+      '',
+      'not json\n{}',
+      whole.replace('71.5', '71.6'),
+      `${whole} `,
+      whole.replace('"v":1', '"v":2'),
+    ];
     for (const text of damaged) {
       writeFileSync(path, text);
       expect(hit(), JSON.stringify(text.slice(0, 60))).toBeUndefined();
@@ -203,7 +230,7 @@ describe('damaged and foreign entries are misses', () => {
     expect(hit(question({ query: 'Other' }))?.bodyText).toBe('{"company":"Other"}');
   });
 
-  it('an oversized file, a FIFO, a symlink and a directory in an entry\'s place (no hang, no crash)', async () => {
+  it("an oversized file, a FIFO, a symlink and a directory in an entry's place (no hang, no crash)", async () => {
     const path = await storedEntry();
     const whole = readFileSync(path, 'utf8');
     const elsewhere = join(root, 'elsewhere.answer');
@@ -234,7 +261,11 @@ describe('files on disk', () => {
   it('entries are 0600 in a 0700 directory, and no file holds the key', async () => {
     const umask = process.umask(0o000); // the widest umask: modes must not depend on it
     try {
-      for (const [endpoint, query] of [['audit', 'Acme'], ['search', 'acme'], ['pulse', '']] as const) {
+      for (const [endpoint, query] of [
+        ['audit', 'Acme'],
+        ['search', 'acme'],
+        ['pulse', ''],
+      ] as const) {
         await storedEntry(question({ endpoint, query }), answer({ headers: { 'content-type': 'application/json', 'cache-control': 'max-age=600' } }));
       }
     } finally {
@@ -279,7 +310,8 @@ describe('eviction, stats and clear', () => {
       if (added) utimesSync(join(dir, added), (T0 + i * MINUTE) / 1000, (T0 + i * MINUTE) / 1000);
     }
   }
-  const kept = (n: number) => Array.from({ length: n }, (_, i) => i).filter((i) => hit(question({ query: `q${i}` }), T0 + MINUTE, 10 * 24 * 60 * MINUTE) !== undefined);
+  const kept = (n: number) =>
+    Array.from({ length: n }, (_, i) => i).filter((i) => hit(question({ query: `q${i}` }), T0 + MINUTE, 10 * 24 * 60 * MINUTE) !== undefined);
 
   it('past the entry bound, the oldest go and the newest stay, checked only every evictEvery puts', async () => {
     const limits = { maxEntries: 5, maxBytes: 1024 * 1024, evictEvery: 4 };

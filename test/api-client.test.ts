@@ -11,12 +11,12 @@ import { ApiError, AuthError, InterruptedError, NetworkError, NotFoundError, Rat
 import { testIO, type IO } from '../src/io.js';
 import { clientHooks } from '../src/progress.js';
 import { openRequestLog, readRequestStatus } from '../src/state/requests.js';
-import { closeAfterEach } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
 const KEY = 'sk_test_0123456789abcdefWXYZ';
 const stateDir = mkdtempSync(join(tmpdir(), 'rep-api-client-'));
-const track = closeAfterEach();
+const { track } = useRep();
 const server = async (apiPath?: string): Promise<FaultServer> => track(await startFaultServer(apiPath ? { apiPath } : {}));
 
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
@@ -26,7 +26,19 @@ function client(baseUrl: URL, overrides: Partial<ClientOptions> = {}, io: IO = t
   const debugLines: string[] = [];
   const warnings: string[] = [];
   const sleeps: number[] = [];
-  const globals = { timeout: 5, retries: 0, wait: false, maxWait: 3_600_000, debug: true, quiet: false, sandbox: false };
+  const globals = {
+    json: false,
+    bom: false,
+    color: true,
+    cache: true,
+    timeout: 5,
+    retries: 0,
+    wait: false,
+    maxWait: 3_600_000,
+    debug: true,
+    quiet: false,
+    sandbox: false,
+  };
   const { deps } = createDeps({ globals, io, env: {}, signal: new AbortController().signal });
   const hooks = clientHooks({ ...deps, debug: (line) => debugLines.push(line), warn: (text) => warnings.push(text) });
   const api = createClient({
@@ -148,7 +160,19 @@ describe('redirects', () => {
     s.expect('/api/next%C2%9B2J', { headers: { 'x-ratelimit-remaining': '50\u009b2J' }, body: { index: 1 } });
     // Through the CLI's own debug writer (createDeps), where every --debug line is scrubbed.
     const io = testIO();
-    const globals = { timeout: 5, retries: 0, wait: false, maxWait: 3_600_000, debug: true, quiet: false, sandbox: false };
+    const globals = {
+      json: false,
+      bom: false,
+      color: true,
+      cache: true,
+      timeout: 5,
+      retries: 0,
+      wait: false,
+      maxWait: 3_600_000,
+      debug: true,
+      quiet: false,
+      sandbox: false,
+    };
     const { deps } = createDeps({ globals, io, env: {}, signal: new AbortController().signal });
     const api = createClient({ baseUrl: s.baseUrl, apiKey: KEY, retries: 0, env: {}, hooks: clientHooks(deps) });
     await api.pulse();
@@ -158,7 +182,6 @@ describe('redirects', () => {
       .map((line) => line.replace(/^debug: /, ''));
     expect(debugLines).toContain('< 302 Found → /api/next');
     expect(debugLines).toContain('< x-ratelimit-remaining: 50');
-    // eslint-disable-next-line no-control-regex
     for (const line of debugLines) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 

@@ -106,7 +106,10 @@ describe('openRequestLog', () => {
     now.flush(); // the MERGE_AT-th file: merged at NOW
     const files = recordFiles();
     expect(files).toHaveLength(1);
-    const lines = readFileSync(join(dir, REQUESTS_DIR, files[0] as string), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = readFileSync(join(dir, REQUESTS_DIR, files[0] as string), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
     expect(readRequestStatus(dir, 'abc', NOW)).toEqual({ lastHour: 1, rateLimit: { remaining: MERGE_AT - 2, seenAt: NOW - 2 * HOUR + MERGE_AT - 2 } });
   });

@@ -2,12 +2,12 @@
 // reputation APIs document. The table's Reputation Score line and the CSV's score column must carry
 // the score, wherever in the body it sits.
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
 import { API_FIXTURES } from './fixtures/reputation-apis.js';
 
-const session = useTempHome();
-const track = closeAfterEach();
+const session = useRep();
+const { track } = session;
 
 /** Two scores as deep as each other, with other values: a tie. */
 const TIE = { displayName: 'Tie Co', score: { trustScore: 4.2, stars: 4 }, rating: 4.5 };

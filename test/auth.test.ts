@@ -2,22 +2,14 @@
 // environment winning over the file, logout, broken config files and loose permissions.
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { FaultServer } from './helpers/fault-server.js';
-import { useTempHome } from './helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useRep } from './helpers/cli.js';
 import { startRecordingServer } from './helpers/servers.js';
 
 const STORED_KEY = 'stored-key-aaaa1111';
 const ENV_KEY = 'env-key-bbbbbb2222';
 const posix = process.platform !== 'win32';
-const { home, rep } = useTempHome();
-let server: FaultServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
+const { home, rep, track } = useRep();
 
 function configDir(): string {
   return home().configDir;
@@ -72,7 +64,7 @@ describe('rep status', () => {
 
 describe('requests and the key', () => {
   it('the environment key is sent, not the stored one', async () => {
-    server = await startRecordingServer();
+    const server = track(await startRecordingServer());
     writeConfig(JSON.stringify({ apiKey: STORED_KEY, baseUrl: server.baseUrl.href }));
     const result = await rep(['pulse'], { env: { REP_API_KEY: ENV_KEY } });
     expect(result.code).toBe(0);
@@ -87,7 +79,7 @@ describe('requests and the key', () => {
   });
 
   it('without a key: one warning on stderr, the request goes without Authorization', async () => {
-    server = await startRecordingServer({ body: { company: { name: 'x' }, score: 1 } });
+    const server = track(await startRecordingServer({ body: { company: { name: 'x' }, score: 1 } }));
     const result = await rep(['audit', 'x'], { env: { REP_BASE_URL: server.baseUrl.href } });
     expect(result.code).toBe(0);
     expect(server.requests).toHaveLength(1);
@@ -95,8 +87,17 @@ describe('requests and the key', () => {
     expect(result.stderr.match(/^rep: warning: no API key is set/gm)).toHaveLength(1);
   });
 
+  it('without a key, an answer from the cache sends nothing and so warns of nothing sent', async () => {
+    const server = track(await startRecordingServer({ body: { company: { name: 'x' }, score: 1 } }));
+    expect((await rep(['audit', 'x'], { env: { REP_BASE_URL: server.baseUrl.href } })).code).toBe(0);
+    const cached = await rep(['audit', 'x'], { env: { REP_BASE_URL: server.baseUrl.href } });
+    expect(cached.code).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect(cached.stderr).toMatch(/^rep: cached answer from .* \(--max-age 0 to refresh\)\n$/);
+  });
+
   it.each([401, 403])('without a key, a %i exits 4 with a hint to `rep login`', async (status) => {
-    server = await startRecordingServer({ status, body: { error: 'unauthorized' } });
+    const server = track(await startRecordingServer({ status, body: { error: 'unauthorized' } }));
     const result = await rep(['audit', 'x'], { env: { REP_BASE_URL: server.baseUrl.href } });
     expect(result.code).toBe(4);
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
@@ -151,7 +152,7 @@ describe('a broken config file', () => {
   });
 
   it('login and logout refuse to overwrite it, and send nothing', async () => {
-    server = await startRecordingServer();
+    const server = track(await startRecordingServer());
     writeConfig(broken[0] ?? '');
     const login = await rep(['login', '--base-url', server.baseUrl.href], { input: 'new-key-123456789\n' });
     expect(login.code).toBe(1);
@@ -165,7 +166,7 @@ describe('a broken config file', () => {
 
 describe.runIf(posix)('loose permissions', () => {
   it('every command warns once on stderr, and changes nothing', async () => {
-    server = await startRecordingServer();
+    const server = track(await startRecordingServer());
     writeConfig(JSON.stringify({ apiKey: STORED_KEY, baseUrl: server.baseUrl.href }), 0o644);
     chmodSync(configDir(), 0o755);
     for (const args of [['pulse'], ['status']]) {

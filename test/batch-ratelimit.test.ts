@@ -1,18 +1,23 @@
 // A rate limit in the middle of a batch: stop sending, keep every answer already fetched, give each
 // name left unaudited an error record, exit 5. Under --wait the batch pauses and goes on instead.
 import { describe, expect, it } from 'vitest';
-import { auditBody, useBatchFixture, type BatchServerOptions } from './helpers/batch-server.js';
-import { runCli } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
+import { auditBody, serveCompanyAudits, type CompanyAuditOptions, type CompanyAudits } from './helpers/companies.js';
 
-const fixture = useBatchFixture();
+const fixture = useRep();
+let audits: CompanyAudits;
 
-async function batch(options: BatchServerOptions, args: string[]) {
-  const server = await fixture.serve(options);
-  const result = await runCli(['--retries', '0', '--format', 'ndjson', 'audit', ...args], {
-    home: fixture.home(),
-    env: { REP_API_KEY: 'test-key', REP_BASE_URL: server.baseUrl },
-  });
-  return { ...result, records: result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
+async function batch(options: CompanyAuditOptions, args: string[]) {
+  const server = await fixture.server();
+  audits = serveCompanyAudits(server, options);
+  const result = await fixture.rep(['--format', 'ndjson', 'audit', ...args], { env: { REP_API_KEY: 'test-key', REP_BASE_URL: server.baseUrl.href } });
+  return {
+    ...result,
+    records: result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 const names = (count: number) => Array.from({ length: count }, (_, i) => `Company ${i + 1}`);
@@ -28,7 +33,7 @@ describe('rep audit: a batch meets the rate limit', () => {
       ...input.slice(3).map((name) => ({ query: name, error: NOT_AUDITED })),
     ]);
     // The fourth request met the limit; nothing was sent after it.
-    expect(fixture.server()?.received).toEqual(input.slice(0, 4));
+    expect(audits.received()).toEqual(input.slice(0, 4));
     const [summary, error, hint, ...rest] = result.stderr.split('\n');
     expect(summary).toBe('8 names: 3 audited, 5 rate limited');
     expect(error).toMatch(/^rep: rate limit reached: 5 of 8 names not audited; 3 requests per hour; resets in 10 min \(at \d{1,2}:\d\d(:\d\d)?(\s[AP]M)?\)$/);
@@ -47,7 +52,7 @@ describe('rep audit: a batch meets the rate limit', () => {
     for (const record of result.records.filter((r) => 'error' in r)) expect(record.error).toEqual(NOT_AUDITED);
     expect(result.records.at(-1)).toEqual({ query: 'Company 1', result: auditBody('Company 1') });
     // At most the requests already in flight when the first 429 came back went out after it.
-    expect(fixture.server()?.received.length).toBeLessThanOrEqual(5 + 4);
+    expect(audits.received().length).toBeLessThanOrEqual(5 + 4);
     expect(result.stderr).toMatch(/^21 names: 6 audited, 15 rate limited\nrep: rate limit reached: 15 of 21 names not audited; /);
   });
 

@@ -2,16 +2,24 @@
 // summary fits the terminal's width, and a progress line shows while names are being audited.
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../src/output/text-width.js';
-import { useBatchFixture } from './helpers/batch-server.js';
-import { runCli } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
+import { serveCompanyAudits, type CompanyAudits } from './helpers/companies.js';
 import { hasScript, runOnTerminal } from './helpers/terminal.js';
 
-const fixture = useBatchFixture();
+const fixture = useRep();
+
+/** This test's audit server, answering `names`, with `hold`ing ones held until released. */
+async function serve(names: string[], hold: string[] = []): Promise<CompanyAudits & { baseUrl: string }> {
+  const server = await fixture.server();
+  return { ...serveCompanyAudits(server, { companies: names, hold }), baseUrl: server.baseUrl.href };
+}
 
 /** What the terminal shows, line by line, without cursor and colour codes. */
 function screenLines(output: string): string[] {
-  // eslint-disable-next-line no-control-regex
-  return output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split(/\r?\n/).map((line) => line.slice(line.lastIndexOf('\r') + 1));
+  return output
+    .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
+    .split(/\r?\n/)
+    .map((line) => line.slice(line.lastIndexOf('\r') + 1));
 }
 
 // Sandbox companies with long Latin and Cyrillic names, and one name that does not exist.
@@ -37,7 +45,7 @@ describe.skipIf(!hasScript)('the batch summary on a terminal', () => {
 describe.skipIf(!hasScript)('batch progress', () => {
   it('shows how many names are done on stderr while the batch runs', async () => {
     const names = ['Alpha', 'Beta', 'Gamma'];
-    const server = await fixture.serve({ companies: names, hold: ['Gamma'] });
+    const server = await serve(names, ['Gamma']);
     // Gamma's answer is held until the progress line shows the other two done: no progress, no answer.
     const result = await runOnTerminal(fixture.home(), ['--no-color', 'audit', ...names], {
       columns: 80,
@@ -50,12 +58,12 @@ describe.skipIf(!hasScript)('batch progress', () => {
 
   it('shows nothing under --quiet, or when stderr is not a terminal', async () => {
     const names = ['Alpha', 'Beta'];
-    const server = await fixture.serve({ companies: names });
+    const server = await serve(names);
     const env = { REP_API_KEY: 'test-key', REP_BASE_URL: server.baseUrl, TERM: 'xterm' };
     const quiet = await runOnTerminal(fixture.home(), ['--quiet', '--no-color', 'audit', ...names], { columns: 80, env });
     expect(quiet.code).toBe(0);
     expect(quiet.output).not.toContain('names done');
-    const piped = await runCli(['--retries', '0', '--format', 'table', 'audit', ...names], { home: fixture.home(), env });
+    const piped = await fixture.rep(['--format', 'table', 'audit', ...names], { env });
     expect(piped.stderr).toBe('2 names: 2 audited (2 from the cache)\n'); // the quiet run kept both answers
   });
 });

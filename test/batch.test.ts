@@ -1,22 +1,39 @@
-// Batch audits through the built CLI over real HTTP: input order under random latency, one request per
+// Batch audits through the CLI over real HTTP: input order under random latency, one request per
 // distinct name, records streamed as the input-order prefix completes, and exit codes.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { auditBody, startBatchServer, useBatchFixture } from './helpers/batch-server.js';
-import { closeAfterEach, runCli, type RunOptions } from './helpers/cli.js';
+import { useRep, type InProcessOptions } from './helpers/cli.js';
+import { auditBody, serveCompanyAudits, type CompanyAuditOptions, type CompanyAudits } from './helpers/companies.js';
+import { startFaultServer } from './helpers/fault-server.js';
 import { startRecordingServer } from './helpers/servers.js';
 
-const fixture = useBatchFixture();
-const track = closeAfterEach();
-const serve = fixture.serve;
+const fixture = useRep({ env: () => ({ REP_API_KEY: 'test-key' }) });
+let baseUrl: string | undefined;
 
-function rep(args: string[], options: Omit<RunOptions, 'home'> = {}) {
-  const env = { REP_API_KEY: 'test-key', REP_BASE_URL: fixture.server()?.baseUrl, ...options.env };
-  return runCli(['--retries', '0', ...args], { ...options, home: fixture.home(), env });
+/** This test's audit server: the base URL every `rep` below uses. */
+async function serve(options: CompanyAuditOptions): Promise<CompanyAudits> {
+  const server = await fixture.server();
+  baseUrl = server.baseUrl.href;
+  return serveCompanyAudits(server, options);
 }
 
-const lines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+function rep(args: string[], options: Omit<InProcessOptions, 'home'> = {}) {
+  return fixture.rep(args, { ...options, env: { REP_BASE_URL: baseUrl, ...options.env } });
+}
+
+/** A base URL whose server is gone: every request fails with a network error (exit 6). */
+async function goneBaseUrl(): Promise<string> {
+  const gone = await startFaultServer();
+  await gone.close();
+  return gone.baseUrl.href;
+}
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 const names = (count: number, prefix = 'Company') => Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`);
 
 describe('rep audit: a batch', () => {
@@ -53,7 +70,6 @@ describe('rep audit: a batch', () => {
           srv.release(last);
         }
       },
-      killAfterMs: 10_000,
     });
     expect(seenFirst).toBe(true);
     expect(result.code).toBe(0);
@@ -67,7 +83,7 @@ describe('rep audit: a batch', () => {
     const result = await rep(['--format', 'ndjson', 'audit', '--file', file]);
     expect(result.code).toBe(0);
     expect(lines(result.stdout).map((record) => record.query)).toEqual(['Alpha', 'Beta Coffee']);
-    expect(srv.received.sort()).toEqual(['Alpha', 'Beta Coffee']);
+    expect(srv.received().sort()).toEqual(['Alpha', 'Beta Coffee']);
   });
 
   it.each([[['audit', '-']], [['audit', '--file', '-']], [['audit', '-f', '-']]])('reads names from stdin with %j', async (args) => {
@@ -127,8 +143,11 @@ describe('rep audit: a batch', () => {
     const last = input.at(-1) as string;
     const srv = await serve({ companies: input, hold: input.slice(0, 20) });
     // All 20 first names are held until the 20th has arrived: 20 requests are in flight at once.
-    void srv.arrived(input[19] as string).then(() => input.slice(0, 20).forEach((name) => srv.release(name)));
-    const result = await rep([...quiet, '--format', 'ndjson', 'audit', '--concurrency', '20', ...input]);
+    void srv.arrived(input[19] as string).then(() => {
+      for (const name of input.slice(0, 20)) srv.release(name);
+    });
+    // The built CLI: a Node warning would go to the process's own stderr.
+    const result = await fixture.spawn([...quiet, '--format', 'ndjson', 'audit', '--concurrency', '20', ...input], { env: { REP_BASE_URL: baseUrl } });
     expect(result.code).toBe(0);
     expect(lines(result.stdout).map((record) => record.query)).toEqual(input);
     expect(srv.count(last)).toBe(1);
@@ -157,11 +176,7 @@ describe('rep audit: batch exit codes and messages', () => {
 
   it('a failure of another kind counts as failed and its code wins when it comes first', async () => {
     await serve({ companies: ['Alpha'] });
-    // A base URL whose server is gone: every name fails with a network error (exit 6).
-    const gone = await startBatchServer({ companies: [] });
-    const url = gone.baseUrl;
-    await gone.close();
-    const result = await rep(['--format', 'ndjson', 'audit', 'Alpha', 'Beta'], { env: { REP_BASE_URL: url } });
+    const result = await rep(['--format', 'ndjson', 'audit', 'Alpha', 'Beta'], { env: { REP_BASE_URL: await goneBaseUrl() } });
     expect(result.code).toBe(6);
     expect(lines(result.stdout).map((record) => (record.error as { exit: number }).exit)).toEqual([6, 6]);
     expect(result.stderr).toContain('2 names: 0 audited, 2 failed\nrep: 2 of 2 names not audited: failed\n');
@@ -178,7 +193,7 @@ describe('rep audit: batch exit codes and messages', () => {
 
   it.each(['table', 'csv', 'ndjson'])('a body nested 20,000 deep is a result like any other (%s)', async (format) => {
     const body = `${'{"data":'.repeat(20_000)}{"score":7}${'}'.repeat(20_000)}`; // as text: too deep for JSON.stringify
-    const srv = track(await startRecordingServer({ headers: { 'content-type': 'application/json' }, body }));
+    const srv = fixture.track(await startRecordingServer({ headers: { 'content-type': 'application/json' }, body }));
     const result = await rep(['--format', format, 'audit', 'Deep', 'Deeper'], { env: { REP_BASE_URL: srv.baseUrl.href } });
     expect(result.stderr).toBe('2 names: 2 audited\n');
     expect(result.code).toBe(0);
@@ -193,7 +208,7 @@ describe('rep audit: batch exit codes and messages', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^rep: no company names in the input\nhint: /);
-    expect(srv.received).toEqual([]);
+    expect(srv.received()).toEqual([]);
   });
 
   it.each([
@@ -206,7 +221,7 @@ describe('rep audit: batch exit codes and messages', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
-    expect(srv.received).toEqual([]);
+    expect(srv.received()).toEqual([]);
   });
 });
 
@@ -223,11 +238,10 @@ describe('rep audit: one vocabulary for the summary and the final line', () => {
 
   it('several kinds of failure are each counted, in the same words', async () => {
     await serve({ companies: ['Alpha'] });
-    const gone = await startBatchServer({ companies: [] });
-    await gone.close();
+    const gone = await goneBaseUrl();
     // Nobody is not found on the live server; on the gone one, every name fails (exit 6).
     const first = await rep(['--format', 'ndjson', 'audit', 'Alpha', 'Nobody']);
-    const second = await rep(['--format', 'ndjson', 'audit', 'Alpha', 'Nobody'], { env: { REP_BASE_URL: gone.baseUrl } });
+    const second = await rep(['--format', 'ndjson', 'audit', 'Alpha', 'Nobody'], { env: { REP_BASE_URL: gone } });
     expect(first.stderr.split('\n').slice(0, 2)).toEqual(['2 names: 1 audited, 1 not found', 'rep: 1 of 2 names not audited: not found']);
     expect(second.stderr.split('\n').slice(0, 2)).toEqual(['2 names: 0 audited, 2 failed', 'rep: 2 of 2 names not audited: failed']);
   });
@@ -286,13 +300,18 @@ describe('rep audit --batch: records even for one name', () => {
     const json = await rep(['--json', 'audit', '--batch', 'Nobody']);
     expect(json.code).toBe(3);
     expect(JSON.parse(json.stdout)).toEqual([{ query: 'Nobody', error: { exit: 3, message: 'no company named "Nobody"' } }]);
-    expect(json.stderr).toBe("1 name: 0 audited, 1 not found\nrep: 1 of 1 name not audited: not found\nhint: each name's record says why (its \"error\" field; Status in a table)\n");
+    expect(json.stderr).toBe(
+      '1 name: 0 audited, 1 not found\nrep: 1 of 1 name not audited: not found\nhint: each name\'s record says why (its "error" field; Status in a table)\n',
+    );
   });
 
   it('with several names it changes nothing, and without a name it is still a usage error', async () => {
     await serve({ companies: ['Alpha', 'Beta'] });
     const several = await rep(['--json', 'audit', '--batch', 'Alpha', 'Beta']);
-    expect(JSON.parse(several.stdout)).toEqual([{ query: 'Alpha', result: auditBody('Alpha') }, { query: 'Beta', result: auditBody('Beta') }]);
+    expect(JSON.parse(several.stdout)).toEqual([
+      { query: 'Alpha', result: auditBody('Alpha') },
+      { query: 'Beta', result: auditBody('Beta') },
+    ]);
     const none = await rep(['--json', 'audit', '--batch']);
     expect([none.code, none.stdout]).toEqual([2, '']);
     expect(none.stderr).toMatch(/^rep: missing company name\n/);

@@ -23,7 +23,20 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 function depsFor(globals: Partial<GlobalOptions> = {}, env: NodeJS.ProcessEnv = { REP_CACHE_DIR: dir }) {
   const io = testIO();
-  const all: GlobalOptions = { timeout: 30, retries: 0, wait: false, maxWait: 3_600_000, debug: false, quiet: false, sandbox: false, ...globals };
+  const all: GlobalOptions = {
+    json: false,
+    bom: false,
+    color: true,
+    cache: true,
+    timeout: 30,
+    retries: 0,
+    wait: false,
+    maxWait: 3_600_000,
+    debug: false,
+    quiet: false,
+    sandbox: false,
+    ...globals,
+  };
   const { deps } = createDeps({ globals: all, io, env, signal: new AbortController().signal });
   return { deps, io };
 }
@@ -31,7 +44,10 @@ function depsFor(globals: Partial<GlobalOptions> = {}, env: NodeJS.ProcessEnv = 
 async function storeAnswers(n: number): Promise<void> {
   const cache = openAnswerCache(dir);
   for (let i = 0; i < n; i++) {
-    const outcome = await cache.put({ baseUrl: 'https://api.example.test/api', endpoint: 'audit', query: `name ${i}`, apiKey: 'k' }, { status: 200, headers: {}, bodyText: `{"i":${i}}`, receivedAt: Date.now() });
+    const outcome = await cache.put(
+      { baseUrl: 'https://api.example.test/api', endpoint: 'audit', query: `name ${i}`, apiKey: 'k' },
+      { status: 200, headers: {}, bodyText: `{"i":${i}}`, receivedAt: Date.now() },
+    );
     expect(outcome).toEqual({ stored: true });
   }
 }
@@ -65,7 +81,10 @@ describe('rep cache clear', () => {
   it('refuses under --sandbox (which reads and writes no cache), touching nothing', async () => {
     await storeAnswers(1);
     const { deps } = depsFor({ sandbox: true });
-    const error = await clearCache({}, deps).then(() => undefined, (thrown: unknown) => thrown);
+    const error = await clearCache({}, deps).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
     expect(error).toBeInstanceOf(UsageError);
     expect(describeError(error)).toMatchObject({ exitCode: 2, message: '--sandbox does not clear the answer cache: it neither reads nor writes it' });
     expect(openAnswerCache(dir).stats().entries).toBe(1);
@@ -74,9 +93,14 @@ describe('rep cache clear', () => {
   it('a cache directory that cannot be read: exit 1 naming it and why', async () => {
     writeFileSync(dir, 'a file where the cache directory should be');
     const { deps } = depsFor();
-    const error = await clearCache({}, deps).then(() => undefined, (thrown: unknown) => thrown);
+    const error = await clearCache({}, deps).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
     expect(error).toBeInstanceOf(ConfigError);
-    expect(describeError(error)).toEqual(expect.objectContaining({ exitCode: 1, message: `cannot clear the answer cache in ${dir}: not a directory`, hint: `check the permissions of ${dir}` }));
+    expect(describeError(error)).toEqual(
+      expect.objectContaining({ exitCode: 1, message: `cannot clear the answer cache in ${dir}: not a directory`, hint: `check the permissions of ${dir}` }),
+    );
   });
 });
 

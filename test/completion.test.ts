@@ -1,11 +1,11 @@
 // The completion scripts work in the shells they are for: bash is run for real (COMP_WORDS/_rep),
-// zsh is syntax-checked and fish run for real when those shells are installed (.ci/run installs them).
+// zsh is syntax-checked with its name completer run, and fish run for real when those shells are installed (.ci/run installs them).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAuditHistory } from '../src/state/audit-history.js';
-import { makeTempHome, REP_BIN, runCli, type TempHome } from './helpers/cli.js';
+import { makeTempHome, REP_BIN, runInProcess, type TempHome } from './helpers/cli.js';
 
 let home: TempHome;
 const scripts: Record<string, string> = {};
@@ -13,7 +13,7 @@ const scripts: Record<string, string> = {};
 beforeAll(async () => {
   home = makeTempHome();
   for (const shell of ['bash', 'zsh', 'fish']) {
-    const result = await runCli(['completion', shell], { home });
+    const result = await runInProcess(['completion', shell], { home });
     expect([result.code, result.stderr]).toEqual([0, '']);
     scripts[shell] = join(home.dir, `rep.${shell}`);
     writeFileSync(scripts[shell], result.stdout);
@@ -97,7 +97,7 @@ describe('rep completion bash', () => {
 
   it('offers the names recorded in the history to rep audit and rep history, each as one word', () => {
     expect(complete('rep', 'audit', 'Bl')).toEqual(['Blue\\ Bottle\\ Coffee']);
-    expect(complete('rep', 'history', 'b')).toEqual(["bakery", "Blue\\ Bottle\\ Coffee", "Bob\\'s\\ Bakery"]);
+    expect(complete('rep', 'history', 'b')).toEqual(['bakery', 'Blue\\ Bottle\\ Coffee', "Bob\\'s\\ Bakery"]);
     expect(complete('rep', 'history', '--s')).toEqual(['--since', '--sandbox']);
   });
 
@@ -125,6 +125,18 @@ describe('rep completion zsh and fish', () => {
     expect([run.status, run.stderr]).toEqual([0, '']);
   });
 
+  it.skipIf(!installed('zsh'))('zsh: the name completer offers recorded names whole, by prefix (compadd stubbed to print)', () => {
+    const names = (prefix: string) => {
+      // Outside a completion widget: compdef and compadd are stand-ins; _rep_names is the script's own.
+      const script = `compdef() { :; }; compadd() { [[ $1 == -a ]] && printf '%s\\0' "\${(@P)2}"; }; source "$1"; PREFIX="$2"; _rep_names`;
+      const run = spawnSync('zsh', ['-f', '-c', script, 'zsh', scripts.zsh as string, prefix], { encoding: 'utf8', cwd: home.dir, env: shellEnv() });
+      expect(run.stderr).toBe('');
+      return run.stdout.split('\0').filter(Boolean); // one NUL-ended entry per candidate compadd was given
+    };
+    expect(names('Bl')).toEqual(['Blue Bottle Coffee']);
+    expect(names('b')).toEqual(expect.arrayContaining(['bakery', "Bob's Bakery", 'Blue Bottle Coffee']));
+  });
+
   it.skipIf(!installed('fish'))('fish: the script parses (fish -n)', () => {
     const run = spawnSync('fish', ['-n', scripts.fish as string], { encoding: 'utf8' });
     expect([run.status, run.stderr]).toEqual([0, '']);
@@ -132,9 +144,13 @@ describe('rep completion zsh and fish', () => {
 
   it.skipIf(!installed('fish'))('fish: completes commands, options per command and --format values', () => {
     const offers = (line: string) => {
-      const run = spawnSync('fish', ['--no-config', '-c', `source $argv[1]; complete -C ${JSON.stringify(line)}`, scripts.fish as string], { encoding: 'utf8', cwd: home.dir, env: shellEnv() });
+      const script = `source $argv[1]; complete -C ${JSON.stringify(line)}`;
+      const run = spawnSync('fish', ['--no-config', '-c', script, scripts.fish as string], { encoding: 'utf8', cwd: home.dir, env: shellEnv() });
       expect(run.stderr).toBe('');
-      return run.stdout.split('\n').filter(Boolean).map((entry) => entry.split('\t')[0]);
+      return run.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((entry) => entry.split('\t')[0]);
     };
     expect(offers('rep au')).toEqual(['audit']);
     expect(offers('rep audit --f')).toEqual(expect.arrayContaining(['--file', '--format']));

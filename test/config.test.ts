@@ -124,12 +124,21 @@ describe('isLoopbackHost', () => {
   it.each(['localhost', '127.0.0.1', '127.255.255.254', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '[::ffff:7f00:1]'])('%s is loopback', (host) => {
     expect(isLoopbackHost(host)).toBe(true);
   });
-  it.each(['localhost.', 'a.localhost', 'example.com', '128.0.0.1', '10.0.0.1', '0.0.0.0', '::', '::ffff:10.0.0.1', '::127.0.0.1', '', 'localhost.localdomain'])(
-    '%s is not',
-    (host) => {
-      expect(isLoopbackHost(host)).toBe(false);
-    },
-  );
+  it.each([
+    'localhost.',
+    'a.localhost',
+    'example.com',
+    '128.0.0.1',
+    '10.0.0.1',
+    '0.0.0.0',
+    '::',
+    '::ffff:10.0.0.1',
+    '::127.0.0.1',
+    '',
+    'localhost.localdomain',
+  ])('%s is not', (host) => {
+    expect(isLoopbackHost(host)).toBe(false);
+  });
 });
 
 describe('maskKey', () => {

@@ -1,17 +1,16 @@
-// End to end, for contract paths no other file proves through the built CLI: every kind of usage error
+// End to end, for contract paths no other file proves through the CLI: every kind of usage error
 // (exit 2, sent nowhere), 403 / 404 / 418 answers, each retried 5xx, the base URL's precedence as
 // requests really sent, REP_CONFIG_DIR, compact ndjson for pulse, and the spinner's terminal rules.
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, useTempHome, type CliResult } from './helpers/cli.js';
-import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
+import { useRep, type CliResult } from './helpers/cli.js';
+import type { FaultServer } from './helpers/fault-server.js';
 import { hasScript, runOnTerminal } from './helpers/terminal.js';
 
 const KEY = 'gaps-test-key-0123456789';
-const session = useTempHome();
-const track = closeAfterEach(); // a strict server's close() fails on any request it was not told to expect
-const server = async () => track(await startFaultServer());
+const session = useRep();
+const server = session.server; // a strict server's close() fails on any request it was not told to expect
 
 function rep(args: string[], api: FaultServer, env: Record<string, string | undefined> = {}): Promise<CliResult> {
   return session.rep(args, { env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: KEY, ...env } });
@@ -111,7 +110,8 @@ describe('the base URL: --base-url > REP_BASE_URL > config file, as requests rea
     for (const [index, api] of [fromConfig, fromEnv, fromFlag].entries()) api.always('/api/pulse', { body: { index } });
     const stored = await session.rep(['login', '--no-verify', '--base-url', fromConfig.baseUrl.href], { input: `${KEY}\n` });
     expect(stored.code).toBe(0);
-    const pulse = async (args: string[], env: Record<string, string | undefined>) => JSON.parse((await session.rep([...args, '--json', 'pulse'], { env })).stdout);
+    const pulse = async (args: string[], env: Record<string, string | undefined>) =>
+      JSON.parse((await session.rep([...args, '--json', 'pulse'], { env })).stdout);
     expect(await pulse(['--base-url', fromFlag.baseUrl.href], { REP_BASE_URL: fromEnv.baseUrl.href })).toEqual({ index: 2 });
     expect(await pulse([], { REP_BASE_URL: fromEnv.baseUrl.href })).toEqual({ index: 1 });
     expect(await pulse([], {})).toEqual({ index: 0 });
@@ -145,6 +145,7 @@ describe('where the config file lives', () => {
 });
 
 describe('relative paths in XDG_* and REP_CONFIG_DIR are ignored (the XDG spec), not taken from the working directory', () => {
+  // Spawned: the working directory is the process's.
   const cwd = () => {
     const dir = join(session.home().dir, 'work');
     mkdirSync(dir, { recursive: true });
@@ -155,9 +156,9 @@ describe('relative paths in XDG_* and REP_CONFIG_DIR are ignored (the XDG spec),
     const api = await server();
     api.always('/api/pulse', { body: { index: 1 } });
     const env = { REP_CONFIG_DIR: undefined, XDG_CONFIG_HOME: 'rel-config', XDG_STATE_HOME: 'rel-state' };
-    const login = await session.rep(['login', '--no-verify', '--base-url', api.baseUrl.href], { env, input: `${KEY}\n`, cwd: cwd() });
+    const login = await session.spawn(['login', '--no-verify', '--base-url', api.baseUrl.href], { env, input: `${KEY}\n`, cwd: cwd() });
     expect(login.code).toBe(0);
-    const pulse = await session.rep(['pulse'], { env, cwd: cwd() });
+    const pulse = await session.spawn(['pulse'], { env, cwd: cwd() });
     expect(pulse.code).toBe(0);
     const home = session.home().dir;
     expect(JSON.parse(readFileSync(join(home, '.config', 'rep', 'config.json'), 'utf8'))).toMatchObject({ apiKey: KEY });
@@ -167,13 +168,15 @@ describe('relative paths in XDG_* and REP_CONFIG_DIR are ignored (the XDG spec),
 
   it('REP_CONFIG_DIR: ignored with a warning, the config goes to the default place', async () => {
     const env = { REP_CONFIG_DIR: 'rel-dir' };
-    const login = await session.rep(['login', '--no-verify', '--base-url', 'https://api.example.com/api'], { env, input: `${KEY}\n`, cwd: cwd() });
+    const login = await session.spawn(['login', '--no-verify', '--base-url', 'https://api.example.com/api'], { env, input: `${KEY}\n`, cwd: cwd() });
     expect(login.code).toBe(0);
-    const status = await session.rep(['--json', 'status'], { env, cwd: cwd() });
+    const status = await session.spawn(['--json', 'status'], { env, cwd: cwd() });
     const configPath = JSON.parse(status.stdout).config_path as string;
     expect(configPath).not.toContain('rel-dir');
     expect(JSON.parse(readFileSync(configPath, 'utf8'))).toMatchObject({ apiKey: KEY });
-    expect(status.stderr).toBe(`rep: warning: REP_CONFIG_DIR is a relative path ("rel-dir"), ignored like a relative XDG path; the config is in ${join(configPath, '..')}\n`);
+    expect(status.stderr).toBe(
+      `rep: warning: REP_CONFIG_DIR is a relative path ("rel-dir"), ignored like a relative XDG path; the config is in ${join(configPath, '..')}\n`,
+    );
     expect(readdirSync(cwd())).toEqual([]);
   });
 });

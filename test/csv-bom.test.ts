@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { testIO } from '../src/io.js';
 import { createBatchWriter } from '../src/output/batch.js';
 import { writeResult } from '../src/output/render.js';
-import { useTempHome } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 
 const BOM = '\uFEFF';
 const sandbox = useSandbox();
-const session = useTempHome();
+const session = useRep();
 
 function rep(args: string[], env: Record<string, string> = {}) {
   return session.rep(args, { env: { REP_BASE_URL: sandbox.url, REP_API_KEY: sandbox.key, ...env } });
@@ -30,7 +30,13 @@ describe('renderers', () => {
   });
 
   it('a batch writes it once, before the header, even with no records', async () => {
-    for (const records of [[{ query: 'a', result: { score: 1 } }, { query: 'b', result: { score: 2 } }], []]) {
+    for (const records of [
+      [
+        { query: 'a', result: { score: 1 } },
+        { query: 'b', result: { score: 2 } },
+      ],
+      [],
+    ]) {
       const io = testIO();
       const writer = createBatchWriter(io, 'csv', { bom: true });
       for (const record of records) writer.write(record);

@@ -1,20 +1,20 @@
-// End to end: the built CLI as a child process against the sandbox over real HTTP, for every command
-// and every exit code of the contract that the sandbox can produce.
+// End to end: every command against the sandbox over real HTTP, and every exit code of the contract
+// that the sandbox can produce; in-process through main(), but for `rep sandbox` stopped by Ctrl-C and
+// the entry's own paths (no arguments, --version), which run the built CLI.
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { pulseIndex, sandboxData } from '../src/sandbox/data.js';
 import { startSandbox } from '../src/sandbox/server.js';
-import { runCli, useTempHome } from './helpers/cli.js';
+import { runCli, useRep } from './helpers/cli.js';
 import { closedPort } from './helpers/fault-server.js';
 import { useSandbox } from './helpers/sandbox.js';
 
 const sandbox = useSandbox();
-const session = useTempHome();
-
+const session = useRep({ env: () => ({ REP_BASE_URL: sandbox.url, REP_API_KEY: sandbox.key }) });
 
 /** `rep --retries 0 …args` in this test's home, against the shared sandbox unless env says otherwise. */
-function rep(args: string[], env: Record<string, string | undefined> = {}, input?: string) {
-  return session.rep(args, { env: { REP_BASE_URL: sandbox.url, REP_API_KEY: sandbox.key, ...env }, input });
+function rep(args: string[], env: Record<string, string | undefined> = {}) {
+  return session.rep(args, { env });
 }
 
 describe('audit', () => {
@@ -35,7 +35,17 @@ describe('audit', () => {
     for (const source of body.sources) expect(result.stdout).toContain(source.source);
   });
 
-  it.each(['AT&T #5', '100% Natural', 'a/b?c=d Studio', 'Smile 😀 Dental', 'Ёлка', 'Кофейня Ромашка'])('round-trips %j through the query string', async (name) => {
+  it('shows a table by default when stdout is a terminal, in colour unless NO_COLOR', async () => {
+    const io = { stdoutIsTTY: true, stderrIsTTY: false, columns: 100 };
+    const coloured = await session.rep(['audit', 'Кофейня Ромашка'], { io });
+    expect(coloured.code).toBe(0);
+    expect(coloured.stdout).toContain('\u001b[1mКофейня Ромашка\u001b[22m');
+    const plain = await session.rep(['audit', 'Кофейня Ромашка'], { io, env: { NO_COLOR: '1' } });
+    expect(plain.stdout).toMatch(/^Кофейня Ромашка\nReputation Score\s+\d+(\.\d)? \/ 100\n/);
+  });
+
+  const NAMES = ['AT&T #5', '100% Natural', 'a/b?c=d Studio', 'Smile 😀 Dental', 'Ёлка', 'Кофейня Ромашка'];
+  it.each(NAMES)('round-trips %j through the query string', async (name) => {
     const result = await rep(['audit', name]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).company.name).toBe(name);
@@ -45,7 +55,7 @@ describe('audit', () => {
     const result = await rep(['audit', 'No Such Company Anywhere']);
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe("rep: no company named \"No Such Company Anywhere\"\nhint: try: rep search 'No Such Company Anywhere'\n");
+    expect(result.stderr).toBe('rep: no company named "No Such Company Anywhere"\nhint: try: rep search \'No Such Company Anywhere\'\n');
   });
 
   it('an empty or blank name is a usage error, exit 2, sent nowhere', async () => {
@@ -86,7 +96,10 @@ describe('search', () => {
   it('ndjson gives one line per result with its type', async () => {
     const result = await rep(['--format', 'ndjson', 'search', 'coffee']);
     expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines) expect(['company', 'city', 'category']).toContain(line.type);
   });
@@ -163,7 +176,7 @@ describe('rep sandbox', () => {
     try {
       // Should the server exit without announcing itself, fail now rather than at the test timeout.
       const [url, key] = await Promise.race([ready, server.then((early) => Promise.reject(new Error(`rep sandbox exited ${early.code}: ${early.stderr}`)))]);
-      const client = await runCli(['pulse'], { home, env: { REP_BASE_URL: url, REP_API_KEY: key } });
+      const client = await rep(['pulse'], { REP_BASE_URL: url, REP_API_KEY: key });
       expect(client.code).toBe(0);
       expect(JSON.parse(client.stdout).index).toBe(pulseIndex(sandboxData()));
     } finally {

@@ -1,9 +1,9 @@
 // Help as a user reaches it, end to end: each command's help lists the global options that apply to
 // it and shows examples, `rep help [command]` is `--help`, and usage errors speak rep's own words.
 import { describe, expect, it } from 'vitest';
-import { useTempHome, type CliResult } from './helpers/cli.js';
+import { useRep, type CliResult } from './helpers/cli.js';
 
-const session = useTempHome();
+const session = useRep();
 const rep = (args: string[]) => session.rep(args, { env: { REP_BASE_URL: undefined, REP_API_KEY: undefined } });
 
 /** The option flags listed under a help section's heading (`Options:`, `Global Options:`). */
@@ -27,7 +27,22 @@ function expectUsage(result: CliResult, message: string, hint: RegExp): void {
 }
 
 describe("each command's help", () => {
-  const network = ['--base-url', '--json', '--format', '--bom', '--no-color', '--timeout', '--retries', '--wait', '--max-wait', '--max-age', '--no-cache', '--debug', '--quiet', '--sandbox'];
+  const network = [
+    '--base-url',
+    '--json',
+    '--format',
+    '--bom',
+    '--no-color',
+    '--timeout',
+    '--retries',
+    '--wait',
+    '--max-wait',
+    '--max-age',
+    '--no-cache',
+    '--debug',
+    '--quiet',
+    '--sandbox',
+  ];
   it.each([
     ['audit', network],
     ['search', network],

@@ -35,16 +35,39 @@ function home() {
 }
 
 /** Records answers the way an audit run does, one day apart from T0. */
-function record(stateDir: string, env: NodeJS.ProcessEnv, query: string, scores: readonly number[], options: { name?: string; baseUrl?: string; start?: number } = {}) {
+function record(
+  stateDir: string,
+  env: NodeJS.ProcessEnv,
+  query: string,
+  scores: readonly number[],
+  options: { name?: string; baseUrl?: string; start?: number } = {},
+) {
   scores.forEach((score, day) => {
     const deps = { env, paths: () => ({ stateDir }), now: () => (options.start ?? T0) + day * DAY, warn: () => {} };
-    openAuditHistory(deps, options.baseUrl ?? BASE).record(query, { name: options.name ?? 'Blue Bottle Coffee', score, scoreMax: 100, sources: [{ source: 'Google', rating: 4.5 }] });
+    openAuditHistory(deps, options.baseUrl ?? BASE).record(query, {
+      name: options.name ?? 'Blue Bottle Coffee',
+      score,
+      scoreMax: 100,
+      sources: [{ source: 'Google', rating: 4.5 }],
+    });
   });
 }
 
 async function history(opts: HistoryOptions, stateDir: string, setup: Setup = {}) {
   const io = testIO({ columns: setup.columns ?? 80 });
-  const globals: GlobalOptions = { timeout: 30, retries: 0, wait: false, maxWait: 3_600_000, debug: false, quiet: false, sandbox: setup.sandbox ?? false };
+  const globals: GlobalOptions = {
+    json: false,
+    bom: false,
+    color: true,
+    cache: true,
+    timeout: 30,
+    retries: 0,
+    wait: false,
+    maxWait: 3_600_000,
+    debug: false,
+    quiet: false,
+    sandbox: setup.sandbox ?? false,
+  };
   // 'markdown' is cast until the global Format has it (the lead adds it with --format markdown).
   if (setup.format) globals.format = setup.format as Format;
   const { deps, cleanup } = createDeps({ globals, io, env: setup.env ?? {}, signal: new AbortController().signal, now: () => NOW });
@@ -92,7 +115,12 @@ describe('rep history', () => {
     const json = JSON.parse((await history({ name: 'blue bottle' }, stateDir, { env, format: 'json' })).stdout) as unknown[];
     const { stdout } = await history({ name: 'Blue Bottle Coffee' }, stateDir, { env, format: 'ndjson' });
     expect(stdout.split('\n')).toHaveLength(4);
-    expect(stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(json);
+    expect(
+      stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual(json);
   });
 
   it('csv: at, score, change, name, base_url', async () => {
@@ -100,7 +128,10 @@ describe('rep history', () => {
     record(stateDir, env, 'blue bottle', SCORES);
     const { stdout } = await history({ name: 'blue bottle' }, stateDir, { env, format: 'csv' });
     const at = (day: number) => new Date(T0 + day * DAY).toISOString();
-    expect(stdout).toBe(`at,score,change,name,base_url\n${at(0)},80,,Blue Bottle Coffee,${BASE}\n${at(1)},73,-7,Blue Bottle Coffee,${BASE}\n${at(2)},74.5,1.5,Blue Bottle Coffee,${BASE}\n`);
+    expect(stdout).toBe(
+      'at,score,change,name,base_url\n' +
+        `${at(0)},80,,Blue Bottle Coffee,${BASE}\n${at(1)},73,-7,Blue Bottle Coffee,${BASE}\n${at(2)},74.5,1.5,Blue Bottle Coffee,${BASE}\n`,
+    );
   });
 
   it('table: name, base URL, the trend as a sparkline, then date, score and change (arrows, no colour needed), within 80 columns', async () => {
@@ -110,7 +141,14 @@ describe('rep history', () => {
     const lines = stdout.trimEnd().split('\n');
     expect(lines.slice(0, 3)).toEqual(['Blue Bottle Coffee', BASE, 'Trend  █▁▃  3 points, 80.0 → 74.5']);
     const rows = lines.filter((line) => /\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(line));
-    expect(rows.map((line) => line.split('│').map((cell) => cell.trim()).filter(Boolean))).toEqual([
+    expect(
+      rows.map((line) =>
+        line
+          .split('│')
+          .map((cell) => cell.trim())
+          .filter(Boolean),
+      ),
+    ).toEqual([
       [localDateTime(new Date(T0).toISOString()), '80.0 / 100', '—'],
       [localDateTime(new Date(T0 + DAY).toISOString()), '73.0 / 100', '▼ 7.0'],
       [localDateTime(new Date(T0 + 2 * DAY).toISOString()), '74.5 / 100', '▲ 1.5'],
@@ -121,7 +159,13 @@ describe('rep history', () => {
 
   it('table: a long history draws the newest points that fit the line and says so', async () => {
     const { stateDir, env } = home();
-    record(stateDir, env, 'blue bottle', Array.from({ length: 100 }, (_, i) => i % 10), { start: NOW - 100 * DAY });
+    record(
+      stateDir,
+      env,
+      'blue bottle',
+      Array.from({ length: 100 }, (_, i) => i % 10),
+      { start: NOW - 100 * DAY },
+    );
     const { stdout } = await history({ name: 'blue bottle' }, stateDir, { env, format: 'table', columns: 60 });
     const trend = stdout.split('\n')[2]!;
     expect(trend).toMatch(/^Trend {2}[▁-█]+ {2}100 points, 0\.0 → 9\.0 \(the last \d+ drawn\)$/);
@@ -143,8 +187,14 @@ describe('rep history', () => {
   it('--since keeps the points at or after it; the first kept row keeps its change from the point before', async () => {
     const { stateDir, env } = home();
     record(stateDir, env, 'blue bottle', SCORES, { start: NOW - 3 * DAY });
-    const recent = JSON.parse((await history({ name: 'blue bottle', since: '2d' }, stateDir, { env, format: 'json' })).stdout) as Array<{ score: number; change: number }>;
-    expect(recent.map(({ score, change }) => [score, change])).toEqual([[73, -7], [74.5, 1.5]]);
+    const recent = JSON.parse((await history({ name: 'blue bottle', since: '2d' }, stateDir, { env, format: 'json' })).stdout) as Array<{
+      score: number;
+      change: number;
+    }>;
+    expect(recent.map(({ score, change }) => [score, change])).toEqual([
+      [73, -7],
+      [74.5, 1.5],
+    ]);
     const all = JSON.parse((await history({ name: 'blue bottle', since: '2026-01-01' }, stateDir, { env, format: 'json' })).stdout) as unknown[];
     expect(all).toHaveLength(3);
     const none = await failure(history({ name: 'blue bottle', since: '1h' }, stateDir, { env, format: 'json' }));
@@ -161,15 +211,19 @@ describe('rep history', () => {
     expect(await failure(history({ name: 'Blue' }, stateDir, { env }))).toMatchObject({ exitCode: 3, hint: 'run `rep audit Blue` to record a point' });
   });
 
-  it('points are per base URL: with another in use, exit 3 names where they are; with none set, the newest point\'s base URL is used', async () => {
+  it("points are per base URL: with another in use, exit 3 names where they are; with none set, the newest point's base URL is used", async () => {
     const { stateDir, env } = home();
     record(stateDir, env, 'blue bottle', [50, 51], { baseUrl: 'https://old.example.test/api' });
     record(stateDir, env, 'blue bottle', SCORES, { start: T0 + 5 * DAY });
     const elsewhere = await failure(history({ name: 'blue bottle' }, stateDir, { env: { ...env, REP_BASE_URL: 'https://new.example.test/api' } }));
     expect(elsewhere).toMatchObject({ exitCode: 3, hint: `its points are for another base URL: rep history --base-url ${BASE} 'blue bottle'` });
-    const unset = JSON.parse((await history({ name: 'blue bottle' }, stateDir, { env: { REP_CONFIG_DIR: env.REP_CONFIG_DIR }, format: 'json' })).stdout) as Array<{ base_url: string }>;
+    const unset = JSON.parse(
+      (await history({ name: 'blue bottle' }, stateDir, { env: { REP_CONFIG_DIR: env.REP_CONFIG_DIR }, format: 'json' })).stdout,
+    ) as Array<{ base_url: string }>;
     expect(unset.map((point) => point.base_url)).toEqual([BASE, BASE, BASE]);
-    const old = JSON.parse((await history({ name: 'blue bottle' }, stateDir, { env: { ...env, REP_BASE_URL: 'https://old.example.test/api/' }, format: 'json' })).stdout) as unknown[];
+    const old = JSON.parse(
+      (await history({ name: 'blue bottle' }, stateDir, { env: { ...env, REP_BASE_URL: 'https://old.example.test/api/' }, format: 'json' })).stdout,
+    ) as unknown[];
     expect(old).toHaveLength(2);
   });
 
@@ -191,7 +245,10 @@ describe('rep history', () => {
     expect(stderr).toBe(`rep: warning: skipped a corrupt line in the history file ${file}\n`);
     rmSync(file);
     mkdirSync(file);
-    expect(await failure(history({ name: 'blue bottle' }, stateDir, { env }))).toMatchObject({ exitCode: 1, message: `cannot read the history file ${file} (is a directory)` });
+    expect(await failure(history({ name: 'blue bottle' }, stateDir, { env }))).toMatchObject({
+      exitCode: 1,
+      message: `cannot read the history file ${file} (is a directory)`,
+    });
   });
 
   it('--sandbox records nothing, so it has no history (and starts no sandbox); an empty name is a usage error', async () => {
@@ -199,7 +256,7 @@ describe('rep history', () => {
     record(stateDir, env, 'blue bottle', SCORES);
     expect(await failure(history({ name: 'blue bottle' }, stateDir, { env, sandbox: true }))).toMatchObject({
       exitCode: 3,
-      hint: '--sandbox records none: run `rep audit \'blue bottle\'` without it to record a point',
+      hint: "--sandbox records none: run `rep audit 'blue bottle'` without it to record a point",
     });
     expect(await failure(history({ name: '  ' }, stateDir, { env }))).toMatchObject({ exitCode: 2, message: 'the company name is empty' });
   });

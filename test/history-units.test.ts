@@ -154,6 +154,11 @@ function gfmCells(row: string): string[] {
 }
 
 describe('markdown', () => {
+  it('markdownCell: an @mention in server text notifies nobody (a zero-width space after the @, as Dependabot does); e-mail addresses stay', () => {
+    expect(markdownCell('@octocat and @org/team, (@x)')).toBe('@&#8203;octocat and @&#8203;org/team, (@&#8203;x)');
+    expect(markdownCell('info@cafe.example')).toBe('info@cafe.example');
+  });
+
   it('markdownCell keeps text literal: pipes, markup and backslashes escaped, newlines as <br>, controls removed', () => {
     expect(markdownCell('Joe | Sons')).toBe('Joe \\| Sons');
     expect(markdownCell('*bold* _it_ `code` [link](x) <b>&amp; ~s~ #1!')).toBe('\\*bold\\* \\_it\\_ \\`code\\` \\[link\\](x) \\<b\\>\\&amp; \\~s\\~ \\#1\\!');

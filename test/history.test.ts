@@ -9,7 +9,16 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openAuditHistory } from '../src/state/audit-history.js';
-import { historyFile, historyNames, latestPoints, openHistory, pointFromAudit, pointsFor, type HistoryLimits, type HistoryPoint } from '../src/state/history.js';
+import {
+  historyFile,
+  historyNames,
+  latestPoints,
+  openHistory,
+  pointFromAudit,
+  pointsFor,
+  type HistoryLimits,
+  type HistoryPoint,
+} from '../src/state/history.js';
 
 const BASE = 'https://api.example.test/api';
 const DAY = 24 * 60 * 60 * 1000;
@@ -40,7 +49,11 @@ describe('the history store', () => {
   it('three recorded answers come back as three points, oldest first, with what the answer said', () => {
     const stateDir = join(tempDir(), 'state');
     const { deps, clock } = historyDeps({}, stateDir);
-    for (const [day, score] of [[0, 80], [1, 73], [2, 74.5]] as const) {
+    for (const [day, score] of [
+      [0, 80],
+      [1, 73],
+      [2, 74.5],
+    ] as const) {
       clock.now = T0 + day * DAY;
       openAuditHistory(deps, `${BASE}/`).record('blue bottle', answer(score));
     }
@@ -97,7 +110,11 @@ describe('the history store', () => {
     const file = join(tempDir(), 'history.jsonl');
     const a = point('a', T0, 1);
     openHistory(file).append([a, point('a', T0 + DAY, 2), a]);
-    expect(openHistory(file).read().map((each) => each.score)).toEqual([1, 2]);
+    expect(
+      openHistory(file)
+        .read()
+        .map((each) => each.score),
+    ).toEqual([1, 2]);
   });
 
   it('bounded: past the size limit a compaction keeps at most perSeries points per (base URL, query), the newest, and the newest bytes', () => {
@@ -105,7 +122,8 @@ describe('the history store', () => {
     const file = join(root, 'history.jsonl');
     const limits: HistoryLimits = { compactAtBytes: 4000, keepBytes: 2000, perSeries: 3 };
     const store = openHistory(file, { limits });
-    for (let day = 0; day < 12; day++) store.append([point('Blue Bottle', T0 + day * DAY, day), point('Other', T0 + day * DAY, 100 + day, { base_url: 'https://other.test/api' })]);
+    for (let day = 0; day < 12; day++)
+      store.append([point('Blue Bottle', T0 + day * DAY, day), point('Other', T0 + day * DAY, 100 + day, { base_url: 'https://other.test/api' })]);
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
     expect(Buffer.byteLength(lines.join('\n'))).toBeLessThanOrEqual(limits.compactAtBytes);
     const points = store.read();
@@ -176,11 +194,18 @@ describe('the history store', () => {
     expect(run.record('x', answer(50))).toBeUndefined();
     expect(run.previous('x')).toBeUndefined();
     const file = join(root, 'state', 'history.jsonl');
-    expect(warnings).toEqual([`cannot read the history file ${file} (not a directory): no previous scores to compare with`, `cannot record the score in the history file ${file} (not a directory)`]);
+    expect(warnings).toEqual([
+      `cannot read the history file ${file} (not a directory): no previous scores to compare with`,
+      `cannot record the score in the history file ${file} (not a directory)`,
+    ]);
   });
 
   it('the base URL is stored without userinfo or trailing slash; server text is scrubbed', () => {
-    const recorded = pointFromAudit(answer(1, 'Evil\u001b[2J\u0007 Co\nrp'), { at: T0, baseUrl: 'https://user:pw@api.example.test/api/', query: 'q\u009b31m' })!;
+    const recorded = pointFromAudit(answer(1, 'Evil\u001b[2J\u0007 Co\nrp'), {
+      at: T0,
+      baseUrl: 'https://user:pw@api.example.test/api/',
+      query: 'q\u009b31m',
+    })!;
     expect(recorded).toMatchObject({ base_url: BASE, name: 'Evil Co rp', query: 'q' });
     const view = { score: 1, sources: [{ source: 'Google', rating: 4, extra: [['url', 'https://x']] }] };
     expect(pointFromAudit(view, { at: T0, baseUrl: BASE, query: 'q' })!.sources).toEqual([{ source: 'Google', rating: 4 }]);
@@ -188,8 +213,20 @@ describe('the history store', () => {
 
   it('text in the file is scrubbed when read too (a file from elsewhere), and a bad time or score makes a line corrupt', () => {
     const file = join(tempDir(), 'history.jsonl');
-    const line = { id: 'a1', at: '2026-11-01T09:00:00+01:00', base_url: BASE, query: ' q\u001b]0;title\u0007 ', name: '\u202eevil', score: 5, scale: 'x', sources: [{ source: 'G\u009b2J', rating: 'high' }, 'junk'] };
-    writeFileSync(file, `${JSON.stringify(line)}\n${JSON.stringify({ ...line, id: 'a2', at: 'yesterday' })}\n${JSON.stringify({ ...line, id: 'a3', score: '5' })}\n`);
+    const line = {
+      id: 'a1',
+      at: '2026-11-01T09:00:00+01:00',
+      base_url: BASE,
+      query: ' q\u001b]0;title\u0007 ',
+      name: '\u202eevil',
+      score: 5,
+      scale: 'x',
+      sources: [{ source: 'G\u009b2J', rating: 'high' }, 'junk'],
+    };
+    writeFileSync(
+      file,
+      `${JSON.stringify(line)}\n${JSON.stringify({ ...line, id: 'a2', at: 'yesterday' })}\n${JSON.stringify({ ...line, id: 'a3', score: '5' })}\n`,
+    );
     const warnings: string[] = [];
     expect(openHistory(file, { warn: (text) => warnings.push(text) }).read()).toEqual([
       { id: 'a1', at: '2026-11-01T08:00:00.000Z', base_url: BASE, query: 'q', name: 'evil', score: 5, sources: [{ source: 'G' }] },
@@ -198,7 +235,11 @@ describe('the history store', () => {
   });
 
   it('latestPoints gives the newest point whose query or company name matches the query or the name, at its base URL', () => {
-    const points = [point('blue', T0, 1, { name: 'Blue Bottle' }), point('Blue Bottle Coffee', T0 + DAY, 2, { name: 'Blue Bottle Coffee' }), point('blue', T0 + 2 * DAY, 3, { name: 'Blue Bottle Coffee' })];
+    const points = [
+      point('blue', T0, 1, { name: 'Blue Bottle' }),
+      point('Blue Bottle Coffee', T0 + DAY, 2, { name: 'Blue Bottle Coffee' }),
+      point('blue', T0 + 2 * DAY, 3, { name: 'Blue Bottle Coffee' }),
+    ];
     expect(latestPoints(points, BASE)('blue', 'Blue Bottle Coffee')?.score).toBe(3);
     expect(latestPoints(points.slice(0, 2), BASE)('BLUE', 'blue bottle coffee')?.score).toBe(2);
     expect(latestPoints(points.slice(0, 2), BASE)('blue')?.score).toBe(1);
@@ -207,11 +248,24 @@ describe('the history store', () => {
     expect(latestPoints(points, 'https://elsewhere.test/api')('blue')).toBeUndefined();
   });
 
+  it('latestPoints with a time: the newest point recorded strictly before it (a cached answer skips its own point)', () => {
+    const points = [point('blue', T0, 1), point('blue', T0 + DAY, 2), point('blue', T0 + 2 * DAY, 3)];
+    const lookup = latestPoints(points, BASE);
+    expect(lookup('blue', undefined, T0 + 2 * DAY)?.score).toBe(2);
+    expect(lookup('blue', undefined, T0 + 2 * DAY + 1)?.score).toBe(3);
+    expect(lookup('blue', undefined, T0 + DAY - 1)?.score).toBe(1);
+    expect(lookup('blue', undefined, T0)).toBeUndefined();
+  });
+
   it('historyNames: the recorded names and queries starting with a prefix, each once, sorted; none from a missing file', () => {
     const root = tempDir();
     const file = join(root, 'history.jsonl');
     const store = openHistory(file);
-    store.append([point('blue', T0, 1, { name: 'Blue Bottle Coffee' }), point('Кофейня Ромашка', T0, 2, { name: 'Кофейня Ромашка' }), point('BLUE', T0 + DAY, 3, { name: 'Blue Bottle Coffee' })]);
+    store.append([
+      point('blue', T0, 1, { name: 'Blue Bottle Coffee' }),
+      point('Кофейня Ромашка', T0, 2, { name: 'Кофейня Ромашка' }),
+      point('BLUE', T0 + DAY, 3, { name: 'Blue Bottle Coffee' }),
+    ]);
     expect(historyNames(file)).toEqual(['BLUE', 'Blue Bottle Coffee', 'Кофейня Ромашка']);
     expect(historyNames(file, 'blue b')).toEqual(['Blue Bottle Coffee']);
     expect(historyNames(file, 'коф')).toEqual(['Кофейня Ромашка']);
@@ -226,7 +280,14 @@ describe('parallel rep processes', () => {
   beforeAll(async () => {
     bundleDir = mkdtempSync(join(tmpdir(), 'rep-history-bundle-'));
     bundle = join(bundleDir, 'history.mjs');
-    await build({ entryPoints: [join(import.meta.dirname, '../src/state/history.ts')], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'warning' });
+    await build({
+      entryPoints: [join(import.meta.dirname, '../src/state/history.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: bundle,
+      logLevel: 'warning',
+    });
     worker = join(bundleDir, 'append.mjs');
     // One process: `count` points, one append each, into one shared file, with the given limits.
     writeFileSync(
@@ -255,19 +316,25 @@ for (let i = 0; i < Number(count); i++) {
   it.each([
     ['without compaction', 8 * 1024 * 1024],
     ['compacting all the while', 3000],
-  ])('20 processes appending at once lose no point (%s)', async (_label, compactAt) => {
-    const root = tempDir();
-    const file = join(root, 'history.jsonl');
-    const processes = 20;
-    const each = 25;
-    const results = await Promise.all(Array.from({ length: processes }, (_, proc) => appendFrom(file, proc, each, compactAt)));
-    expect(results).toEqual(Array.from({ length: processes }, () => ({ code: 0, stderr: '' })));
-    const warnings: string[] = [];
-    const ids = openHistory(file, { warn: (text) => warnings.push(text) }).read().map((each) => each.id);
-    const expected = Array.from({ length: processes }, (_, proc) => Array.from({ length: each }, (_, i) => `${proc}-${i}`)).flat();
-    expect(ids.sort()).toEqual(expected.sort());
-    expect(warnings).toEqual([]);
-    expect(readdirSync(root)).toEqual(['history.jsonl']);
-    appendFileSync(file, ''); // still a plain file we can write
-  }, 120_000);
+  ])(
+    '20 processes appending at once lose no point (%s)',
+    async (_label, compactAt) => {
+      const root = tempDir();
+      const file = join(root, 'history.jsonl');
+      const processes = 20;
+      const each = 25;
+      const results = await Promise.all(Array.from({ length: processes }, (_, proc) => appendFrom(file, proc, each, compactAt)));
+      expect(results).toEqual(Array.from({ length: processes }, () => ({ code: 0, stderr: '' })));
+      const warnings: string[] = [];
+      const ids = openHistory(file, { warn: (text) => warnings.push(text) })
+        .read()
+        .map((each) => each.id);
+      const expected = Array.from({ length: processes }, (_, proc) => Array.from({ length: each }, (_, i) => `${proc}-${i}`)).flat();
+      expect(ids.sort()).toEqual(expected.sort());
+      expect(warnings).toEqual([]);
+      expect(readdirSync(root)).toEqual(['history.jsonl']);
+      appendFileSync(file, ''); // still a plain file we can write
+    },
+    120_000,
+  );
 });

@@ -4,10 +4,10 @@ import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { auditBody, useBatchFixture } from './helpers/batch-server.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, useRep } from './helpers/cli.js';
+import { auditBody, serveCompanyAudits } from './helpers/companies.js';
 
-const fixture = useBatchFixture();
+const fixture = useRep();
 const descriptors: number[] = [];
 afterEach(() => {
   for (const fd of descriptors.splice(0)) closeSync(fd);
@@ -36,7 +36,8 @@ describe('a signal during start-up', () => {
     const dir = fixture.home().dir;
     const gate = { log: join(dir, 'gate.log'), release: join(dir, 'release') };
     writeFileSync(join(dir, 'gate-hooks.mjs'), GATE_HOOKS);
-    writeFileSync(join(dir, 'gate.mjs'), `import { register } from 'node:module';\nregister(new URL('./gate-hooks.mjs', import.meta.url), { data: ${JSON.stringify(gate)} });\n`);
+    const register = `register(new URL('./gate-hooks.mjs', import.meta.url), { data: ${JSON.stringify(gate)} });`;
+    writeFileSync(join(dir, 'gate.mjs'), `import { register } from 'node:module';\n${register}\n`);
     writeFileSync(gate.log, '');
     const interrupt = new AbortController();
     const running = runCli(['--sandbox', 'pulse'], {
@@ -49,23 +50,24 @@ describe('a signal during start-up', () => {
     interrupt.abort(); // cli.ts has run; main, which runs the command, is not loaded yet
     writeFileSync(gate.release, '');
     const result = await running;
-    expect({ code: result.code, signal: result.signal, stdout: result.stdout, stderr: result.stderr }).toEqual({ code: 130, signal: null, stdout: '', stderr: '' });
+    expect(result).toEqual({ code: 130, signal: null, stdout: '', stderr: '' });
   });
 });
 
 describe('an interrupted json batch', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)('%s: the file holds every record written so far and a closed array, exit 130', async (signalName) => {
     const names = Array.from({ length: 10 }, (_, i) => `Company ${i + 1}`);
-    const server = await fixture.serve({ companies: names, hold: ['Company 6'] });
+    const server = await fixture.server();
+    const audits = serveCompanyAudits(server, { companies: names, hold: ['Company 6'] });
     const out = join(fixture.home().dir, 'out.json');
     const fd = openSync(out, 'w');
     descriptors.push(fd);
     const interrupt = new AbortController();
     // One request at a time: when Company 6's request arrives, records 1-5 are in the file.
-    void server.arrived('Company 6').then(() => interrupt.abort());
+    void audits.arrived('Company 6').then(() => interrupt.abort());
     const result = await runCli(['--retries', '0', '--format', 'json', 'audit', '--concurrency', '1', ...names], {
       home: fixture.home(),
-      env: { REP_API_KEY: 'k', REP_BASE_URL: server.baseUrl },
+      env: { REP_API_KEY: 'k', REP_BASE_URL: server.baseUrl.href },
       stdoutFd: fd,
       signal: interrupt.signal,
       interruptWith: signalName,

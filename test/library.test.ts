@@ -8,6 +8,7 @@ import {
   createClient,
   ExitCode,
   NetworkError,
+  NotCachedError,
   NotFoundError,
   RateLimitError,
   RepError,
@@ -16,12 +17,13 @@ import {
   type RateLimitWaitEvent,
   type RetryEvent,
 } from '../src/index.js';
-import { closeAfterEach } from './helpers/cli.js';
+import { openAnswerCache } from '../src/state/answer-cache.js';
+import { makeTempHome, useRep } from './helpers/cli.js';
 import { closedPort, startFaultServer } from './helpers/fault-server.js';
 import { useSandbox } from './helpers/sandbox.js';
 
 const sandbox = useSandbox();
-const track = closeAfterEach();
+const { track } = useRep();
 
 async function failure(promise: Promise<unknown>): Promise<RepError> {
   try {
@@ -32,6 +34,31 @@ async function failure(promise: Promise<unknown>): Promise<RepError> {
   }
   throw new Error('expected the call to fail');
 }
+
+describe('the cache option', () => {
+  it('answers a repeated call from the store; onlyIfCached sends nothing and a miss is a NotCachedError', async () => {
+    const home = makeTempHome();
+    try {
+      const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 61 } });
+      let clock = Date.parse('2026-11-01T08:00:00Z');
+      const now = () => clock;
+      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0001', cache: { store: openAnswerCache(home.dir), maxAge: 60 }, now });
+      const miss = await failure(rep.pulse({ onlyIfCached: true }));
+      expect(miss).toBeInstanceOf(NotCachedError);
+      expect([miss.exitCode, miss.message]).toEqual([ExitCode.error, 'no cached answer for pulse']);
+      expect(server.count('/api/pulse')).toBe(0);
+      expect((await rep.pulse()).fromCache).toBeUndefined();
+      const fetchedAt = clock;
+      clock += 42_000;
+      const hit = await rep.pulse({ onlyIfCached: true });
+      // When it was fetched, exactly: the history compares a cached answer with the point before that.
+      expect([hit.view.index, hit.fromCache]).toEqual([61, { ageMs: 42_000, fetchedAt }]);
+      expect(server.count('/api/pulse')).toBe(1);
+    } finally {
+      home.cleanup();
+    }
+  });
+});
 
 describe('results', () => {
   it('audit, search and pulse resolve to the body, its view and the rate-limit headers', async () => {
@@ -77,7 +104,11 @@ describe('errors: a RepError subclass with the CLI exit code', () => {
   it('a spent limit: RateLimitError, exit 5, with the reset time and the limit', async () => {
     const server = track(await startFaultServer());
     const resetAt = Math.ceil(Date.now() / 1000) + 600;
-    server.expect('/api/pulse', { status: 429, headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetAt) }, body: {} });
+    server.expect('/api/pulse', {
+      status: 429,
+      headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetAt) },
+      body: {},
+    });
     const error = await failure(createClient({ baseUrl: server.baseUrl }).pulse());
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.exitCode).toBe(5);
@@ -113,13 +144,18 @@ describe('errors: a RepError subclass with the CLI exit code', () => {
 
   it('refuses plain http:// to a host that is not loopback, as the CLI does', () => {
     expect(() => createClient({ baseUrl: 'http://api.example.com/api' })).toThrow(UsageError);
-    expect(() => createClient({ baseUrl: 'http://api.example.com/api' })).toThrow(/refusing the plain http:\/\/ base URL from the baseUrl option for api\.example\.com/);
+    expect(() => createClient({ baseUrl: 'http://api.example.com/api' })).toThrow(
+      /refusing the plain http:\/\/ base URL from the baseUrl option for api\.example\.com/,
+    );
     expect(() => createClient({ baseUrl: 'https://api.example.com/api', apiKey: 'two words' })).toThrow(UsageError);
   });
 
-  it.each([{ timeout: 0 }, { timeout: Number.NaN }, { retries: -1 }, { retries: Number.NaN }, { maxWait: Number.POSITIVE_INFINITY }])('refuses %o: UsageError', (numbers) => {
-    expect(() => createClient({ baseUrl: 'https://api.example.com/api', ...numbers })).toThrow(UsageError);
-  });
+  it.each([{ timeout: 0 }, { timeout: Number.NaN }, { retries: -1 }, { retries: Number.NaN }, { maxWait: Number.POSITIVE_INFINITY }])(
+    'refuses %o: UsageError',
+    (numbers) => {
+      expect(() => createClient({ baseUrl: 'https://api.example.com/api', ...numbers })).toThrow(UsageError);
+    },
+  );
 });
 
 describe('hooks', () => {
@@ -191,7 +227,11 @@ describe('a library, not a program', () => {
 
   it('writes nothing to stdout or stderr, whatever happens', async () => {
     const server = track(await startFaultServer());
-    server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '1', 'x-ratelimit-remaining': '0' }, body: {} }, { headers: { 'x-ratelimit-remaining': '1' }, body: { index: 1 } });
+    server.expect(
+      '/api/pulse',
+      { status: 429, headers: { 'retry-after': '1', 'x-ratelimit-remaining': '0' }, body: {} },
+      { headers: { 'x-ratelimit-remaining': '1' }, body: { index: 1 } },
+    );
     server.expect('/api/search', { status: 503 }, { status: 500, body: 'down' });
     const out = vi.spyOn(process.stdout, 'write');
     const err = vi.spyOn(process.stderr, 'write');

@@ -2,22 +2,15 @@
 // from util-linux `script`, when installed: helpers/terminal.ts), one verifying pulse call, and what ends up in the file.
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { FaultServer } from './helpers/fault-server.js';
-import { useTempHome } from './helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useRep } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { startRecordingServer } from './helpers/servers.js';
 import { hasScript, runOnTerminal } from './helpers/terminal.js';
 
 const posix = process.platform !== 'win32';
 const sandbox = useSandbox();
-const { home, rep } = useTempHome();
-let server: FaultServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const { home, rep, spawn, track } = useRep();
 
 function configFile(): string {
   return join(home().configDir, 'config.json');
@@ -41,7 +34,7 @@ describe('rep login with the key on stdin', () => {
   });
 
   it('sends exactly one pulse request, with the key', async () => {
-    server = await startRecordingServer();
+    const server = track(await startRecordingServer());
     const result = await rep(['login', '--base-url', `${server.baseUrl.href}/`], { input: 'rk_verify_0123456789\r\n' });
     expect(result.code).toBe(0);
     expect(server.requests.map((request) => [request.path, request.headers.authorization])).toEqual([['/api/pulse', 'Bearer rk_verify_0123456789']]);
@@ -58,7 +51,8 @@ describe('rep login with the key on stdin', () => {
 
   it('one Ctrl-C while waiting for a key on a pipe that stays open exits 130 and stores nothing', async () => {
     const interrupt = new AbortController();
-    const result = await rep(['--debug', 'login', '--base-url', sandbox.url], {
+    // The process is the point: it must exit while its stdin pipe is still open.
+    const result = await spawn(['--debug', 'login', '--base-url', sandbox.url], {
       keepStdinOpen: true,
       signal: interrupt.signal,
       onStderr: (chunk) => {
@@ -70,7 +64,7 @@ describe('rep login with the key on stdin', () => {
   });
 
   it('--no-verify sends nothing and stores', async () => {
-    server = await startRecordingServer();
+    const server = track(await startRecordingServer());
     const result = await rep(['login', '--no-verify', '--base-url', server.baseUrl.href], { input: 'rk_unverified_0123456789' });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('(not verified)');
@@ -128,7 +122,7 @@ describe('rep login with the key on stdin', () => {
     ['an empty first line', '\nrk_second_line_0123\n'],
     ['only spaces', '   \n'],
   ])('%s: exit 2, nothing sent or stored', async (_name, input) => {
-    server = await startRecordingServer();
+    const server = track(await startRecordingServer());
     const result = await rep(['login', '--base-url', server.baseUrl.href], { input });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^rep: no API key given/m);
@@ -140,7 +134,7 @@ describe('rep login with the key on stdin', () => {
     ['100 KB without a newline', 'k'.repeat(100_000)],
     ['a first line of 5,000 characters', `${'k'.repeat(5_000)}\n`],
   ])('%s on stdin is no key: exit 2, nothing sent or stored', async (_name, input) => {
-    server = await startRecordingServer();
+    const server = track(await startRecordingServer());
     const result = await rep(['login', '--no-verify', '--base-url', server.baseUrl.href], { input });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^rep: stdin does not hold an API key: its first line is longer than 4096 bytes\nhint: /m);
@@ -150,7 +144,8 @@ describe('rep login with the key on stdin', () => {
   });
 
   it.runIf(posix)('stdin from /dev/zero (endless binary) ends at once: exit 2, nothing stored', async () => {
-    const result = await rep(['login', '--no-verify', '--base-url', sandbox.url], { stdinFrom: '/dev/zero', killAfterMs: 20_000 });
+    // Spawned: a device as the process's own stdin.
+    const result = await spawn(['login', '--no-verify', '--base-url', sandbox.url], { stdinFrom: '/dev/zero', killAfterMs: 20_000 });
     expect(result.signal).toBeNull(); // not the safety net's SIGKILL
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^rep: stdin does not hold an API key: it holds binary data/m);
@@ -158,7 +153,7 @@ describe('rep login with the key on stdin', () => {
   });
 
   it('binary data on a pipe that stays open ends at once too', async () => {
-    const result = await rep(['login', '--no-verify', '--base-url', sandbox.url], { input: 'rk_\u0000\u0001', keepStdinOpen: true, killAfterMs: 20_000 });
+    const result = await rep(['login', '--no-verify', '--base-url', sandbox.url], { input: 'rk_\u0000\u0001', keepStdinOpen: true });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/binary data/);
     expect(existsSync(configFile())).toBe(false);
@@ -197,10 +192,13 @@ describe.runIf(hasScript)('rep login on a terminal', () => {
   });
 
   it('asks for the base URL when none is set, then verifies the key', async () => {
-    const result = await repOnTerminal(['login'], [
-      ['Base URL of the API', `${sandbox.url}\r`],
-      ['API key (input hidden): ', `${sandbox.key}\r`],
-    ]);
+    const result = await repOnTerminal(
+      ['login'],
+      [
+        ['Base URL of the API', `${sandbox.url}\r`],
+        ['API key (input hidden): ', `${sandbox.key}\r`],
+      ],
+    );
     expect(result.code).toBe(0);
     expect(result.output).toContain('(verified)');
     expect(stored()).toEqual({ apiKey: sandbox.key, baseUrl: sandbox.url });

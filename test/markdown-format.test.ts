@@ -1,11 +1,11 @@
 // `--format markdown` through the CLI: audit, search, pulse, batches, history and status are GFM
 // tables whose every row has the head's number of cells, a `|` in a name escaped, server text scrubbed.
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
-const session = useTempHome();
-const track = closeAfterEach();
+const session = useRep();
+const { track } = session;
 const NAME = 'AT|T \u001b[31mStore\u001b[0m';
 
 /** The tables in a document: each a run of lines starting with `|`. */
@@ -13,8 +13,11 @@ function tables(text: string): string[][] {
   const found: string[][] = [];
   let current: string[] | undefined;
   for (const line of text.split('\n')) {
-    if (line.startsWith('|')) (current ??= (found.push([]), found.at(-1)!)).push(line);
-    else current = undefined;
+    if (!line.startsWith('|')) current = undefined;
+    else {
+      if (!current) found.push((current = []));
+      current.push(line);
+    }
   }
   return found;
 }
@@ -37,7 +40,9 @@ async function server(): Promise<FaultServer> {
   const srv = track(await startFaultServer());
   let score = 80;
   srv.always('/api/audit', (request) =>
-    request.q === 'Broken' ? { status: 404, body: { error: 'no' } } : { body: { name: NAME, score: (score -= 7), score_max: 100, sources: [{ source: 'Go|ogle', rating: 4.5, reviews: 10 }] } },
+    request.q === 'Broken'
+      ? { status: 404, body: { error: 'no' } }
+      : { body: { name: NAME, score: (score -= 7), score_max: 100, sources: [{ source: 'Go|ogle', rating: 4.5, reviews: 10 }] } },
   );
   srv.always('/api/search', { body: { companies: [{ name: NAME, city: 'Paris' }], cities: [{ name: 'Pa|ris' }], categories: [] } });
   srv.always('/api/pulse', { body: { index: 61.5, updated: '2026-11-01' } });
@@ -45,7 +50,8 @@ async function server(): Promise<FaultServer> {
 }
 
 function rep(srv: FaultServer, args: string[]) {
-  return session.rep(['--format', 'markdown', ...args], { env: { REP_API_KEY: 'test-key', REP_BASE_URL: srv.baseUrl.href, REP_MAX_AGE: '0' } }); // each audit a fresh fetch: a new history point
+  // Each audit a fresh fetch: a new history point.
+  return session.rep(['--format', 'markdown', ...args], { env: { REP_API_KEY: 'test-key', REP_BASE_URL: srv.baseUrl.href, REP_MAX_AGE: '0' } });
 }
 
 describe('--format markdown', () => {

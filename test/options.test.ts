@@ -35,7 +35,8 @@ describe('numeric options', () => {
     expect(() => positiveNumber('0')).toThrow(InvalidArgumentError);
     expect(() => positiveNumber('abc')).toThrow(InvalidArgumentError);
     expect(positiveNumber('2147483')).toBe(2147483);
-    for (const text of ['2147484', '1e9', '1e2', '0x10', 'Infinity', ' ', '5s']) expect(() => positiveNumber(text)).toThrow(/at most 2147483 \(about 24 days\)/);
+    for (const text of ['2147484', '1e9', '1e2', '0x10', 'Infinity', ' ', '5s'])
+      expect(() => positiveNumber(text)).toThrow(/at most 2147483 \(about 24 days\)/);
     expect(wholeNumber('0')).toBe(0);
     expect(() => wholeNumber('1.5')).toThrow(InvalidArgumentError);
     expect(() => wholeNumber('-1')).toThrow(InvalidArgumentError);

@@ -4,7 +4,18 @@ import { testIO } from '../src/io.js';
 import { createBatchWriter, type BatchRecord } from '../src/output/batch.js';
 
 const RECORDS: BatchRecord[] = [
-  { query: 'Ромашка', result: { company: { name: 'Кофейня Ромашка' }, score: 87.4, score_scale: 100, sources: [{ source: 'Google', rating: 4.6, reviews: 12 }, { source: 'Yandex', rating: 4.2, reviews: 3 }] } },
+  {
+    query: 'Ромашка',
+    result: {
+      company: { name: 'Кофейня Ромашка' },
+      score: 87.4,
+      score_scale: 100,
+      sources: [
+        { source: 'Google', rating: 4.6, reviews: 12 },
+        { source: 'Yandex', rating: 4.2, reviews: 3 },
+      ],
+    },
+  },
   { query: 'Bare', result: { data: { name: 'Bare Co', rating: 3.5 } } },
   { query: 'Nope', error: { exit: 3, message: 'company not found: Nope' } },
   { query: '=evil', error: { exit: 1, message: 'server error\u001b[31m (500)' } },
@@ -26,7 +37,12 @@ async function writeAll(format: Format, records: readonly BatchRecord[], columns
 describe('createBatchWriter', () => {
   it('ndjson: streams one compact record a line, in input order, duplicates included', async () => {
     const { text, afterEach } = await writeAll('ndjson', RECORDS);
-    expect(text.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(RECORDS);
+    expect(
+      text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual(RECORDS);
     expect(afterEach[0]).toBe(`${JSON.stringify(RECORDS[0])}\n`);
   });
 
@@ -48,7 +64,17 @@ describe('createBatchWriter', () => {
 
   it('csv: one row per company by default (city and category where the body gives them), one per error', async () => {
     const records: BatchRecord[] = [
-      { query: 'Ромашка', result: { company: { name: 'Кофейня Ромашка', city: 'Москва', category: 'Кофейня' }, score: 87.4, sources: [{ source: 'Google', rating: 4.6, reviews: 12 }, { source: 'Yandex', rating: 4.2, reviews: 3 }] } },
+      {
+        query: 'Ромашка',
+        result: {
+          company: { name: 'Кофейня Ромашка', city: 'Москва', category: 'Кофейня' },
+          score: 87.4,
+          sources: [
+            { source: 'Google', rating: 4.6, reviews: 12 },
+            { source: 'Yandex', rating: 4.2, reviews: 3 },
+          ],
+        },
+      },
       ...RECORDS.slice(1),
     ];
     const { text, afterEach } = await writeAll('csv', records);
@@ -104,7 +130,10 @@ describe('createBatchWriter', () => {
   it('table: a card per name where the columns do not fit, the query noted where it differs', async () => {
     const { text } = await writeAll('table', RECORDS, 40);
     expect(Math.max(...text.split('\n').map((line) => Array.from(line).length))).toBeLessThanOrEqual(40);
-    expect(text).toContain('│ Company │ Кофейня Ромашка │\n│ Query   │ Ромашка         │\n│ Score   │ 87.4 / 100      │\n│ Sources │ 2               │\n│ Status  │ ok              │\n');
+    expect(text).toContain(
+      '│ Company │ Кофейня Ромашка │\n│ Query   │ Ромашка         │\n│ Score   │ 87.4 / 100      │\n' +
+        '│ Sources │ 2               │\n│ Status  │ ok              │\n',
+    );
     expect(text).toContain('│ Company │ Nope      │\n│ Status  │ not found │\n');
   });
 

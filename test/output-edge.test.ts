@@ -91,7 +91,6 @@ describe('edge bodies', () => {
     expect(cut.endsWith('…')).toBe(true);
     expect(displayWidth(cut)).toBeLessThanOrEqual(40);
   });
-
 });
 
 /** `leaf` wrapped `depth` times. */
@@ -166,4 +165,3 @@ describe('bodies nested 20,000 deep', () => {
     expect(io.stdoutText()).toBe(`${JSON.stringify(body, null, 2).replace('\u009b', '\\u009b')}\n`);
   });
 });
-

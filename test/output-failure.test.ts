@@ -4,10 +4,10 @@
 import { closeSync, existsSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useBatchFixture } from './helpers/batch-server.js';
-import { runCli, type CliResult } from './helpers/cli.js';
+import { runCli, useRep, type CliResult } from './helpers/cli.js';
+import { serveCompanyAudits } from './helpers/companies.js';
 
-const fixture = useBatchFixture();
+const fixture = useRep();
 const descriptors: number[] = [];
 afterEach(() => {
   for (const fd of descriptors.splice(0)) closeSync(fd);
@@ -52,13 +52,14 @@ describe.skipIf(!existsSync('/dev/full'))('stdout on a full disk', () => {
 
   it('a batch stops sending and exits 1 instead of passing a cut-off file for success', async () => {
     const names = Array.from({ length: 500 }, (_, i) => `Company ${i + 1}`);
-    const server = await fixture.serve({ companies: names });
+    const server = await fixture.server();
+    const audits = serveCompanyAudits(server, { companies: names });
     const file = join(fixture.home().dir, 'names500.txt');
     writeFileSync(file, `${names.join('\n')}\n`);
-    const result = await repInto('full', ['--format', 'ndjson', 'audit', '--file', file], { REP_API_KEY: 'k', REP_BASE_URL: server.baseUrl });
+    const result = await repInto('full', ['--format', 'ndjson', 'audit', '--file', file], { REP_API_KEY: 'k', REP_BASE_URL: server.baseUrl.href });
     const afterPlan = result.stderr.replace(/^rep: this batch needs 500 requests; [^\n]*\n/, ''); // 500 names are more than the hour's 100
     expect({ code: result.code, stderr: afterPlan }).toEqual({ code: 1, stderr: FULL });
-    expect(server.received.length).toBeLessThan(names.length);
+    expect(audits.received().length).toBeLessThan(names.length);
   });
 });
 

@@ -29,9 +29,7 @@ const HOSTILE = {
   sources: [{ source: '\u001b[2J=cmd', rating: 1 }],
 };
 
-// eslint-disable-next-line no-control-regex
 const SGR = /\u001b\[[0-9;]*m/g;
-// eslint-disable-next-line no-control-regex
 const TERMINAL_ACTIVE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 async function render(kind: Endpoint, body: unknown, format: Format, options: { columns?: number; colorOut?: boolean } = {}): Promise<string> {

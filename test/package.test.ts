@@ -93,7 +93,18 @@ describe('the packed tarball', () => {
 
   it('carries the MIT licence and the notices of every bundled package, and no sources or build scripts', () => {
     const paths = packed.files.map((file) => file.path);
-    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/rep.js', 'dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/THIRD_PARTY_NOTICES.txt']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        'README.md',
+        'package.json',
+        'bin/rep.js',
+        'dist/cli.js',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/THIRD_PARTY_NOTICES.txt',
+      ]),
+    );
     expect(paths.filter((path) => !/^(bin|dist)\//.test(path)).sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} rep contributors\n/);
 
@@ -179,7 +190,15 @@ describe('the library from the tarball', () => {
       const result = await run(process.execPath, ['main.mjs', sandbox.url, sandbox.key], project, { PATH: npmEnv.PATH ?? '' });
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
-      const said = JSON.parse(result.stdout) as { score: number; wrong: unknown; body: { score: number }; groups: string[]; index: number; remaining: number; exitCode: number };
+      const said = JSON.parse(result.stdout) as {
+        score: number;
+        wrong: unknown;
+        body: { score: number };
+        groups: string[];
+        index: number;
+        remaining: number;
+        exitCode: number;
+      };
       expect(said.score).toBe(said.body.score);
       expect(said.wrong).toBe(said.score);
       expect(said.groups).toContain('company');
@@ -197,7 +216,11 @@ describe('the checkout', () => {
     const clone = join(dir, 'unbuilt');
     cpSync(join(ROOT, 'bin'), join(clone, 'bin'), { recursive: true });
     const result = await runCli(['--version'], { home: makeTempHome(), bin: join(clone, 'bin', 'rep.js') });
-    expect(result).toMatchObject({ code: 1, stdout: '', stderr: 'rep: dist/ is not built in this checkout\nhint: run `npm run build` (`npm test` builds it too)\n' });
+    expect(result).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'rep: dist/ is not built in this checkout\nhint: run `npm run build` (`npm test` builds it too)\n',
+    });
   });
 
   it('leaves no dependency install script unreviewed, so `npm ci` does not warn about one', async () => {

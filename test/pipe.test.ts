@@ -4,10 +4,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useBatchFixture } from './helpers/batch-server.js';
-import { REP_BIN } from './helpers/cli.js';
+import { REP_BIN, useRep } from './helpers/cli.js';
+import { serveCompanyAudits, type CompanyAudits } from './helpers/companies.js';
 
-const fixture = useBatchFixture();
+const fixture = useRep();
+let audits: CompanyAudits | undefined;
 const children = new Set<ReturnType<typeof spawn>>();
 
 afterEach(() => {
@@ -26,7 +27,8 @@ interface HeadResult {
 
 /** Runs rep with its stdout read like `head -1`: after the first line the read side is destroyed. */
 function runHeadOne(args: string[], env: Record<string, string>): Promise<HeadResult> {
-  const child = spawn(process.execPath, [REP_BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...fixture.home().env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const childEnv = { PATH: process.env.PATH ?? '', ...fixture.home().env, ...env };
+  const child = spawn(process.execPath, [REP_BIN, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let stdout = '';
   let stderr = '';
@@ -35,7 +37,7 @@ function runHeadOne(args: string[], env: Record<string, string>): Promise<HeadRe
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     stdout += chunk;
     if (receivedAtClose < 0 && stdout.includes('\n')) {
-      receivedAtClose = fixture.server()?.received.length ?? 0;
+      receivedAtClose = audits?.received().length ?? 0;
       child.stdout.destroy();
     }
   });
@@ -45,7 +47,7 @@ function runHeadOne(args: string[], env: Record<string, string>): Promise<HeadRe
     child.on('close', (code) => {
       clearTimeout(killer);
       children.delete(child);
-      resolve({ code, stderr, firstLine: stdout.split('\n')[0] ?? '', receivedAtClose, receivedAtExit: fixture.server()?.received.length ?? 0 });
+      resolve({ code, stderr, firstLine: stdout.split('\n')[0] ?? '', receivedAtClose, receivedAtExit: audits?.received().length ?? 0 });
     });
   });
 }
@@ -53,10 +55,11 @@ function runHeadOne(args: string[], env: Record<string, string>): Promise<HeadRe
 describe('a closed stdout', () => {
   it('ends a batch quietly with exit 0 and stops sending requests', async () => {
     const names = Array.from({ length: 2000 }, (_, i) => `Company ${i + 1}`);
-    const server = await fixture.serve({ companies: names, maxDelayMs: 5 });
+    const server = await fixture.server();
+    audits = serveCompanyAudits(server, { companies: names, maxDelayMs: 5 });
     const file = join(fixture.home().dir, 'big.txt');
     writeFileSync(file, `${names.join('\n')}\n`);
-    const result = await runHeadOne(['--retries', '0', '--format', 'ndjson', 'audit', '--file', file], { REP_API_KEY: 'k', REP_BASE_URL: server.baseUrl });
+    const result = await runHeadOne(['--retries', '0', '--format', 'ndjson', 'audit', '--file', file], { REP_API_KEY: 'k', REP_BASE_URL: server.baseUrl.href });
     expect(JSON.parse(result.firstLine)).toMatchObject({ query: 'Company 1' });
     expect(result.stderr).toMatch(/^rep: this batch needs 2000 requests; 100 are left this hour [^\n]*\n$/); // the plan, and nothing after
     expect(result.code).toBe(0);
@@ -77,17 +80,25 @@ describe('a closed stdout', () => {
     expect(result.code).toBe(0);
   });
 
-  it.each([[['--help']], [['-h']], [['--version']], [['-V']], [['audit', '--help']], [['completion', 'bash']], [['status']], [['--sandbox', '--format', 'csv', 'search', 'co']]])(
-    'rep %j into a reader that has gone: exit 0 and nothing on stderr',
-    (args) => {
-      const env = { REP_API_KEY: 'k', REP_BASE_URL: 'http://127.0.0.1:9/api' }; // status sends nothing
-      expect(intoClosedPipe(args, env)).toEqual({ stdout: 'exit=0\n', stderr: '' });
-    },
-  );
+  const quickCommands = [
+    ['--help'],
+    ['-h'],
+    ['--version'],
+    ['-V'],
+    ['audit', '--help'],
+    ['completion', 'bash'],
+    ['status'],
+    ['--sandbox', '--format', 'csv', 'search', 'co'],
+  ];
+  it.each(quickCommands.map((args) => [args]))('rep %j into a reader that has gone: exit 0 and nothing on stderr', (args) => {
+    const env = { REP_API_KEY: 'k', REP_BASE_URL: 'http://127.0.0.1:9/api' }; // status sends nothing
+    expect(intoClosedPipe(args, env)).toEqual({ stdout: 'exit=0\n', stderr: '' });
+  });
 
   it('a shell pipeline into a reader that never reads: exit 0 and nothing on stderr', () => {
     // The reader closes its end at once (long before rep has started), so every write rep makes meets a closed pipe (EPIPE).
-    for (const command of [['--format', 'ndjson', 'search', 'co'], ['pulse'], ['--format', 'ndjson', 'audit', 'Compass & Acorn Studio', 'Cozy Pebble Drugstore']]) {
+    const commands = [['--format', 'ndjson', 'search', 'co'], ['pulse'], ['--format', 'ndjson', 'audit', 'Compass & Acorn Studio', 'Cozy Pebble Drugstore']];
+    for (const command of commands) {
       expect({ command, ...intoClosedPipe(['--sandbox', ...command]) }).toEqual({ command, stdout: 'exit=0\n', stderr: '' });
     }
   });

@@ -33,7 +33,10 @@ describe('proxy variables', () => {
     const body = await new Promise<string>((resolve, reject) => {
       get({ host: '127.0.0.1', port, path: `${sandbox.url}/pulse`, headers: { authorization: `Bearer ${sandbox.key}` } }, (res) => {
         let text = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text));
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk: string) => (text += chunk))
+          .on('end', () => resolve(text));
       }).on('error', reject);
     });
     expect(JSON.parse(body)).toHaveProperty('index');

@@ -50,7 +50,11 @@ describe('parseRateLimitHeaders', () => {
     expect(info).toEqual({ limit: 100, remaining: 7, resetAt: NOW + 60_000 });
   });
   it('reads RateLimit-* (delta seconds)', () => {
-    expect(parseRateLimitHeaders({ 'ratelimit-limit': '50', 'ratelimit-remaining': '0', 'ratelimit-reset': '30' }, NOW)).toEqual({ limit: 50, remaining: 0, resetAt: NOW + 30_000 });
+    expect(parseRateLimitHeaders({ 'ratelimit-limit': '50', 'ratelimit-remaining': '0', 'ratelimit-reset': '30' }, NOW)).toEqual({
+      limit: 50,
+      remaining: 0,
+      resetAt: NOW + 30_000,
+    });
   });
   it('reads the IETF structured form with its policy', () => {
     const info = parseRateLimitHeaders({ RateLimit: '"default";r=0;t=30', 'RateLimit-Policy': '"default";q=100;w=3600' }, NOW);
@@ -98,7 +102,9 @@ describe('rate-limit wording', () => {
   });
   it('falls back to the free tier and says "about" for an estimate', () => {
     const error = rateLimitError({}, { resetAt: NOW + 90_000, fromServer: false }, NOW);
-    expect(error.message).toMatch(/^rate limit reached: the free tier's 100 requests per hour; resets in about 2 min \(at about \d{1,2}:\d\d(:\d\d)?(\s[AP]M)?\)$/);
+    expect(error.message).toMatch(
+      /^rate limit reached: the free tier's 100 requests per hour; resets in about 2 min \(at about \d{1,2}:\d\d(:\d\d)?(\s[AP]M)?\)$/,
+    );
     expect(error.resetFromServer).toBe(false);
   });
   it('says when the reset is unknown', () => {
@@ -106,8 +112,12 @@ describe('rate-limit wording', () => {
       'rate limit reached: 10 requests per minute; the reset time is unknown',
     );
     // A window is stated exactly, never rounded like a time to wait.
-    expect(rateLimitError({ limit: 5, windowSeconds: 12 }, { fromServer: false }, NOW).message).toBe('rate limit reached: 5 requests per 12 s; the reset time is unknown');
-    expect(rateLimitError({ limit: 5, windowSeconds: 5400 }, { fromServer: false }, NOW).message).toBe('rate limit reached: 5 requests per 90 min; the reset time is unknown');
+    expect(rateLimitError({ limit: 5, windowSeconds: 12 }, { fromServer: false }, NOW).message).toBe(
+      'rate limit reached: 5 requests per 12 s; the reset time is unknown',
+    );
+    expect(rateLimitError({ limit: 5, windowSeconds: 5400 }, { fromServer: false }, NOW).message).toBe(
+      'rate limit reached: 5 requests per 90 min; the reset time is unknown',
+    );
   });
   it('formats durations', () => {
     expect(formatRelative(400)).toBe('1 s');
@@ -143,7 +153,8 @@ describe('reset clock', () => {
   it('shows seconds only when the reset is less than two minutes away', () => {
     const now = new Date(2026, 10, 22, 17, 44, 10).getTime();
     // The locale's own form (17:44:15, or 5:44:15 PM), as `rep status` shows it too.
-    const clock = (at: number, seconds: boolean) => new Date(at).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
+    const clock = (at: number, seconds: boolean) =>
+      new Date(at).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
     expect(describeReset(now + 5_000, now, false)).toBe(`resets in 5 s (at ${clock(now + 5_000, true)})`);
     expect(describeReset(now + 14 * 60_000, now, false)).toBe(`resets in 14 min (at ${clock(now + 14 * 60_000, false)})`);
     expect(describeReset(now + 14 * 60_000, now, true)).toBe(`resets in about 14 min (at about ${clock(now + 14 * 60_000, false)})`);

@@ -1,20 +1,20 @@
-// The local request count across processes, through the built CLI: exact however many rep processes
-// run at once (the counting server is the truth), bounded and private (0600) on disk, and counting
+// The local request count across processes: exact however many rep processes (the built CLI) run at
+// once (the counting server is the truth), bounded and private (0600) on disk, and counting
 // only requests that reached a server. A TLS certificate failure cannot succeed, so it is not retried.
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MERGE_AT } from '../src/state/requests.js';
-import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { closedPort, startFaultServer } from './helpers/fault-server.js';
 import { hasOpenssl, startTlsServer } from './helpers/tls.js';
 
 const KEY = 'count-test-key-0123456789';
-const session = useTempHome();
-const track = closeAfterEach();
+const session = useRep({ env: () => ({ REP_API_KEY: KEY }) });
+const { track } = session;
 
 function rep(args: string[], baseUrl: string) {
-  return session.rep(args, { env: { REP_API_KEY: KEY, REP_BASE_URL: baseUrl } });
+  return session.rep(args, { env: { REP_BASE_URL: baseUrl } });
 }
 
 async function requestsLastHour(baseUrl: string): Promise<number> {
@@ -37,7 +37,9 @@ describe('the request count', () => {
     const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 50 } });
     const parallel = 25;
     for (let round = 0; round < 2; round++) {
-      const results = await Promise.all(Array.from({ length: parallel }, () => rep(['--no-cache', 'pulse'], server.baseUrl.href)));
+      const results = await Promise.all(
+        Array.from({ length: parallel }, () => session.spawn(['--no-cache', 'pulse'], { env: { REP_BASE_URL: server.baseUrl.href } })),
+      );
       expect(results.map((result) => [result.code, result.stderr])).toEqual(Array.from({ length: parallel }, () => [0, '']));
     }
     expect(server.count('/api/pulse')).toBe(2 * parallel);

@@ -2,15 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildSandboxData, findCompany, sandboxData } from '../src/sandbox/data.js';
 import { SANDBOX_KEY, startSandbox, type RunningSandbox, type SandboxOptions } from '../src/sandbox/server.js';
 
-const FIXED_NAMES = [
-  'Кофейня Ромашка',
-  'Blue Bottle Coffee',
-  'AT&T #5',
-  '100% Natural',
-  'a/b?c=d Studio',
-  'Smile 😀 Dental',
-  'Ёлка',
-];
+const FIXED_NAMES = ['Кофейня Ромашка', 'Blue Bottle Coffee', 'AT&T #5', '100% Natural', 'a/b?c=d Studio', 'Smile 😀 Dental', 'Ёлка'];
 const CYRILLIC = /[\u0400-\u04ff]/u;
 const LATIN = /[A-Za-z]/u;
 

@@ -1,8 +1,8 @@
 // Colour is rep's own choice, never the server's: `--no-color` > NO_COLOR > FORCE_COLOR > TERM=dumb >
-// whether the stream is a terminal. Unit-tested on colorEnabled, then end to end on a piped child.
+// whether the stream is a terminal. Unit-tested on colorEnabled, then end to end with stdout a pipe.
 import { describe, expect, it } from 'vitest';
 import { colorEnabled } from '../src/io.js';
-import { useTempHome } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 
 describe('colorEnabled', () => {
@@ -26,10 +26,10 @@ describe('colorEnabled', () => {
   });
 });
 
-describe('colour through the built CLI (stdout is a pipe)', () => {
+describe('colour through the CLI (stdout is a pipe)', () => {
   const AUDIT = ['audit', 'Кофейня Ромашка'];
   const sandbox = useSandbox();
-  const session = useTempHome();
+  const session = useRep();
 
   /** stdout of `rep --format table <args>` against the sandbox. */
   async function table(args: string[], env: Record<string, string> = {}): Promise<string> {

@@ -1,12 +1,12 @@
 // Server text is data: a server whose bodies carry escape sequences, C1 controls, bidi overrides and
-// NUL cannot drive the terminal through any output format or error message of the built CLI.
+// NUL cannot drive the terminal through any output format or error message of the CLI.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultServer } from './helpers/fault-server.js';
-import { useTempHome } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { HOSTILE, HOSTILE_BODIES, startHostileServer, TERMINAL_ACTIVE } from './helpers/servers.js';
 
 let server: FaultServer;
-const session = useTempHome();
+const session = useRep();
 
 beforeAll(async () => {
   server = await startHostileServer();

@@ -2,15 +2,14 @@
 // directory is reported by path (config: exit 1; state: a warning, read as empty) instead of hanging
 // the process. Spawned, because a hang in a blocking open() is the very thing under test.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, useTempHome, type CliResult } from './helpers/cli.js';
+import { useRep, type CliResult } from './helpers/cli.js';
 import { startRecordingServer } from './helpers/servers.js';
 
 const KEY = 'files-test-key-0123456789';
-const { home, rep } = useTempHome();
-const track = closeAfterEach();
+const { home, rep, spawn, track } = useRep();
 
 function configFile(): string {
   mkdirSync(home().configDir, { recursive: true, mode: 0o700 });
@@ -32,10 +31,11 @@ async function ended(result: Promise<CliResult>): Promise<CliResult> {
 }
 
 describe.runIf(process.platform === 'linux')('special files', () => {
+  // Spawned where a hang is possible: a blocking open of a FIFO would stall the test process itself.
   it('a config file that is a FIFO: exit 1 naming it, no hang', async () => {
     const path = configFile();
     execFileSync('mkfifo', ['-m', '600', path]);
-    const result = await ended(rep(['status'], { env: { REP_API_KEY: KEY }, killAfterMs: 15_000 }));
+    const result = await ended(spawn(['status'], { env: { REP_API_KEY: KEY }, killAfterMs: 15_000 }));
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`^rep: the config file ${path} is a FIFO \\(named pipe\\), not a regular file\\nhint: `, 'm'));
     expect(statSync(path).isFIFO()).toBe(true);
@@ -43,7 +43,7 @@ describe.runIf(process.platform === 'linux')('special files', () => {
 
   it('a config file linked to /dev/zero: exit 1 naming it, no endless read', async () => {
     symlinkSync('/dev/zero', configFile());
-    const result = await ended(rep(['pulse'], { env: { REP_API_KEY: KEY, REP_BASE_URL: 'https://api.example.com/api' }, killAfterMs: 15_000 }));
+    const result = await ended(spawn(['pulse'], { env: { REP_API_KEY: KEY, REP_BASE_URL: 'https://api.example.com/api' }, killAfterMs: 15_000 }));
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^rep: the config file .*config\.json is a device, not a regular file/m);
   });
@@ -51,7 +51,7 @@ describe.runIf(process.platform === 'linux')('special files', () => {
   it('login refuses to replace a FIFO config file, and reads no key', async () => {
     const path = configFile();
     execFileSync('mkfifo', ['-m', '600', path]);
-    const result = await ended(rep(['login', '--no-verify', '--base-url', 'https://api.example.com/api'], { input: `${KEY}\n`, killAfterMs: 15_000 }));
+    const result = await ended(spawn(['login', '--no-verify', '--base-url', 'https://api.example.com/api'], { input: `${KEY}\n`, killAfterMs: 15_000 }));
     expect(result.code).toBe(1);
     expect(statSync(path).isFIFO()).toBe(true);
   });
@@ -70,10 +70,10 @@ describe.runIf(process.platform === 'linux')('special files', () => {
     const path = stateFile();
     execFileSync('mkfifo', ['-m', '600', path]);
     const env = { REP_API_KEY: KEY, REP_BASE_URL: server.baseUrl.href };
-    const pulse = await ended(rep(['pulse'], { env, killAfterMs: 15_000 }));
+    const pulse = await ended(spawn(['pulse'], { env, killAfterMs: 15_000 }));
     expect(pulse.code).toBe(0);
     expect(JSON.parse(pulse.stdout)).toEqual({ index: 50 });
-    const status = await ended(rep(['--json', 'status'], { env, killAfterMs: 15_000 }));
+    const status = await ended(spawn(['--json', 'status'], { env, killAfterMs: 15_000 }));
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ requests_last_hour: 1 });
   });
@@ -82,9 +82,9 @@ describe.runIf(process.platform === 'linux')('special files', () => {
     const server = track(await startRecordingServer());
     mkdirSync(stateFile());
     const env = { REP_API_KEY: KEY, REP_BASE_URL: server.baseUrl.href };
-    const result = await ended(rep(['pulse'], { env, killAfterMs: 15_000 }));
+    const result = await ended(spawn(['pulse'], { env, killAfterMs: 15_000 }));
     expect(result.code).toBe(0);
-    const status = await ended(rep(['--json', 'status'], { env, killAfterMs: 15_000 }));
+    const status = await ended(spawn(['--json', 'status'], { env, killAfterMs: 15_000 }));
     expect(JSON.parse(status.stdout)).toMatchObject({ requests_last_hour: 1 });
   });
 });

@@ -1,14 +1,13 @@
 // The key goes only to the configured origin: same-origin redirects are followed (at most 5), a
 // redirect to another origin is not, and the user is told where it pointed. Two real servers.
 import { describe, expect, it } from 'vitest';
-import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
-import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import type { FaultServer } from './helpers/fault-server.js';
+import { useRep } from './helpers/cli.js';
 
 const KEY = 'redirect-test-key-0123456789';
-const session = useTempHome();
+const session = useRep();
 // The second server must not have been asked anything: close() fails on an unexpected request.
-const track = closeAfterEach();
-const server = async () => track(await startFaultServer());
+const server = session.server;
 
 function rep(api: FaultServer, args: string[]) {
   return session.rep(args, { env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: KEY } });

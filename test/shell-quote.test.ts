@@ -1,11 +1,12 @@
 // Commands rep suggests are pasted into a shell: quoted for POSIX shells so the name arrives literally,
-// with `--` before a name that starts with `-`. Proved by pasting the suggestion into `sh`.
+// with `--` before a name that starts with `-`. Proved by pasting the suggestion into `sh` and running
+// the words it hands `rep` (in-process, against the sandbox).
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { shellQuote } from '../src/shell-quote.js';
-import { REP_BIN, useTempHome } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 
-const session = useTempHome();
+const session = useRep();
 
 describe('shellQuote', () => {
   it.each([
@@ -24,12 +25,14 @@ describe('shellQuote', () => {
   });
 });
 
-/** Runs `command` in sh with `rep` standing for `node bin/rep.js --sandbox`, in the test's home. */
-function pasteIntoShell(command: string): Promise<string> {
-  const script = `rep() { "$REP_NODE" "$REP_BIN" --sandbox "$@"; }\n${command}\n`;
-  const env = { PATH: process.env.PATH ?? '', ...session.home().env, REP_NODE: process.execPath, REP_BIN };
+/** The words `sh` hands to `rep` when `command` is pasted into it. */
+function wordsFromShell(command: string): Promise<string[]> {
+  const script = `rep() { printf '%s\\0' "$@"; }\n${command}\n`;
   return new Promise((resolve, reject) => {
-    execFile('sh', ['-c', script], { env }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+    execFile('sh', ['-c', script], { env: { PATH: process.env.PATH ?? '' } }, (error, stdout) => {
+      if (error) reject(error);
+      else resolve(stdout.split('\0').slice(0, -1));
+    });
   });
 }
 
@@ -40,11 +43,13 @@ describe.skipIf(process.platform === 'win32')('a suggested command, pasted into 
     expect(result.stderr).toBe('rep: no company named "-Foo"\nhint: try: rep search -- -Foo\n');
   });
 
-  it.each(['-Foo', '$HOME', '`id`', '$(echo pwned)', "Joe's \"Diner\"", 'a\\b c', '*', 'Кофейня $USER'])('%j', async (name) => {
+  it.each(['-Foo', '$HOME', '`id`', '$(echo pwned)', 'Joe\'s "Diner"', 'a\\b c', '*', 'Кофейня $USER'])('%j', async (name) => {
     const result = await session.rep(['--sandbox', 'audit', '--', name]);
     expect(result.code).toBe(3);
     const suggestion = /^hint: try: (rep search .*)$/m.exec(result.stderr)?.[1];
     expect(suggestion).toBeDefined();
-    expect(JSON.parse(await pasteIntoShell(suggestion!)).query).toBe(name);
+    const words = await wordsFromShell(suggestion!);
+    const search = await session.rep(['--sandbox', ...words]);
+    expect(JSON.parse(search.stdout).query).toBe(name);
   });
 });

@@ -1,17 +1,15 @@
 // What only a terminal shows: the --wait countdown on stderr, and its absence under --quiet. Run on a
 // pseudo-terminal (util-linux `script`); skipped where `script` is missing. Off a terminal, one line instead.
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, runCli, useTempHome } from './helpers/cli.js';
-import { startFaultServer } from './helpers/fault-server.js';
+import { useRep } from './helpers/cli.js';
 import { hasScript, runOnTerminal } from './helpers/terminal.js';
 
-const { home } = useTempHome();
-const track = closeAfterEach();
+const { home, rep, server: strictServer } = useRep();
 const KEY = 'terminal-test-key-123456';
 
 async function limitedOnce() {
-  const server = track(await startFaultServer());
-  server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '1' }, body: {} }, { status: 200, body: { index: 71.5 } });
+  const server = await strictServer();
+  server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '0' }, body: {} }, { status: 200, body: { index: 71.5 } });
   return server;
 }
 
@@ -38,7 +36,7 @@ describe.skipIf(!hasScript)('--wait on a terminal', () => {
 describe('--wait off a terminal', () => {
   it('says once on stderr that it waits, how long and until when, then shows the answer', async () => {
     const server = await limitedOnce();
-    const result = await runCli(['--retries', '0', '--wait', 'pulse'], { home: home(), env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY } });
+    const result = await rep(['--wait', 'pulse'], { env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY } });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^rate limited; waiting \d+ s \(until \d[^)]*\), then retrying\n$/);
     expect(JSON.parse(result.stdout)).toEqual({ index: 71.5 });
@@ -46,7 +44,7 @@ describe('--wait off a terminal', () => {
 
   it('says nothing under --quiet', async () => {
     const server = await limitedOnce();
-    const result = await runCli(['--retries', '0', '--quiet', '--wait', 'pulse'], { home: home(), env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY } });
+    const result = await rep(['--quiet', '--wait', 'pulse'], { env: { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY } });
     expect([result.code, result.stderr]).toEqual([0, '']);
   });
 });

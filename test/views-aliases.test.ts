@@ -79,7 +79,13 @@ describe('the score', () => {
 
   it('is found in the only item of a list, and not guessed from a list of several', () => {
     expect(auditView({ businesses: [{ name: 'Only', rating: 4 }] })).toMatchObject({ name: 'Only', score: 4 });
-    const two = { businesses: [{ name: 'A', rating: 4 }, { name: 'B', rating: 3 }], total: 2 };
+    const two = {
+      businesses: [
+        { name: 'A', rating: 4 },
+        { name: 'B', rating: 3 },
+      ],
+      total: 2,
+    };
     const view = auditView(two);
     expect(view.score).toBeUndefined();
     expectNothingLost(two, view);
@@ -153,7 +159,9 @@ describe('a tie is never taken silently', () => {
   it('says so for the total of reviews too', async () => {
     const view = auditView({ rating: 4, review_count: 10, userRatingCount: 12 });
     expect(view.alsoFound).toEqual({ reviews: ['userRatingCount'] });
-    expect(await render({ rating: 4, review_count: 10, userRatingCount: 12 }, 'table')).toContain('reviews taken from `review_count` (also found: `userRatingCount`)');
+    expect(await render({ rating: 4, review_count: 10, userRatingCount: 12 }, 'table')).toContain(
+      'reviews taken from `review_count` (also found: `userRatingCount`)',
+    );
   });
 
   it.each([
@@ -165,7 +173,7 @@ describe('a tie is never taken silently', () => {
   });
 
   it('names only the known names of a path, so server text beside them never reaches the note', async () => {
-    const table = await render({ score: 1, ['rat\u001b[2Jing']: 2, overall: 3 }, 'table');
+    const table = await render({ score: 1, 'rat\u001b[2Jing': 2, overall: 3 }, 'table');
     expect(table).toContain('score taken from `score` (also found: `overall`)\n');
     expect(table).not.toContain('\u001b');
   });

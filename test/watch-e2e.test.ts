@@ -2,11 +2,11 @@
 // calls: each fresh audit is a history point, `rep history` lists them oldest first, and the gates
 // (--fail-under, --fail-on-drop) exit 7 with the failing names on stderr and every record on stdout.
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, useTempHome } from './helpers/cli.js';
+import { useRep } from './helpers/cli.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
-const session = useTempHome();
-const track = closeAfterEach();
+const session = useRep();
+const { track } = session;
 
 const audit = (name: string, score: number) => ({ body: { name, score, score_max: 100, sources: [{ source: 'Google', rating: 4.5, reviews: 10 }] } });
 
@@ -38,7 +38,12 @@ describe('rep history after audits', () => {
     expect(json.code).toBe(0);
     expect((JSON.parse(json.stdout) as Array<{ score: number }>).map((point) => point.score)).toEqual([80, 73, 74.5]);
     const ndjson = await rep(server, ['history', 'Blue Bottle', '--format', 'ndjson']);
-    expect(ndjson.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { score: number }).score)).toEqual([80, 73, 74.5]);
+    expect(
+      ndjson.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { score: number }).score),
+    ).toEqual([80, 73, 74.5]);
     const csv = await rep(server, ['history', 'Blue Bottle', '--format', 'csv']);
     expect(csv.stdout.trim().split('\n')).toHaveLength(4);
     const table = await rep(server, ['history', 'Blue Bottle', '--format', 'table'], { NO_COLOR: '1' });
@@ -67,6 +72,18 @@ describe('rep history after audits', () => {
     expect(server.count('/api/audit')).toBe(1);
     const json = await rep(server, ['history', 'Blue Bottle', '--format', 'json']);
     expect((JSON.parse(json.stdout) as Array<{ score: number }>).map((point) => point.score)).toEqual([80]);
+  });
+
+  it('a cached answer compares with the point before the one it was recorded as, so --fail-on-drop still sees the drop', async () => {
+    const server = await serverWith({ Falls: [80, 70] });
+    expect((await rep(server, ['audit', 'Falls', '--format', 'json'])).code).toBe(0);
+    expect((await rep(server, ['audit', 'Falls', '--format', 'json'])).code).toBe(0); // fetched: 70, recorded and cached
+    const cached = await rep(server, ['audit', 'Falls', '--fail-on-drop', '5', '--format', 'table'], { REP_MAX_AGE: undefined, NO_COLOR: '1' });
+    expect(server.count('/api/audit')).toBe(2);
+    expect(cached.stderr).toMatch(/cached answer/);
+    expect(cached.stderr).toMatch(/gate failed: Falls: fell 10(\.0)? \(from 80(\.0)? to 70(\.0)?\)/);
+    expect(cached.code).toBe(7);
+    expect(cached.stdout).toMatch(/▼ 10/);
   });
 
   it('--sandbox records nothing', async () => {
@@ -98,7 +115,12 @@ describe('rep audit gates', () => {
     expect(result.code).toBe(7);
     const gateLines = result.stderr.split('\n').filter((line) => line.includes('gate failed:'));
     expect(gateLines).toEqual([expect.stringMatching(/Falls: fell 10(\.0)? \(from 80(\.0)? to 70(\.0)?\)/)]);
-    expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { query: string }).query)).toEqual(['Falls', 'Holds']);
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { query: string }).query),
+    ).toEqual(['Falls', 'Holds']);
     const table = await rep(server, ['audit', 'Falls', 'Holds', '--format', 'table'], { NO_COLOR: '1' });
     expect(table.stdout).toMatch(/Change/);
     expect(table.stdout).toMatch(/Falls .*▼ 5\.0/); // since the second batch's point
@@ -116,7 +138,11 @@ describe('rep audit gates', () => {
     const server = await serverWith({ Falls: [80, 70], Holds: [50, 50] });
     await rep(server, ['audit', 'Falls', 'Holds', '--format', 'csv']);
     const result = await rep(server, ['audit', 'Falls', 'Holds', '--format', 'csv']);
-    expect(result.stdout.trimEnd().split('\n')).toEqual(['query,name,city,category,score,reviews,change,error', 'Falls,Falls,,,70,10,-10,', 'Holds,Holds,,,50,10,0,']);
+    expect(result.stdout.trimEnd().split('\n')).toEqual([
+      'query,name,city,category,score,reviews,change,error',
+      'Falls,Falls,,,70,10,-10,',
+      'Holds,Holds,,,50,10,0,',
+    ]);
   });
 
   it('an error outranks a gate in a batch: a 500 for one name and a gate failure exit 1', async () => {

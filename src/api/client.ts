@@ -3,8 +3,19 @@
 // rate limit when asked, and tells its hooks; it writes nothing anywhere and reads no config file or
 // environment variable it is not given.
 import { auditView, pulseView, searchView, type AuditView, type PulseView, type SearchView } from '../views/index.js';
-import { errorFromResponse, InterruptedError, NetworkError, parseJsonBody, UsageError, type RateLimitError, type RepError } from './errors.js';
-import { describeReset, estimateReset, formatClock, formatRelative, hasRateLimitInfo, parseRateLimitHeaders, parseRetryAfter, rateLimitError, type RateLimitInfo, type RequestCounter } from './rate-limit.js';
+import { errorFromResponse, InterruptedError, NetworkError, NotCachedError, parseJsonBody, UsageError, type RateLimitError, type RepError } from './errors.js';
+import {
+  describeReset,
+  estimateReset,
+  formatClock,
+  formatRelative,
+  hasRateLimitInfo,
+  parseRateLimitHeaders,
+  parseRetryAfter,
+  rateLimitError,
+  type RateLimitInfo,
+  type RequestCounter,
+} from './rate-limit.js';
 import { buildUrl, checkBaseUrl, checkKey, keyRedactor, redactBody, type Endpoint } from './request.js';
 import { createTransport, linkSignals, type ApiResponse, type RequestEvent, type ResponseEvent } from './transport.js';
 
@@ -63,7 +74,10 @@ export interface RepHooks {
 
 /** Where answers are kept (the CLI's is state/answer-cache.ts): get never throws, put reports instead of throwing. */
 export interface AnswerStore {
-  get(key: AnswerStoreKey, options: { maxAgeMs: number; now?: number }): { bodyText: string; status: number; headers: Record<string, string>; ageMs: number } | undefined;
+  get(
+    key: AnswerStoreKey,
+    options: { maxAgeMs: number; now?: number },
+  ): { bodyText: string; status: number; headers: Record<string, string>; ageMs: number } | undefined;
   put(key: AnswerStoreKey, answer: { status: number; headers: Record<string, string>; bodyText: string; receivedAt: number }): Promise<PutOutcome>;
 }
 
@@ -118,13 +132,15 @@ export interface RepResult<V> {
   status: number;
   /** Lower-cased names; repeated headers joined with ", ". */
   headers: Record<string, string>;
-  /** Set when the answer came from the cache (no request was sent): how old it is. */
-  fromCache?: { ageMs: number };
+  /** Set when the answer came from the cache (no request was sent): how old it is, and when it was fetched (epoch ms). */
+  fromCache?: { ageMs: number; fetchedAt: number };
 }
 
 export interface CallOptions {
   /** Aborts this one call (InterruptedError). */
   signal?: AbortSignal;
+  /** Answer from the cache or not at all (fetch's `only-if-cached`): nothing is sent, and a miss rejects with NotCachedError. */
+  onlyIfCached?: boolean;
 }
 
 export interface RepClient {
@@ -260,7 +276,8 @@ export function createClient(options: ClientOptions): RepClient {
   function cached(endpoint: Endpoint, q: string | undefined): Omit<RepResult<never>, 'view'> | undefined {
     if (!options.cache) return undefined;
     const query = q ?? '';
-    const hit = options.cache.store.get({ baseUrl, endpoint, query, apiKey: key }, { maxAgeMs: options.cache.maxAge * 1000, now: now() });
+    const at = now();
+    const hit = options.cache.store.get({ baseUrl, endpoint, query, apiKey: key }, { maxAgeMs: options.cache.maxAge * 1000, now: at });
     if (!hit) {
       hooks.onCache?.({ endpoint, query, kind: 'miss' });
       return undefined;
@@ -268,13 +285,16 @@ export function createClient(options: ClientOptions): RepClient {
     hooks.onCache?.({ endpoint, query, kind: 'hit', ageMs: hit.ageMs });
     const response = { status: hit.status, headers: hit.headers, text: hit.bodyText, url: buildUrl(baseUrl, endpoint, q) };
     const body = redactBody(parseJsonBody(response, redact), hit.bodyText, key);
-    return { body, rateLimit: {}, status: hit.status, headers: hit.headers, fromCache: { ageMs: hit.ageMs } };
+    return { body, rateLimit: {}, status: hit.status, headers: hit.headers, fromCache: { ageMs: hit.ageMs, fetchedAt: at - hit.ageMs } };
   }
 
   async function store(endpoint: Endpoint, q: string | undefined, response: ApiResponse): Promise<void> {
     if (!options.cache) return;
     const query = q ?? '';
-    const outcome = await options.cache.store.put({ baseUrl, endpoint, query, apiKey: key }, { status: response.status, headers: response.headers, bodyText: response.text, receivedAt: now() });
+    const outcome = await options.cache.store.put(
+      { baseUrl, endpoint, query, apiKey: key },
+      { status: response.status, headers: response.headers, bodyText: response.text, receivedAt: now() },
+    );
     hooks.onCache?.({ endpoint, query, kind: 'put', outcome });
   }
 
@@ -282,7 +302,9 @@ export function createClient(options: ClientOptions): RepClient {
   async function call<V>(endpoint: Endpoint, q: string | undefined, callOptions: CallOptions | undefined, view: (body: unknown) => V): Promise<RepResult<V>> {
     const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
     try {
-      const result = cached(endpoint, q) ?? (await send(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal));
+      const hit = cached(endpoint, q);
+      if (!hit && callOptions?.onlyIfCached) throw new NotCachedError(`no cached answer for ${endpoint}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
+      const result = hit ?? (await send(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal));
       return { ...result, view: view(result.body) };
     } finally {
       linked?.dispose();
@@ -338,9 +360,12 @@ const sleepFor: Sleep = (ms, signal) =>
       clearTimeout(timer);
       reject(new InterruptedError());
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -91,6 +91,11 @@ export class NetworkError extends RepError {
   }
 }
 
+/** A call made with `onlyIfCached` found no cached answer young enough; nothing was sent. */
+export class NotCachedError extends RepError {
+  readonly exitCode = ExitCode.error;
+}
+
 /** The signal given to the client or to a call was aborted (the CLI's Ctrl-C / SIGTERM). */
 export class InterruptedError extends RepError {
   readonly exitCode = ExitCode.interrupted;
@@ -134,10 +139,11 @@ export function bodyExcerpt(text: string, redact: Redact): string {
  */
 export function parseJsonBody(response: ApiResponse, redact: Redact): unknown {
   const details = { status: response.status, headers: response.headers, bodyExcerpt: bodyExcerpt(response.text, redact) };
-  const malformed = (what: string) => new ApiError(`the server's answer is ${what} (${statusLine(response.status)})`, {
-    ...details,
-    hint: 'run again with --debug to see the request and the answer',
-  });
+  const malformed = (what: string) =>
+    new ApiError(`the server's answer is ${what} (${statusLine(response.status)})`, {
+      ...details,
+      hint: 'run again with --debug to see the request and the answer',
+    });
   if (response.text.trim() === '') throw malformed('empty');
   const parsed = tryParseJson(response.text);
   if ('value' in parsed) {

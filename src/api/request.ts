@@ -18,7 +18,9 @@ export function checkBaseUrl(value: string | URL, from: string): URL {
   try {
     url = new URL(typeof value === 'string' ? value.trim() : value.href);
   } catch {
-    throw new UsageError(`invalid base URL from ${from}: ${JSON.stringify(withoutUserinfo(String(value)))}`, { hint: 'give a full URL such as https://example.com/api' });
+    throw new UsageError(`invalid base URL from ${from}: ${JSON.stringify(withoutUserinfo(String(value)))}`, {
+      hint: 'give a full URL such as https://example.com/api',
+    });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     // Without `//` after it, the "scheme" may be a user name: `user:password@host/api`.
@@ -35,7 +37,9 @@ export function checkBaseUrl(value: string | URL, from: string): URL {
     throw new UsageError(`invalid base URL from ${from}: it must not carry a user name or password`);
   }
   if (url.search || url.hash) {
-    throw new UsageError(`invalid base URL from ${from}: it must not carry a query or fragment`, { hint: 'give the URL that ends in /api, e.g. https://example.com/api' });
+    throw new UsageError(`invalid base URL from ${from}: it must not carry a query or fragment`, {
+      hint: 'give the URL that ends in /api, e.g. https://example.com/api',
+    });
   }
   url.pathname = url.pathname.replace(/\/+$/, '');
   return url;
@@ -110,7 +114,8 @@ export function redactBody(body: unknown, text: string, key: string | undefined)
     if (!Array.isArray(item) && Object.keys(record).some((name) => name.includes(key))) renameFields(record, redact);
     for (const name of Object.keys(record)) {
       const value = record[name];
-      if (typeof value === 'string') record[name] = redact(value); // an own `__proto__` field is set as a field
+      if (typeof value === 'string')
+        record[name] = redact(value); // an own `__proto__` field is set as a field
       else pending.push(value);
     }
   }

@@ -66,9 +66,15 @@ export function createTransport(options: TransportOptions): Transport {
       for (let hop = 0; ; hop++) {
         if (signal?.aborted) throw new InterruptedError();
         options.onRequest?.({ method: 'GET', url: url.href, headers: shownHeaders });
-        const started = performance.now();
+        // Not performance.now(): the `performance` global loads all of perf_hooks on first use (~1 ms).
+        const started = process.hrtime.bigint();
         const answered = (status: number, headers: Record<string, string>) =>
-          options.onResponse?.({ url: url.href, status, headers: redactValues(headers, options.redact), durationMs: Math.round(performance.now() - started) });
+          options.onResponse?.({
+            url: url.href,
+            status,
+            headers: redactValues(headers, options.redact),
+            durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+          });
         phase = 'connect';
         const response = await request(url, { method: 'GET', headers: options.headers, signal: linked.signal }).catch((error: unknown) => {
           if (!neverSent(error)) options.onSend();
@@ -168,10 +174,11 @@ export function errorCode(error: unknown, depth = 0): string | undefined {
     if (code === 'UND_ERR_SOCKET') return errorCode(cause, depth + 1) ?? code;
     return code;
   }
-  if (Array.isArray(errors)) for (const inner of errors) {
-    const found = errorCode(inner, depth + 1);
-    if (found) return found;
-  }
+  if (Array.isArray(errors))
+    for (const inner of errors) {
+      const found = errorCode(inner, depth + 1);
+      if (found) return found;
+    }
   return errorCode(cause, depth + 1);
 }
 
@@ -194,7 +201,10 @@ export function networkError(error: unknown, url: URL, phase: Phase): NetworkErr
   }
   if (code && TLS_CODE.test(code)) {
     // A certificate or protocol the client refuses is refused again on a retry.
-    return new NetworkError(`TLS handshake with ${host} failed (${code})`, { ...options("check the base URL's host and the system's certificates (NODE_EXTRA_CA_CERTS)"), retryable: false });
+    return new NetworkError(`TLS handshake with ${host} failed (${code})`, {
+      ...options("check the base URL's host and the system's certificates (NODE_EXTRA_CA_CERTS)"),
+      retryable: false,
+    });
   }
   if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || (phase === 'body' && code !== undefined && RESET_CODES.has(code))) {
     return new NetworkError(`the answer from ${host} was cut off`, options('try again; use --retries to retry automatically'));
@@ -263,10 +273,14 @@ function followersOf(source: AbortSignal): Set<AbortController> {
   let group = followers.get(source);
   if (!group) {
     const created = new Set<AbortController>();
-    source.addEventListener('abort', () => {
-      for (const follower of created) follower.abort(source.reason);
-      created.clear();
-    }, { once: true });
+    source.addEventListener(
+      'abort',
+      () => {
+        for (const follower of created) follower.abort(source.reason);
+        created.clear();
+      },
+      { once: true },
+    );
     followers.set(source, (group = created));
   }
   return group;

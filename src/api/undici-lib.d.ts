@@ -6,9 +6,9 @@ declare module 'undici/lib/api/api-request.js' {
   export = request;
 }
 
-declare module 'undici/lib/global.js' {
-  import type { Dispatcher } from 'undici';
+declare module 'undici/lib/dispatcher/agent.js' {
+  import type { Agent } from 'undici';
 
-  const undiciGlobal: { getGlobalDispatcher(): Dispatcher };
-  export = undiciGlobal;
+  const AgentClass: typeof Agent;
+  export = AgentClass;
 }

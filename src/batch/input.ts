@@ -1,10 +1,10 @@
 // Where a batch's names come from: arguments, `--file PATH`, or `-` (stdin), one name a line. Lines are
 // read as a stream, so a file of 100,000 names is never held in memory at once.
-import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { createInterface } from 'node:readline';
 import { UsageError } from '../errors.js';
 
+// node:fs/promises and node:readline are taken where a batch reads, not imported: `rep audit NAME`
+// loads this module only to learn that it is no batch.
 export const STDIN = '-';
 
 export interface BatchInput {
@@ -59,7 +59,7 @@ function argumentName(raw: string): string {
 
 async function openFile(path: string): Promise<Readable> {
   try {
-    const handle = await open(path, 'r');
+    const handle = await process.getBuiltinModule('node:fs/promises').open(path, 'r');
     return handle.createReadStream({ encoding: 'utf8' });
   } catch (error) {
     throw new UsageError(`cannot read ${path}: ${reason(error)}`, { hint: 'give a readable file with one company name a line, or - for stdin' });
@@ -84,7 +84,7 @@ async function* namesOf(sources: Source[], input: BatchInput): AsyncGenerator<st
 
 async function* linesOf(stream: Readable, label: string, stop: AbortSignal | undefined): AsyncGenerator<string> {
   // readline's iterator pauses the stream when its buffer fills, so reading keeps pace with the batch.
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const lines = process.getBuiltinModule('node:readline').createInterface({ input: stream, crlfDelay: Infinity });
   const close = () => lines.close(); // ends the iteration below, and lets go of stdin so rep can exit
   stop?.addEventListener('abort', close, { once: true });
   if (stop?.aborted) close();

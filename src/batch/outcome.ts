@@ -82,6 +82,10 @@ export class BatchError extends RepError {
       return new BatchError(`rate limit reached: ${notAudited}${why}; ${what}`, ExitCode.rateLimited, rateLimit.hint);
     }
     if (tally.firstFailure === undefined) return undefined;
-    return new BatchError(`${notAudited}: ${tally.whyNotAudited()}`, tally.firstFailure, hint ?? 'each name\'s record says why (its "error" field; Status in a table)');
+    return new BatchError(
+      `${notAudited}: ${tally.whyNotAudited()}`,
+      tally.firstFailure,
+      hint ?? 'each name\'s record says why (its "error" field; Status in a table)',
+    );
   }
 }

@@ -43,7 +43,9 @@ async function planLine(deps: Deps, names: readonly string[]): Promise<string | 
   const { cache } = await answerCacheFor(deps, settings);
   const apiKey = settings.key || undefined;
   const baseUrl = settings.baseUrl;
-  const needed = [...new Set(names)].filter((query) => !cache?.store.get({ baseUrl, endpoint: 'audit', query, apiKey }, { maxAgeMs: cache.maxAge * 1000, now })).length;
+  const needed = [...new Set(names)].filter(
+    (query) => !cache?.store.get({ baseUrl, endpoint: 'audit', query, apiKey }, { maxAgeMs: cache.maxAge * 1000, now }),
+  ).length;
   const { keyId, readRequestStatus } = await import('../state/requests.js');
   const status = readRequestStatus(deps.paths().stateDir, keyId(settings.key ?? ''), now);
   const seen = status.rateLimit;

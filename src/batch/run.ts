@@ -5,11 +5,11 @@ import type { CallOptions, RepClient } from '../api/client.js';
 import type { AuditView } from '../views/audit.js';
 import type { Change } from '../history/change.js';
 import type { Deps } from '../deps.js';
-import { describeError, InterruptedError, RateLimitError, UsageError } from '../errors.js';
-import type { BatchRecord, BatchWriter } from '../output/batch.js';
+import { describeError, InterruptedError, NotCachedError, RateLimitError, UsageError } from '../errors.js';
+import type { BatchRecord } from '../output/batch.js';
 import { startBatchProgress, type Progress } from '../progress.js';
 import { serializeJson } from '../output/json-text.js';
-import { AnswerCache } from './cache.js';
+import { Dedupe } from './dedupe.js';
 import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from './outcome.js';
 
 export interface BatchOptions {
@@ -25,7 +25,7 @@ export interface BatchOptions {
   /** `--csv-sources`: batch CSV has a row per source instead of one per company. */
   csvSources?: boolean;
   /** Sees each freshly fetched answer (not a duplicate's reuse of it). */
-  onAnswer?: (query: string, view: AuditView, fromCache: boolean) => Change | undefined;
+  onAnswer?: (query: string, view: AuditView, fromCache: { fetchedAt: number } | undefined) => Change | undefined;
 }
 
 interface Slot {
@@ -46,7 +46,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const [{ createBatchWriter }, { csvBom }] = await Promise.all([import('../output/batch.js'), import('../output/csv.js')]);
   const writer = createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
   const tally = new BatchTally();
-  const cache = new AnswerCache<Slot>();
+  const dedupe = new Dedupe<Slot>();
   const queue: Slot[] = [];
   let inFlight = 0;
   let rateLimit: RateLimitError | undefined;
@@ -90,16 +90,16 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   };
 
   const send = (slot: Slot) => {
-    cache.start(slot.name);
+    dedupe.start(slot.name);
     inFlight += 1;
     const request = new AbortController();
     requests.add(request);
-    void fetchOutcome(client, slot.name, { signal: request.signal }, options.onAnswer).then((answer) => {
+    void fetchOutcome(client, slot.name, { signal: request.signal, onlyIfCached: rateLimit !== undefined }, options.onAnswer).then((answer) => {
       requests.delete(request);
       inFlight -= 1;
       if (answer === 'stopped') return changed();
       rateLimit ??= answer.rateLimit;
-      for (const other of cache.settle(slot.name, answer.outcome)) Object.assign(other, { outcome: answer.outcome, change: answer.change });
+      for (const other of dedupe.settle(slot.name, answer.outcome)) Object.assign(other, { outcome: answer.outcome, change: answer.change });
       slot.change = answer.change;
       slot.body = answer.body;
       slot.outcome = answer.outcome;
@@ -114,15 +114,13 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       const slot: Slot = { name };
       queue.push(slot);
       read += 1;
-      const known = cache.get(name);
-      if (known === 'pending') cache.wait(name, slot);
+      const known = dedupe.get(name);
+      if (known === 'pending') dedupe.wait(name, slot);
       else if (known) slot.outcome = known;
-      else if (rateLimit) slot.outcome = NOT_AUDITED;
       else {
         await until(() => inFlight < concurrency || stopped() || rateLimit !== undefined);
         if (stopped()) break;
-        if (rateLimit) slot.outcome = NOT_AUDITED;
-        else send(slot);
+        send(slot); // once rate limited, only from the cache
       }
       flush();
     }
@@ -155,12 +153,13 @@ type Answer = { outcome: Outcome; body?: unknown; change?: Change | undefined; r
 async function fetchOutcome(client: RepClient, name: string, call: CallOptions, onAnswer?: BatchOptions['onAnswer']): Promise<Answer> {
   try {
     const response = await client.audit(name, call);
-    const change = onAnswer?.(name, response.view, response.fromCache !== undefined);
+    const change = onAnswer?.(name, response.view, response.fromCache);
     // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
     return { outcome: { text: serializeJson(response.body), ...(response.fromCache ? { cached: true as const } : {}) }, body: response.body, change };
   } catch (error) {
     if (error instanceof InterruptedError) return 'stopped';
     if (error instanceof RateLimitError) return { outcome: NOT_AUDITED, rateLimit: error };
+    if (error instanceof NotCachedError) return { outcome: NOT_AUDITED };
     const { exitCode, message } = describeError(error);
     return { outcome: { error: { exit: exitCode, message } } };
   }

@@ -6,13 +6,16 @@ import type { AuditView } from '../views/audit.js';
 import { fetchAndShow, queryFrom } from './query.js';
 
 export interface AuditOptions {
-  args: [string[]];
+  /** The names given as arguments (`-` reads stdin at that place). */
+  names: string[];
+  /** `--file PATH` (`-` for stdin). */
   file?: string;
+  /** Requests in flight during a batch. */
   concurrency: number;
   /** `--batch`: batch records, summary and exit codes even for one name. */
-  batch?: boolean;
+  batch: boolean;
   /** `--csv-sources`: a batch's CSV has a row per source (default: one per company). */
-  csvSources?: boolean;
+  csvSources: boolean;
   /** `--fail-under SCORE`: exit 7 when a score is below it. */
   failUnder?: number;
   /** `--fail-on-drop POINTS`: exit 7 when a score fell by more than this since its previous point. */
@@ -20,12 +23,15 @@ export interface AuditOptions {
 }
 
 export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
-  const names = opts.args[0];
+  const { names } = opts;
   if (names.length === 0 && opts.file === undefined) {
     throw new UsageError('missing company name', { hint: 'rep audit "Blue Bottle Coffee", or --file PATH for a batch' });
   }
   const { isBatch, openNames, STDIN } = await import('../batch/input.js');
-  const limits = { ...(opts.failUnder === undefined ? {} : { failUnder: opts.failUnder }), ...(opts.failOnDrop === undefined ? {} : { failOnDrop: opts.failOnDrop }) };
+  const limits = {
+    ...(opts.failUnder === undefined ? {} : { failUnder: opts.failUnder }),
+    ...(opts.failOnDrop === undefined ? {} : { failOnDrop: opts.failOnDrop }),
+  };
   if (!opts.batch && !isBatch(names, opts.file)) {
     const query = queryFrom(names, 'company name');
     const watch = await startWatch(deps, limits);
@@ -46,15 +52,17 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
   const typedNames = deps.io.stdinIsTTY && (names.includes(STDIN) || opts.file === STDIN);
   const { runBatch } = await import('../batch/run.js');
   const watch = await startWatch(deps, limits);
-  await watch.finish(runBatch(deps, input, {
-    onAnswer: (query, view, fromCache) => watch.see(query, view, fromCache),
-    csvSources: opts.csvSources === true,
-    concurrency: opts.concurrency,
-    progress: !typedNames,
-    // Arguments and a --file are read whole (up to a bound) to plan; stdin only when it ends within the window.
-    planAhead: typedNames ? 0 : names.includes(STDIN) || opts.file === STDIN ? 64 : PLAN_AHEAD,
-    ...(bareWords ? { allNotFoundHint: quoteHint(names.join(' ')) } : {}),
-  }));
+  await watch.finish(
+    runBatch(deps, input, {
+      onAnswer: (query, view, fromCache) => watch.see(query, view, fromCache),
+      csvSources: opts.csvSources,
+      concurrency: opts.concurrency,
+      progress: !typedNames,
+      // Arguments and a --file are read whole (up to a bound) to plan; stdin only when it ends within the window.
+      planAhead: typedNames ? 0 : names.includes(STDIN) || opts.file === STDIN ? 64 : PLAN_AHEAD,
+      ...(bareWords ? { allNotFoundHint: quoteHint(names.join(' ')) } : {}),
+    }),
+  );
 }
 
 /** Names read before a batch's first request, to plan it against the hour's quota. */

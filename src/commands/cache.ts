@@ -5,7 +5,9 @@ import type { Deps } from '../deps.js';
 import { ConfigError, systemErrorText, UsageError } from '../errors.js';
 import type { CacheStats } from '../state/answer-cache.js';
 
-export async function run(_opts: object, deps: Deps): Promise<void> {
+export type CacheClearOptions = Record<string, never>;
+
+export async function run(_opts: CacheClearOptions, deps: Deps): Promise<void> {
   if (deps.globals.sandbox) {
     throw new UsageError('--sandbox does not clear the answer cache: it neither reads nor writes it', { hint: 'drop --sandbox to clear the cache' });
   }

@@ -8,5 +8,8 @@ export function completeWords(args: readonly string[], env: NodeJS.ProcessEnv): 
   if (args[0] !== 'history-names') return '';
   const names = historyNames(historyFile(env, repPaths(env).stateDir), args[1] ?? '');
   // A name is one line of the answer: one with a line break in it cannot be offered whole.
-  return names.filter((name) => !/[\r\n]/.test(name)).map((name) => `${name}\n`).join('');
+  return names
+    .filter((name) => !/[\r\n]/.test(name))
+    .map((name) => `${name}\n`)
+    .join('');
 }

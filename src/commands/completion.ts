@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { buildProgram } from '../program.js';
 
 export interface CompletionOptions {
-  args: ['bash' | 'zsh' | 'fish'];
+  shell: 'bash' | 'zsh' | 'fish';
 }
 
 interface OptionSpec {
@@ -36,9 +36,15 @@ export async function run(opts: CompletionOptions, deps: Deps): Promise<void> {
   const commands: CommandSpec[] = program.commands.map((command: Command) => {
     const choices = command.registeredArguments[0]?.argChoices;
     const name = command.name();
-    return { name, description: command.description(), options: command.options.map(optionSpec), ...(choices ? { argChoices: choices } : {}), ...(NAMED.includes(name) ? { names: true } : {}) };
+    return {
+      name,
+      description: command.description(),
+      options: command.options.map(optionSpec),
+      ...(choices ? { argChoices: choices } : {}),
+      ...(NAMED.includes(name) ? { names: true } : {}),
+    };
   });
-  const script = { bash: bashScript, zsh: zshScript, fish: fishScript }[opts.args[0]](commands, globals);
+  const script = { bash: bashScript, zsh: zshScript, fish: fishScript }[opts.shell](commands, globals);
   deps.io.out(script);
 }
 
@@ -56,7 +62,10 @@ function help(): OptionSpec {
 function bashScript(commands: CommandSpec[], globals: OptionSpec[]): string {
   const all = [...globals, ...commands.flatMap((c) => c.options)];
   const valueFlags = [...new Set(all.filter((o) => o.takesValue).flatMap((o) => o.flags))].join('|');
-  const valueCases = unique(all.filter((o) => o.values), (o) => o.flags.join('|')).map((o) =>
+  const valueCases = unique(
+    all.filter((o) => o.values),
+    (o) => o.flags.join('|'),
+  ).map((o) =>
     o.values === 'files'
       ? `    ${o.flags.join('|')}) COMPREPLY=($(compgen -f -- "$cur")); return ;;`
       : `    ${o.flags.join('|')}) COMPREPLY=($(compgen -W "${(o.values ?? []).join(' ')}" -- "$cur")); return ;;`,
@@ -133,7 +142,9 @@ _rep() {
 ${list}
   )
   globals=(
-${specs(globals).map((spec) => `    ${spec}`).join('\n')}
+${specs(globals)
+  .map((spec) => `    ${spec}`)
+  .join('\n')}
   )
   _arguments -C -s $globals '(-V --version)'{-V,--version}'[print the version]' '1: :->command' '*:: :->args'
   case $state in

@@ -25,7 +25,8 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<void> {
   const name = opts.name.trim();
   if (!name) throw new UsageError('the company name is empty', { hint: 'give a name, e.g. rep history "Blue Bottle Coffee"' });
   const since = opts.since === undefined ? undefined : parseSince(opts.since, deps.now());
-  if (deps.globals.sandbox) throw new NotFoundError(`no history for ${name}`, { hint: `--sandbox records none: run ${auditCommand(name)} without it to record a point` });
+  if (deps.globals.sandbox)
+    throw new NotFoundError(`no history for ${name}`, { hint: `--sandbox records none: run ${auditCommand(name)} without it to record a point` });
   const { baseUrl } = await deps.settings();
   const points = pointsFor(readHistory(deps), name);
   // Points are per base URL: the one in use, else the one the name was last audited at.

@@ -9,6 +9,7 @@ import { ask, readFirstLine } from '../prompt.js';
 import { refuseUnderSandbox } from './no-sandbox.js';
 
 export interface LoginOptions {
+  /** false under `--no-verify`: store the key without the one pulse call that checks it. */
   verify: boolean;
 }
 

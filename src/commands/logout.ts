@@ -3,7 +3,10 @@ import { readConfigFile, updateConfigFile } from '../config/file.js';
 import type { Deps } from '../deps.js';
 import { refuseUnderSandbox } from './no-sandbox.js';
 
-export async function run(_opts: object, deps: Deps): Promise<void> {
+/** logout takes no options of its own. */
+export type LogoutOptions = Record<string, never>;
+
+export async function run(_opts: LogoutOptions, deps: Deps): Promise<void> {
   refuseUnderSandbox(deps, 'logout');
   const { configFile } = deps.paths();
   const had = readConfigFile(configFile).apiKey !== undefined;

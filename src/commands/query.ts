@@ -6,23 +6,33 @@ import type { Change } from '../history/change.js';
 import { UsageError } from '../errors.js';
 import { withSpinner } from '../progress.js';
 import { formatRelative } from '../api/rate-limit.js';
+import { writeView } from '../output/render.js';
+import { csvBom } from '../output/csv.js';
+import { fieldPaths } from '../views/index.js';
 
 /** Joins words with one space; an empty or whitespace-only query is a usage error, sent nowhere. */
 export function queryFrom(words: readonly string[], what: string): string {
   const query = words.join(' ').trim();
-  if (!query) throw new UsageError(`the ${what} is empty`, { hint: `give a ${what}, e.g. rep ${what === 'company name' ? 'audit "Blue Bottle Coffee"' : 'search coffee'}` });
+  if (!query)
+    throw new UsageError(`the ${what} is empty`, {
+      hint: `give a ${what}, e.g. rep ${what === 'company name' ? 'audit "Blue Bottle Coffee"' : 'search coffee'}`,
+    });
   return query;
 }
 
 /** One request, one rendered answer on stdout; `onAnswer` sees the answer's view (and whether it came from the cache) before it is shown. */
-export async function fetchAndShow(deps: Deps, endpoint: Endpoint, query?: string, onAnswer?: (view: EndpointView['view'], fromCache: boolean) => Change | undefined): Promise<void> {
+export async function fetchAndShow(
+  deps: Deps,
+  endpoint: Endpoint,
+  query?: string,
+  onAnswer?: (view: EndpointView['view'], fromCache: { fetchedAt: number } | undefined) => Change | undefined,
+): Promise<void> {
   const client = await deps.client();
   const label = query === undefined ? `Fetching ${endpoint}…` : `Fetching ${endpoint} for ${query}…`;
   const call = { signal: deps.signal };
   const response = await withSpinner(deps, label, async () => (endpoint === 'pulse' ? client.pulse(call) : client[endpoint](query ?? '', call)));
   if (response.fromCache && !deps.globals.quiet) deps.io.err(`rep: cached answer from ${cachedAge(response.fromCache.ageMs)} (--max-age 0 to refresh)\n`);
-  const change = onAnswer?.(response.view, response.fromCache !== undefined);
-  const [{ writeView }, { csvBom }, { fieldPaths }] = await Promise.all([import('../output/render.js'), import('../output/csv.js'), import('../views/index.js')]);
+  const change = onAnswer?.(response.view, response.fromCache);
   // The client already built the view: the renderers take it as it is.
   const answer = { body: response.body, endpoint, view: response.view } as EndpointView & { body: unknown };
   for (const line of fieldPaths(answer)) deps.debug(`view: ${line}`);

@@ -5,13 +5,15 @@ import type { Deps } from '../deps.js';
 export interface SandboxCommandOptions {
   port: number;
   host: string;
+  /** Requests per key per window. */
   limit: number;
-  window: number;
+  /** The rate-limit window (`--window`). */
+  windowMs: number;
 }
 
 export async function run(opts: SandboxCommandOptions, deps: Deps): Promise<void> {
   const { startSandbox } = await import('../sandbox/server.js');
-  const sandbox = await startSandbox({ host: opts.host, port: opts.port, limit: opts.limit, windowMs: opts.window });
+  const sandbox = await startSandbox({ host: opts.host, port: opts.port, limit: opts.limit, windowMs: opts.windowMs });
   deps.io.out(`base_url=${sandbox.url}\napi_key=${sandbox.key}\n`);
   if (!deps.globals.quiet) {
     deps.io.err(
@@ -21,6 +23,10 @@ export async function run(opts: SandboxCommandOptions, deps: Deps): Promise<void
     );
   }
   // A server's normal way to stop is Ctrl-C: close cleanly and exit 0.
-  await new Promise<void>((resolve) => deps.signal.addEventListener('abort', () => resolve(), { once: true }));
+  await new Promise<void>((resolve) => {
+    if (deps.signal.aborted)
+      resolve(); // Ctrl-C came while the server was starting
+    else deps.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
   await sandbox.close();
 }

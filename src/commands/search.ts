@@ -2,9 +2,10 @@ import type { Deps } from '../deps.js';
 import { fetchAndShow, queryFrom } from './query.js';
 
 export interface SearchOptions {
-  args: [string[]];
+  /** The words given, joined with one space. */
+  words: string[];
 }
 
 export async function run(opts: SearchOptions, deps: Deps): Promise<void> {
-  await fetchAndShow(deps, 'search', queryFrom(opts.args[0], 'search text'));
+  await fetchAndShow(deps, 'search', queryFrom(opts.words, 'search text'));
 }

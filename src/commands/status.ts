@@ -7,7 +7,10 @@ import { writeStatus } from '../output/status.js';
 import type { RequestStatus } from '../state/requests.js';
 import { statusView } from '../views/status.js';
 
-export async function run(_opts: object, deps: Deps): Promise<void> {
+/** status takes no options of its own. */
+export type StatusOptions = Record<string, never>;
+
+export async function run(_opts: StatusOptions, deps: Deps): Promise<void> {
   const settings = await deps.settings();
   const usage = settings.keySource === 'sandbox' ? undefined : await requestStatus(deps, settings.key ?? '');
   const cache = settings.keySource === 'sandbox' ? undefined : await (await import('./cache.js')).cacheStatus(deps);

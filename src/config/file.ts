@@ -58,11 +58,16 @@ function parseConfig(text: string, path: string): StoredConfig {
 export function looseConfigPermissions(path: string): string[] {
   if (process.platform === 'win32') return [];
   const problems: string[] = [];
-  for (const [target, kind] of [[dirname(path), 'directory'], [path, 'file']] as const) {
+  for (const [target, kind] of [
+    [dirname(path), 'directory'],
+    [path, 'file'],
+  ] as const) {
     try {
       const mode = statSync(target).mode & 0o777;
       if (mode & 0o077) {
-        problems.push(`the config ${kind} ${target} is open to other users (mode ${mode.toString(8)}); run: chmod ${kind === 'file' ? '600' : '700'} ${target}`);
+        problems.push(
+          `the config ${kind} ${target} is open to other users (mode ${mode.toString(8)}); run: chmod ${kind === 'file' ? '600' : '700'} ${target}`,
+        );
       }
     } catch {
       // Missing: nothing to warn about.

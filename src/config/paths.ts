@@ -1,7 +1,7 @@
 // Where rep keeps its files: the config in the platform's config dir (or REP_CONFIG_DIR), the request
-// count in the state dir, later a cache in the cache dir. Setting HOME and XDG_* isolates all of them.
-// Relative paths in these variables are ignored, as the XDG spec says: never the working directory.
-import envPaths from 'env-paths';
+// count in the state dir, the answer cache in the cache dir. A pure function of the environment it is
+// given (never process.env), so setting HOME and XDG_* for a run isolates all of them. Relative paths
+// in these variables are ignored, as the XDG spec says: never the working directory.
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
@@ -12,27 +12,44 @@ export interface RepPaths {
   cacheDir: string;
 }
 
-export function repPaths(env: NodeJS.ProcessEnv, warn?: (text: string) => void): RepPaths {
-  // env-paths reads XDG_* from process.env; commands always pass process.env, tests set it per child.
-  const platform = envPaths('rep', { suffix: '' });
-  const config = xdgDir(env, 'XDG_CONFIG_HOME', platform.config, ['.config']);
-  let configDir = config;
+export function repPaths(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, warn?: (text: string) => void): RepPaths {
+  const platformDirs = platform === 'darwin' ? macDirs(env) : platform === 'win32' ? windowsDirs(env) : xdgDirs(env);
+  let configDir = platformDirs.configDir;
   if (env.REP_CONFIG_DIR && isAbsolute(env.REP_CONFIG_DIR)) configDir = env.REP_CONFIG_DIR;
   else if (env.REP_CONFIG_DIR) {
-    warn?.(`REP_CONFIG_DIR is a relative path (${JSON.stringify(env.REP_CONFIG_DIR)}), ignored like a relative XDG path; the config is in ${config}`);
+    warn?.(`REP_CONFIG_DIR is a relative path (${JSON.stringify(env.REP_CONFIG_DIR)}), ignored like a relative XDG path; the config is in ${configDir}`);
   }
+  return { ...platformDirs, configDir, configFile: join(configDir, 'config.json') };
+}
+
+type PlatformDirs = Omit<RepPaths, 'configFile'>;
+
+/** HOME as given; the account's home directory only when the environment names none. */
+function home(env: NodeJS.ProcessEnv): string {
+  return env.HOME || homedir();
+}
+
+/** The XDG base directories: a variable that is unset, empty or relative is ignored, as the spec says. */
+function xdgDirs(env: NodeJS.ProcessEnv): PlatformDirs {
+  const base = (name: string, fallback: string[]) => {
+    const value = env[name];
+    return value && isAbsolute(value) ? value : join(home(env), ...fallback);
+  };
   return {
-    configDir,
-    configFile: join(configDir, 'config.json'),
-    stateDir: xdgDir(env, 'XDG_STATE_HOME', platform.log, ['.local', 'state']), // env-paths' "log" is XDG_STATE_HOME/rep
-    cacheDir: xdgDir(env, 'XDG_CACHE_HOME', platform.cache, ['.cache']),
+    configDir: join(base('XDG_CONFIG_HOME', ['.config']), 'rep'),
+    stateDir: join(base('XDG_STATE_HOME', ['.local', 'state']), 'rep'),
+    cacheDir: join(base('XDG_CACHE_HOME', ['.cache']), 'rep'),
   };
 }
 
-/** env-paths' directory, or the XDG default under the home directory when the variable holds a relative path. */
-function xdgDir(env: NodeJS.ProcessEnv, variable: string, fromEnvPaths: string, defaultInHome: readonly string[]): string {
-  const value = env[variable];
-  // Only Linux and the BSDs use XDG directories; macOS and Windows have their own.
-  if (process.platform === 'darwin' || process.platform === 'win32' || !value || isAbsolute(value)) return fromEnvPaths;
-  return join(homedir(), ...defaultInHome, 'rep');
+function macDirs(env: NodeJS.ProcessEnv): PlatformDirs {
+  const library = join(home(env), 'Library');
+  return { configDir: join(library, 'Preferences', 'rep'), stateDir: join(library, 'Logs', 'rep'), cacheDir: join(library, 'Caches', 'rep') };
+}
+
+function windowsDirs(env: NodeJS.ProcessEnv): PlatformDirs {
+  const profile = env.USERPROFILE || home(env);
+  const roaming = env.APPDATA || join(profile, 'AppData', 'Roaming');
+  const local = env.LOCALAPPDATA || join(profile, 'AppData', 'Local');
+  return { configDir: join(roaming, 'rep', 'Config'), stateDir: join(local, 'rep', 'Log'), cacheDir: join(local, 'rep', 'Cache') };
 }

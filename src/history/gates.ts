@@ -1,6 +1,6 @@
 // CI gates on audited scores: `--fail-under SCORE` and `--fail-on-drop POINTS` (exit 7). Scores are
 // compared as the server gives them: the scale is undocumented (0–100 in the sandbox, 0–5 elsewhere).
-import { scrubLine } from '../output/scrub.js';
+import { scrubLine } from '../text.js';
 import { roundScore, scoreText } from './change.js';
 
 export interface GateLimits {
@@ -35,7 +35,10 @@ export function evaluateGates(input: GateInput, limits: GateLimits): GateFailure
   }
   const drop = previousScore === undefined ? undefined : roundScore(previousScore - score);
   if (limits.failOnDrop !== undefined && drop !== undefined && drop > limits.failOnDrop) {
-    failures.push({ gate: 'fail-on-drop', reason: `${name}: fell ${scoreText(drop)} (from ${scoreText(previousScore!)} to ${scoreText(score)}), more than ${limits.failOnDrop}` });
+    failures.push({
+      gate: 'fail-on-drop',
+      reason: `${name}: fell ${scoreText(drop)} (from ${scoreText(previousScore!)} to ${scoreText(score)}), more than ${limits.failOnDrop}`,
+    });
   }
   return failures;
 }

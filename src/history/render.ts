@@ -5,7 +5,7 @@ import type { IO } from '../io.js';
 import { csvRow } from '../output/csv.js';
 import { jsonText } from '../output/json-text.js';
 import { markdownTable } from '../output/markdown.js';
-import { scrubLine } from '../output/scrub.js';
+import { scrubLine } from '../text.js';
 import type { HistoryPoint, HistorySource } from '../state/history.js';
 import { changeFrom, changeText, localDateTime, scoreText, type Change } from './change.js';
 import { sparkline } from './sparkline.js';
@@ -60,7 +60,10 @@ export function historyNdjsonLines(rows: readonly HistoryRow[]): string[] {
 }
 
 export function historyCsv(rows: readonly HistoryRow[]): string {
-  return csvRow(['at', 'score', 'change', 'name', 'base_url']) + rows.map(({ point, change }) => csvRow([point.at, point.score, change?.delta, shownName(point), point.base_url])).join('');
+  return (
+    csvRow(['at', 'score', 'change', 'name', 'base_url']) +
+    rows.map(({ point, change }) => csvRow([point.at, point.score, change?.delta, shownName(point), point.base_url])).join('')
+  );
 }
 
 /** A GFM table (date, score, change, name) and the trend under it. */

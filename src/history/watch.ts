@@ -14,8 +14,11 @@ export class GateError extends RepError {
 }
 
 export interface AuditWatch {
-  /** Records a fresh answer (a cached one is no new point) and judges it; returns its change since the previous point (read before this run). */
-  see(query: string, view: AuditView, fromCache?: boolean): Change | undefined;
+  /**
+   * Records a fresh answer (a cached one is no new point) and judges it; returns its change since the
+   * previous point (read before this run; for a cached answer, the one before the answer was fetched).
+   */
+  see(query: string, view: AuditView, fromCache?: { fetchedAt: number }): Change | undefined;
   /** Awaits the run, lists the gate failures, and throws the run's error, else a GateError when a gate failed. */
   finish(run: Promise<void>): Promise<void>;
 }
@@ -25,8 +28,8 @@ export async function startWatch(deps: Deps, limits: GateLimits): Promise<AuditW
   const history: AuditHistory | undefined = baseUrl ? openAuditHistory(deps, baseUrl) : undefined;
   const failures: string[] = [];
   return {
-    see(query, view, fromCache = false) {
-      const previous = history?.previous(query, view.name);
+    see(query, view, fromCache) {
+      const previous = history?.previous(query, view.name, fromCache?.fetchedAt);
       if (!fromCache) history?.record(query, { name: view.name, score: view.score, scoreMax: view.scoreMax, sources: view.sources });
       const judged = evaluateGates({ name: view.name ?? query, score: view.score, previousScore: previous?.score }, limits);
       failures.push(...judged.map((failure) => failure.reason));
@@ -50,5 +53,10 @@ export async function startWatch(deps: Deps, limits: GateLimits): Promise<AuditW
 }
 
 function gateNames(limits: GateLimits): string {
-  return [limits.failUnder === undefined ? '' : `--fail-under ${limits.failUnder}`, limits.failOnDrop === undefined ? '' : `--fail-on-drop ${limits.failOnDrop}`].filter(Boolean).join(' or ');
+  return [
+    limits.failUnder === undefined ? '' : `--fail-under ${limits.failUnder}`,
+    limits.failOnDrop === undefined ? '' : `--fail-on-drop ${limits.failOnDrop}`,
+  ]
+    .filter(Boolean)
+    .join(' or ');
 }

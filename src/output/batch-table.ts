@@ -3,7 +3,7 @@
 // each name becomes a card of its own, as search results do.
 import type { IO } from '../io.js';
 import type { BatchSummary } from '../views/batch.js';
-import { scrubLine } from './scrub.js';
+import { scrubLine } from '../text.js';
 import { changeText, type Change } from '../history/change.js';
 import { colourChange, drawGrid, formatScore, loadTableKit, sharedDecimals, type TableKit } from './table-kit.js';
 import { displayWidth, truncateToWidth } from './text-width.js';
@@ -72,7 +72,12 @@ function columnWidths(cells: readonly Cells[], width: number, withChange: boolea
   const widest = (pick: (cell: Cells) => string, title: string) =>
     cells.reduce((most, cell) => Math.max(most, Math.min(width, displayWidth(pick(cell)))), displayWidth(title));
   const change = withChange ? widest(changeCell, 'Change') : 0;
-  const room = width - frame(withChange ? HEAD_WITH_CHANGE.length : HEAD.length) - widest((cell) => cell.score, 'Score') - change - widest((cell) => cell.sources, 'Sources');
+  const room =
+    width -
+    frame(withChange ? HEAD_WITH_CHANGE.length : HEAD.length) -
+    widest((cell) => cell.score, 'Score') -
+    change -
+    widest((cell) => cell.sources, 'Sources');
   let company = widest(tableName, 'Company');
   let status = widest((cell) => cell.status, 'Status');
   const least = { company: Math.min(company, MIN_NAME), status: Math.min(status, MIN_STATUS) };

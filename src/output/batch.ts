@@ -54,7 +54,10 @@ function companyReviews(view: AuditView): number | undefined {
 }
 
 /** Streams records through `line`, with `open` before the first and `close` after the last. */
-function streamingWriter(io: IO, parts: { open: () => string; line: (record: BatchRecord, first: boolean, change: Change | undefined) => string; close: (any: boolean) => string }): BatchWriter {
+function streamingWriter(
+  io: IO,
+  parts: { open: () => string; line: (record: BatchRecord, first: boolean, change: Change | undefined) => string; close: (any: boolean) => string },
+): BatchWriter {
   let written = 0;
   let open = true;
   return {
@@ -89,7 +92,11 @@ function tableWriter(io: IO, signal: AbortSignal | undefined): BatchWriter {
 }
 
 /** `signal` (Ctrl-C, SIGTERM) stops drawing a long summary table between blocks of rows; `bom` starts CSV with a BOM. */
-export function createBatchWriter(io: IO, format: Format, { signal, bom = false, csvSources = false }: RenderOptions & { csvSources?: boolean } = {}): BatchWriter {
+export function createBatchWriter(
+  io: IO,
+  format: Format,
+  { signal, bom = false, csvSources = false }: RenderOptions & { csvSources?: boolean } = {},
+): BatchWriter {
   switch (format) {
     case 'ndjson':
       return streamingWriter(io, { open: () => '', line: (record) => `${jsonText(record)}\n`, close: () => '' });
@@ -101,10 +108,18 @@ export function createBatchWriter(io: IO, format: Format, { signal, bom = false,
       });
     case 'csv':
       if (csvSources) return streamingWriter(io, { open: () => (bom ? BOM : '') + csvRow(PER_SOURCE_CSV_COLUMNS), line: perSourceCsvRows, close: () => '' });
-      return streamingWriter(io, { open: () => (bom ? BOM : '') + csvRow(BATCH_CSV_COLUMNS), line: (record, _first, change) => batchCsvRow(record, change), close: () => '' });
+      return streamingWriter(io, {
+        open: () => (bom ? BOM : '') + csvRow(BATCH_CSV_COLUMNS),
+        line: (record, _first, change) => batchCsvRow(record, change),
+        close: () => '',
+      });
     case 'table':
       return tableWriter(io, signal);
     case 'markdown':
-      return streamingWriter(io, { open: () => BATCH_MARKDOWN_HEAD, line: (record, _first, change) => batchMarkdownRow({ ...batchSummary(batchItem(record)), ...(change ? { change } : {}) }), close: () => '' });
+      return streamingWriter(io, {
+        open: () => BATCH_MARKDOWN_HEAD,
+        line: (record, _first, change) => batchMarkdownRow({ ...batchSummary(batchItem(record)), ...(change ? { change } : {}) }),
+        close: () => '',
+      });
   }
 }

@@ -3,7 +3,7 @@
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { serializeJson } from './json-text.js';
-import { scrubText } from './scrub.js';
+import { scrubText } from '../text.js';
 
 /**
  * The UTF-8 byte-order mark, written before a CSV document on request (`--bom`, REP_CSV_BOM=1): Excel

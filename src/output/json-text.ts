@@ -3,7 +3,6 @@
 
 // C1 controls, bidi marks and line/paragraph separators: legal unescaped in JSON strings, yet a
 // terminal may act on them, so they are written as \uXXXX escapes (JSON.stringify already escapes C0).
-// eslint-disable-next-line no-control-regex
 const TERMINAL_ACTIVE = /[\u0080-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 /**
  * Levels indented when pretty-printing; deeper values are written compactly on their line. Indenting

@@ -43,14 +43,21 @@ export function auditMarkdown(view: AuditView, change?: Change): string {
 export function searchMarkdown(view: SearchView): string {
   const records = searchRecords(view);
   const columns = columnsOf(records, ['type', 'name']);
-  return markdownTable(columns, records.map((record) => columns.map((key) => cellText(record[key]))));
+  return markdownTable(
+    columns,
+    records.map((record) => columns.map((key) => cellText(record[key]))),
+  );
 }
 
 export function pulseMarkdown(view: PulseView): string {
   return markdownTable(['index', ...view.details.map(([key]) => key)], [[cellText(view.index), ...view.details.map(([, value]) => cellText(value))]]);
 }
 
-export const BATCH_MARKDOWN_HEAD = markdownTable(['Query', 'Company', 'Score', 'Change', 'Sources', 'Status'], [], ['left', 'left', 'right', 'left', 'right', 'left']);
+export const BATCH_MARKDOWN_HEAD = markdownTable(
+  ['Query', 'Company', 'Score', 'Change', 'Sources', 'Status'],
+  [],
+  ['left', 'left', 'right', 'left', 'right', 'left'],
+);
 
 /** One batch record's row under BATCH_MARKDOWN_HEAD. */
 export function batchMarkdownRow(summary: BatchSummary): string {

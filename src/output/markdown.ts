@@ -1,18 +1,20 @@
 // GitHub-flavoured Markdown tables, for step summaries and pull-request comments. Cells are server
 // text: scrubbed of controls, line breaks kept as <br>, and every character Markdown would act on
-// inside a cell escaped, so a name shows as written and never breaks the table or adds markup.
-import { scrubText } from './scrub.js';
+// inside a cell escaped, so a name shows as written and never breaks the table, adds markup or mentions anyone.
+import { scrubText } from '../text.js';
 
 /** ASCII punctuation that starts markup inside a table cell (GFM lets any ASCII punctuation be escaped). */
 const MARKUP = /[\\`*_[\]<>|~&#!]/g;
 const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/g;
+/** An @mention would notify that user or team where the report is posted; a zero-width space after the @ stops it. */
+const MENTION = /(^|[^\w@])@(?=[A-Za-z0-9])/g;
 
 /** One cell's text: literal in the rendered table, on one source line. */
 export function markdownCell(text: string): string {
   return scrubText(text)
     .replace(/\t/g, ' ')
     .split(LINE_BREAK)
-    .map((line) => line.replace(MARKUP, '\\$&'))
+    .map((line) => line.replace(MARKUP, '\\$&').replace(MENTION, '$1@&#8203;'))
     .join('<br>')
     .trim();
 }

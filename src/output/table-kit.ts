@@ -7,7 +7,7 @@ import { checkpoint } from '../interrupt.js';
 import type { IO } from '../io.js';
 import type { DetailRow } from '../views/index.js';
 import { serializeJson } from './json-text.js';
-import { scrubLine } from './scrub.js';
+import { scrubLine } from '../text.js';
 import { displayWidth, truncateToWidth } from './text-width.js';
 
 export interface TableKit {
@@ -109,7 +109,7 @@ export async function drawGrid(kit: TableKit, head: readonly string[] | undefine
   const cells: string[][] = [];
   for (const row of rows) {
     const cutRow = Array.from({ length: count }, (_, column) => cut(row[column]));
-    cutRow.forEach((cell, column) => (natural[column] = Math.max(natural[column] ?? 1, displayWidth(cell))));
+    for (const [column, cell] of cutRow.entries()) natural[column] = Math.max(natural[column] ?? 1, displayWidth(cell));
     if (cells.push(cutRow) % ROWS_PER_BLOCK === 0) await kit.pause();
   }
   const colWidths = fitColumns(natural, kit.width);
@@ -180,21 +180,37 @@ export async function drawRecords(kit: TableKit, columns: readonly Column[], rec
   };
   if (fitsAsColumns(columns.length, kit.width)) {
     const rows = records.map((record) => columns.map((column) => show(column, record)));
-    return drawGrid(kit, columns.map((column) => scrubLine(column.title)), rows, columns.map((column) => column.align ?? 'left'));
+    return drawGrid(
+      kit,
+      columns.map((column) => scrubLine(column.title)),
+      rows,
+      columns.map((column) => column.align ?? 'left'),
+    );
   }
   const position = new Map(columns.map((column, index) => [column.key, index]));
   const blocks: string[] = [];
   for (const record of records) {
     // The record's own fields in column order (not every column asked of every record).
-    const own = Object.keys(record).flatMap((key) => position.get(key) ?? []).sort((a, b) => a - b);
-    blocks.push(await drawGrid(kit, undefined, own.map((index) => columns[index]!).map((column) => [scrubLine(column.title), show(column, record)])));
+    const own = Object.keys(record)
+      .flatMap((key) => position.get(key) ?? [])
+      .sort((a, b) => a - b);
+    blocks.push(
+      await drawGrid(
+        kit,
+        undefined,
+        own.map((index) => columns[index]!).map((column) => [scrubLine(column.title), show(column, record)]),
+      ),
+    );
   }
   return blocks.join('');
 }
 
 /** A column title from a field name: `review_count` → `Review count`. */
 export function titleOf(key: string): string {
-  const spaced = key.replace(/[_.]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim();
+  const spaced = key
+    .replace(/[_.]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .trim();
   return spaced === '' ? key : spaced.charAt(0).toUpperCase() + spaced.slice(1).toLowerCase();
 }
 

@@ -2,7 +2,7 @@
 // then known rows as tables, then every remaining field as key/value rows.
 import type { Change } from '../history/change.js';
 import type { AuditView, PulseView, SearchGroup, SearchView, SourceRow } from '../views/index.js';
-import { scrubLine } from './scrub.js';
+import { scrubLine } from '../text.js';
 import { colourChange, colourScore, drawDetails, drawRecords, fitLine, formatNumber, formatScore, titleOf, type Column, type TableKit } from './table-kit.js';
 
 const LABEL_GAP = '  ';

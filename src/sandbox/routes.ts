@@ -1,12 +1,5 @@
 // The sandbox's endpoints as pure functions from a parsed query to a status and a JSON body.
-import {
-  findCompany,
-  pulseIndex,
-  SANDBOX_UPDATED_AT,
-  type Company,
-  type NamedCount,
-  type SandboxData,
-} from './data.js';
+import { findCompany, pulseIndex, SANDBOX_UPDATED_AT, type Company, type NamedCount, type SandboxData } from './data.js';
 import { searchAll } from './search.js';
 
 export interface Reply {
@@ -17,12 +10,7 @@ export interface Reply {
 
 export type RouteHandler = (query: ReadonlyMap<string, string>, data: SandboxData) => Reply;
 
-export function errorReply(
-  status: number,
-  code: string,
-  message: string,
-  headers?: Readonly<Record<string, string>>,
-): Reply {
+export function errorReply(status: number, code: string, message: string, headers?: Readonly<Record<string, string>>): Reply {
   return { status, body: { error: { code, message } }, ...(headers ? { headers } : {}) };
 }
 

@@ -37,11 +37,7 @@ interface Ranked<T> {
   readonly name: string;
 }
 
-function topMatches<T extends { readonly name: string }>(
-  items: readonly T[],
-  query: string,
-  weightOf: (item: T) => number,
-): T[] {
+function topMatches<T extends { readonly name: string }>(items: readonly T[], query: string, weightOf: (item: T) => number): T[] {
   const ranked: Ranked<T>[] = [];
   for (const item of items) {
     const rank = matchRank(normalizeName(item.name), query);

@@ -1,6 +1,6 @@
 // A local HTTP server that speaks the service's API over the built-in data set, for offline use and tests.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sandboxData, type SandboxData } from './data.js';
 import { describeWindow, FixedWindowLimiter, type RateDecision } from './ratelimit.js';
@@ -35,8 +35,12 @@ export interface RunningSandbox {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+// Not imported: importing node:http reads all its exports, and on Node 22+ its WebSocket loads Node's own
+// undici, which then serves rep's requests in place of the bundled one (`--sandbox`).
+const { createServer } = process.getBuiltinModule('node:http');
 
-interface Settings {
+/** What a running sandbox answers from (its options resolved, its data set and rate limiter). */
+interface SandboxState {
   readonly basePath: string;
   readonly keyHash: Buffer;
   readonly limiter: FixedWindowLimiter;
@@ -84,11 +88,11 @@ function rateHeaders(decision: RateDecision, windowMs: number): Record<string, s
 }
 
 /** Checks in the service's order: route, method, key, rate limit, then the endpoint itself. */
-function answer(req: IncomingMessage, settings: Settings): Reply {
+function answer(req: IncomingMessage, state: SandboxState): Reply {
   const rawUrl = req.url ?? '/';
   const queryStart = rawUrl.indexOf('?');
   const pathname = queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart);
-  const route = routeOf(pathname, settings.basePath);
+  const route = routeOf(pathname, state.basePath);
   const handler = route === undefined ? undefined : ROUTES.get(route);
   if (handler === undefined) return errorReply(404, 'not_found', `No endpoint at ${pathname}`);
   if (req.method !== 'GET') {
@@ -101,21 +105,21 @@ function answer(req: IncomingMessage, settings: Settings): Reply {
     const message = header === undefined ? 'Missing API key' : 'Malformed Authorization header; expected: Bearer <key>';
     return errorReply(401, 'unauthorized', message, { 'www-authenticate': 'Bearer' });
   }
-  if (!timingSafeEqual(sha256(token), settings.keyHash)) {
+  if (!timingSafeEqual(sha256(token), state.keyHash)) {
     return errorReply(401, 'unauthorized', 'Invalid API key', { 'www-authenticate': 'Bearer error="invalid_token"' });
   }
 
-  const decision = settings.limiter.take(token);
-  const headers = rateHeaders(decision, settings.limiter.windowMs);
+  const decision = state.limiter.take(token);
+  const headers = rateHeaders(decision, state.limiter.windowMs);
   if (!decision.allowed) {
-    const { limit, windowMs } = settings.limiter;
+    const { limit, windowMs } = state.limiter;
     const message = `Rate limit exceeded: ${limit} requests per ${describeWindow(windowMs)}`;
     return errorReply(429, 'rate_limited', message, { ...headers, 'retry-after': String(decision.retryAfterSeconds) });
   }
 
   let reply: Reply;
   try {
-    reply = handler(parseQuery(queryStart === -1 ? '' : rawUrl.slice(queryStart + 1)), settings.data);
+    reply = handler(parseQuery(queryStart === -1 ? '' : rawUrl.slice(queryStart + 1)), state.data);
   } catch (error) {
     if (!(error instanceof MalformedQueryError)) throw error;
     reply = errorReply(400, 'bad_request', error.message);
@@ -127,7 +131,7 @@ function answer(req: IncomingMessage, settings: Settings): Reply {
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
   const key = options.key ?? SANDBOX_KEY;
-  const settings: Settings = {
+  const state: SandboxState = {
     basePath: normalizeBasePath(options.basePath ?? '/api'),
     keyHash: sha256(key),
     limiter: new FixedWindowLimiter(options.limit ?? 100, options.windowMs ?? 3_600_000, options.now ?? Date.now),
@@ -136,7 +140,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const server = createServer((req, res) => {
     try {
-      send(res, answer(req, settings));
+      send(res, answer(req, state));
     } catch {
       // A bug must cost one request, never the process the CLI runs in.
       if (!res.headersSent) send(res, errorReply(500, 'internal', 'Internal sandbox error'));
@@ -156,7 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${port}${settings.basePath}`,
+    url: `http://${urlHost}:${port}${state.basePath}`,
     key,
     port,
     close() {

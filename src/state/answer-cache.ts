@@ -125,7 +125,8 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS)
         if (!(answer.status >= 200 && answer.status <= 299)) return { stored: false, reason: `status ${answer.status} is not a success` };
         if (!isJsonDocument(answer.bodyText)) return { stored: false, reason: 'the body is not a JSON object or array' };
         // A server that echoes the key (or a query that holds it) would put the secret on disk.
-        if (key.apiKey && (answer.bodyText.includes(key.apiKey) || key.query.includes(key.apiKey))) return { stored: false, reason: 'the answer holds the API key' };
+        if (key.apiKey && (answer.bodyText.includes(key.apiKey) || key.query.includes(key.apiKey)))
+          return { stored: false, reason: 'the answer holds the API key' };
         const { freshnessOf } = await import('./answer-freshness.js');
         const freshness = freshnessOf(answer.headers, answer.receivedAt);
         const path = join(dir, fileName(identity));
@@ -200,7 +201,8 @@ function parseEntry(text: string, identity: Identity): { facts: EntryFacts; body
     return undefined;
   }
   if (!isFacts(facts) || facts.v !== FORMAT) return undefined;
-  if (facts.baseUrl !== identity.baseUrl || facts.endpoint !== identity.endpoint || facts.query !== identity.query || facts.key !== identity.key) return undefined;
+  if (facts.baseUrl !== identity.baseUrl || facts.endpoint !== identity.endpoint || facts.query !== identity.query || facts.key !== identity.key)
+    return undefined;
   const bodyText = text.slice(newline + 1);
   return sha256(bodyText) === facts.sha256 ? { facts, bodyText } : undefined;
 }
@@ -210,7 +212,8 @@ function isFacts(value: unknown): value is EntryFacts {
   const facts = value as Record<string, unknown>;
   const strings = ['baseUrl', 'endpoint', 'query', 'key', 'sha256'].every((field) => typeof facts[field] === 'string');
   const numbers = ['v', 'status', 'storedAt'].every((field) => Number.isFinite(facts[field]));
-  const optional = (facts.freshUntil === undefined || Number.isFinite(facts.freshUntil)) && (facts.contentType === undefined || typeof facts.contentType === 'string');
+  const optional =
+    (facts.freshUntil === undefined || Number.isFinite(facts.freshUntil)) && (facts.contentType === undefined || typeof facts.contentType === 'string');
   return strings && numbers && optional;
 }
 

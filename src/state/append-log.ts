@@ -10,7 +10,24 @@
 //   written before the rename is copied by the compaction or rewritten by its writer, maybe both, so
 //   lines carry ids and readers take each id once.
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fchmodSync, fstatSync, linkSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 export interface AppendLogLimits {

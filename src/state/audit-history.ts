@@ -15,9 +15,10 @@ export interface HistoryDeps {
 export interface AuditHistory {
   /**
    * The newest point recorded for this query or company name at this base URL before this run
-   * (points this run records are not seen: a name audited twice compares both times with the same point).
+   * (points this run records are not seen: a name audited twice compares both times with the same point),
+   * and, with `before`, recorded before that time: for a cached answer, the time it was fetched.
    */
-  previous(query: string, name?: string): HistoryPoint | undefined;
+  previous(query: string, name?: string, before?: number): HistoryPoint | undefined;
   /**
    * Records a FRESHLY FETCHED answer; the caller must not call it for a cache hit or under --sandbox.
    * Returns the point, or undefined when the answer has no score or the point could not be written (warned).
@@ -39,7 +40,7 @@ export function openAuditHistory(deps: HistoryDeps, baseUrl: URL | string): Audi
     return (latest = latestPoints(points, baseUrl));
   };
   return {
-    previous: (query, name) => recorded()(query, name),
+    previous: (query, name, before) => recorded()(query, name, before),
     record(query, answer) {
       const point = pointFromAudit(answer, { at: deps.now(), baseUrl, query });
       if (!point) return undefined;

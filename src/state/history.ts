@@ -5,7 +5,7 @@
 // most 1,000 points per (base URL, query).
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { scrubLine } from '../output/scrub.js';
+import { scrubLine } from '../text.js';
 import { openAppendLog } from './append-log.js';
 
 export interface HistorySource {
@@ -63,7 +63,7 @@ export interface HistoryStoreOptions {
 /** The history file: REP_HISTORY_FILE when set, else history.jsonl in the state dir. */
 export function historyFile(env: NodeJS.ProcessEnv, stateDir: string): string {
   const file = env.REP_HISTORY_FILE;
-  return file && file.trim() ? file : join(stateDir, HISTORY_FILE_NAME);
+  return file?.trim() ? file : join(stateDir, HISTORY_FILE_NAME);
 }
 
 export function openHistory(file: string, options: HistoryStoreOptions = {}): HistoryStore {
@@ -130,23 +130,39 @@ export function baseUrlKey(baseUrl: URL | string): string {
 export function pointsFor(points: readonly HistoryPoint[], name: string, baseUrl?: URL | string): HistoryPoint[] {
   const key = nameKey(name);
   const base = baseUrl === undefined ? undefined : baseUrlKey(baseUrl);
-  return points.filter((point) => (base === undefined || point.base_url === base) && (nameKey(point.query) === key || (point.name !== undefined && nameKey(point.name) === key)));
+  return points.filter(
+    (point) => (base === undefined || point.base_url === base) && (nameKey(point.query) === key || (point.name !== undefined && nameKey(point.name) === key)),
+  );
 }
 
 /**
  * A lookup of the newest point per name at one base URL: a query or company name gives the newest
- * point whose query or company name matches either (one pass over the points, then O(1) per name).
+ * point whose query or company name matches either; with `before`, the newest recorded before that
+ * time (an answer from the cache compares with the point before its own). One pass over the points.
  */
-export function latestPoints(points: readonly HistoryPoint[], baseUrl: URL | string): (query: string, name?: string) => HistoryPoint | undefined {
+export function latestPoints(
+  points: readonly HistoryPoint[],
+  baseUrl: URL | string,
+): (query: string, name?: string, before?: number) => HistoryPoint | undefined {
   const base = baseUrlKey(baseUrl);
-  const newest = new Map<string, HistoryPoint>();
+  const byKey = new Map<string, HistoryPoint[]>(); // oldest first, as the file holds them
   for (const point of points) {
     if (point.base_url !== base) continue;
-    for (const text of [point.query, point.name]) if (text !== undefined) newest.set(nameKey(text), point); // oldest first: the last one wins
+    const keys = new Set([point.query, point.name].filter((text) => text !== undefined).map(nameKey));
+    for (const key of keys) {
+      const list = byKey.get(key);
+      if (list) list.push(point);
+      else byKey.set(key, [point]);
+    }
   }
-  return (query, name) => {
-    const byQuery = newest.get(nameKey(query));
-    const byName = name === undefined ? undefined : newest.get(nameKey(name));
+  const newest = (key: string, before: number) => {
+    const list = byKey.get(key) ?? [];
+    for (let index = list.length - 1; index >= 0; index--) if (Date.parse(list[index]!.at) < before) return list[index];
+    return undefined;
+  };
+  return (query, name, before = Number.POSITIVE_INFINITY) => {
+    const byQuery = newest(nameKey(query), before);
+    const byName = name === undefined ? undefined : newest(nameKey(name), before);
     if (!byQuery || !byName) return byQuery ?? byName;
     return byName.at > byQuery.at ? byName : byQuery;
   };
@@ -196,7 +212,6 @@ function parseLines(lines: readonly string[]): { points: HistoryPoint[]; corrupt
 const LINE_START = '{"id":';
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** What scrubLine acts on: controls (escape sequences start with one), bidi marks, line breaks. */
-// eslint-disable-next-line no-control-regex
 const SCRUBBED = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** A line as a point; a line glued to the torn end of a failed write is still read from its own start. */
@@ -231,9 +246,15 @@ function pointOf(data: unknown): HistoryPoint | undefined {
 /** Sources as stored: the same array when every entry is clean already. */
 function cleanSources(sources: readonly unknown[]): HistorySource[] {
   const clean = (source: unknown): source is HistorySource =>
-    isRecord(source) && typeof source.source === 'string' && cleanText(source.source) === source.source && optionalFinite(source.rating) && optionalFinite(source.reviews);
+    isRecord(source) &&
+    typeof source.source === 'string' &&
+    cleanText(source.source) === source.source &&
+    optionalFinite(source.rating) &&
+    optionalFinite(source.reviews);
   if (sources.length <= MAX_SOURCES && sources.every(clean)) return sources as HistorySource[];
-  return sources.slice(0, MAX_SOURCES).flatMap((source) => (isRecord(source) && typeof source.source === 'string' ? [sourceOf(source.source, source.rating, source.reviews)] : []));
+  return sources
+    .slice(0, MAX_SOURCES)
+    .flatMap((source) => (isRecord(source) && typeof source.source === 'string' ? [sourceOf(source.source, source.rating, source.reviews)] : []));
 }
 
 function sourceOf(source: string, rating: unknown, reviews: unknown): HistorySource {

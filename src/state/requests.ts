@@ -66,13 +66,18 @@ export function keyId(key: string): string {
 /** Opens the log of one key in stateDir. Nothing is written until flush(); `now` dates pruning. */
 export function openRequestLog(stateDir: string, id: string, now: () => number = Date.now): RequestLog {
   const store = countStore(stateDir, now);
-  let initial: KeyState | undefined;
-  try {
-    initial = keyState(store.read(), id);
-  } catch {
-    // Unreadable: counted from zero; flush says why when it cannot write either.
-  }
-  const view: KeyState = { minutes: { ...(initial?.minutes ?? {}) }, ...(initial?.rateLimit ? { rateLimit: initial.rateLimit } : {}) };
+  // Read on first use: an answer from the cache asks nothing of the count, so it reads no record file.
+  let known: KeyState | undefined;
+  const view = (): KeyState => {
+    if (known) return known;
+    let initial: KeyState | undefined;
+    try {
+      initial = keyState(store.read(), id);
+    } catch {
+      // Unreadable: counted from zero; flush says why when it cannot write either.
+    }
+    return (known = { minutes: { ...(initial?.minutes ?? {}) }, ...(initial?.rateLimit ? { rateLimit: initial.rateLimit } : {}) });
+  };
   // Only what this process added is written, so concurrent rep processes do not count twice.
   let pending: Record<string, number> = {};
   let pendingRateLimit: RateLimitSnapshot | undefined;
@@ -80,21 +85,21 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
   return {
     record(nowMs) {
       const minute = String(Math.floor(nowMs / MINUTE_MS));
-      view.minutes[minute] = (view.minutes[minute] ?? 0) + 1;
+      view().minutes[minute] = (view().minutes[minute] ?? 0) + 1;
       pending[minute] = (pending[minute] ?? 0) + 1;
     },
     oldestSince(sinceMs) {
-      const first = bucketsSince(view.minutes, sinceMs)[0];
+      const first = bucketsSince(view().minutes, sinceMs)[0];
       return first === undefined ? undefined : Math.max(first[0] * MINUTE_MS, sinceMs);
     },
     noteRateLimit(info) {
       const snapshot = cleanSnapshot({ ...info, seenAt: info.seenAt ?? now() });
       if (!snapshot) return;
-      view.rateLimit = snapshot;
+      view().rateLimit = snapshot;
       pendingRateLimit = snapshot;
     },
     lastRateLimit() {
-      return view.rateLimit;
+      return view().rateLimit;
     },
     flush() {
       if (Object.keys(pending).length === 0 && !pendingRateLimit) return undefined;
@@ -155,7 +160,8 @@ function requestsSince(minutes: Record<string, number>, sinceMs: number): number
 
 /** A well-formed record, or undefined: anything else is skipped. */
 function countRecord(data: unknown): CountRecord | undefined {
-  if (!isRecord(data) || typeof data.id !== 'string' || !/^[0-9a-f]{1,64}$/.test(data.id) || typeof data.key !== 'string' || !/^[0-9a-f]{1,64}$/.test(data.key)) return undefined;
+  if (!isRecord(data) || typeof data.id !== 'string' || !/^[0-9a-f]{1,64}$/.test(data.id) || typeof data.key !== 'string' || !/^[0-9a-f]{1,64}$/.test(data.key))
+    return undefined;
   const record: CountRecord = { id: data.id, key: data.key };
   if (isRecord(data.minutes)) {
     const minutes: Record<string, number> = {};
@@ -191,7 +197,12 @@ function prune(records: CountRecord[], nowMs: number): CountRecord[] {
     if (best === undefined || best <= seenAt) latest.set(record.key, record);
   }
   return records.flatMap((record) => {
-    const kept = countRecordOf(record.id, record.key, recentMinutes(record.minutes ?? {}, nowMs), latest.get(record.key) === record ? record.rateLimit : undefined);
+    const kept = countRecordOf(
+      record.id,
+      record.key,
+      recentMinutes(record.minutes ?? {}, nowMs),
+      latest.get(record.key) === record ? record.rateLimit : undefined,
+    );
     return kept ? [kept] : [];
   });
 }

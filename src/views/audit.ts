@@ -3,9 +3,34 @@
 // in the records it holds for the company, the present or an only item (never the past): the
 // shallowest place wins, and a tie there is recorded. Every other field is kept as a detail row.
 import {
-  COMPANY, COMPANY_LISTS, ENVELOPES, IMPLIED_SCALE, NAME, NAME_INSIDE, PAST, PRESENT, REVIEWS, REVIEWS_INSIDE, SCALE, SCALE_INSIDE, SCORE, SCORE_INSIDE,
+  COMPANY,
+  COMPANY_LISTS,
+  ENVELOPES,
+  IMPLIED_SCALE,
+  NAME,
+  NAME_INSIDE,
+  PAST,
+  PRESENT,
+  REVIEWS,
+  REVIEWS_INSIDE,
+  SCALE,
+  SCALE_INSIDE,
+  SCORE,
+  SCORE_INSIDE,
 } from './aliases.js';
-import { appendAll, asNumber, asText, findValue, flatten, flattenRest, isRecord, joinPath, unwrapEnvelopes, type DetailRow, type JsonRecord } from './fields.js';
+import {
+  appendAll,
+  asNumber,
+  asText,
+  findValue,
+  flatten,
+  flattenRest,
+  isRecord,
+  joinPath,
+  unwrapEnvelopes,
+  type DetailRow,
+  type JsonRecord,
+} from './fields.js';
 import { sourceRows, SOURCE_KEYS, type SourceRow } from './sources.js';
 
 export type { DetailRow } from './fields.js';
@@ -171,7 +196,13 @@ class AuditReader {
     if (!taken) return this.places;
     const { best, record } = taken;
     const inside = record && findValue(record.record, SCALE_INSIDE, asNumber);
-    const beside = inside ? undefined : findValue(best.place.record, SCALE.filter((key) => !best.place.used.has(key)), asNumber);
+    const beside = inside
+      ? undefined
+      : findValue(
+          best.place.record,
+          SCALE.filter((key) => !best.place.used.has(key)),
+          asNumber,
+        );
     const scale = inside ? { place: record, found: inside } : beside && { place: best.place, found: beside };
     if (scale) {
       markUsed(scale.place, scale.found.key);
@@ -196,7 +227,11 @@ class AuditReader {
     const payload = this.places[0]!; // placesIn starts with the payload
     const companies = this.places.filter((place) => place.company).map((place) => [place, NAME] as const);
     for (const [place, names] of [...companies, [payload, COMPANY] as const, [payload, NAME] as const]) {
-      const found = findValue(place.record, names.filter((key) => !place.used.has(key)), readName);
+      const found = findValue(
+        place.record,
+        names.filter((key) => !place.used.has(key)),
+        readName,
+      );
       if (!found) continue;
       const { text, inner, record } = found.value;
       markUsed(place, found.key);
@@ -210,12 +245,19 @@ class AuditReader {
   /** The sources in the shallowest place that has them. */
   readSources(): void {
     for (const place of this.places) {
-      const found = findValue(place.record, SOURCE_KEYS.filter((key) => !place.used.has(key)), (value, key) => sourceRows(value, key));
+      const found = findValue(
+        place.record,
+        SOURCE_KEYS.filter((key) => !place.used.has(key)),
+        (value, key) => sourceRows(value, key),
+      );
       if (!found) continue;
       markUsed(place, found.key);
       this.view.sources = found.value.rows;
       this.view.paths.sources = this.path(place, found.key);
-      appendAll(place.leftovers, found.value.details.map(([key, text]): DetailRow => [joinPath(place.label, found.key, key), text]));
+      appendAll(
+        place.leftovers,
+        found.value.details.map(([key, text]): DetailRow => [joinPath(place.label, found.key, key), text]),
+      );
       return;
     }
   }

@@ -4,13 +4,9 @@ import type { Change } from '../history/change.js';
 import { auditView, type AuditView } from './audit.js';
 
 /** One record per input name, as JSON and NDJSON write it. */
-export type BatchRecord =
-  | { query: string; result: unknown }
-  | { query: string; error: { exit: number; message: string } };
+export type BatchRecord = { query: string; result: unknown } | { query: string; error: { exit: number; message: string } };
 
-export type BatchItem =
-  | { query: string; view: AuditView }
-  | { query: string; error: { exit: number; message: string } };
+export type BatchItem = { query: string; view: AuditView } | { query: string; error: { exit: number; message: string } };
 
 export function batchItem(record: BatchRecord): BatchItem {
   return 'error' in record ? record : { query: record.query, view: auditView(record.result) };

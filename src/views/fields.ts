@@ -28,7 +28,11 @@ export function asText(value: unknown): string | undefined {
  * The first of `names` whose value `read` accepts, with that key so the caller can mark it used
  * (own keys only, so `constructor` is never "found").
  */
-export function findValue<T>(record: JsonRecord, names: readonly string[], read: (value: unknown, key: string) => T | undefined): { key: string; value: T } | undefined {
+export function findValue<T>(
+  record: JsonRecord,
+  names: readonly string[],
+  read: (value: unknown, key: string) => T | undefined,
+): { key: string; value: T } | undefined {
   for (const name of names) {
     if (!Object.hasOwn(record, name)) continue;
     const value = read(record[name], name);
@@ -129,7 +133,11 @@ export function flattenRest(record: JsonRecord, used: ReadonlySet<string>, prefi
  * Descends through envelopes until `recognised` accepts the record (or no envelope is left). Fields
  * beside an envelope (`meta`, `links`, JSON:API `id`/`type`) are returned as details, never dropped.
  */
-export function unwrapEnvelopes(body: unknown, recognised: (record: JsonRecord) => boolean, accepts: (inner: unknown) => boolean = isRecord): { payload: unknown; details: DetailRow[]; path: string } {
+export function unwrapEnvelopes(
+  body: unknown,
+  recognised: (record: JsonRecord) => boolean,
+  accepts: (inner: unknown) => boolean = isRecord,
+): { payload: unknown; details: DetailRow[]; path: string } {
   const details: DetailRow[] = [];
   let payload = body;
   let path = '';

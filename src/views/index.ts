@@ -11,10 +11,7 @@ export { searchView, type SearchGroup, type SearchView } from './search.js';
 export type { DetailRow } from './fields.js';
 
 /** An endpoint's view, tagged with the endpoint so a renderer knows which it holds. */
-export type EndpointView =
-  | { endpoint: 'audit'; view: AuditView }
-  | { endpoint: 'search'; view: SearchView }
-  | { endpoint: 'pulse'; view: PulseView };
+export type EndpointView = { endpoint: 'audit'; view: AuditView } | { endpoint: 'search'; view: SearchView } | { endpoint: 'pulse'; view: PulseView };
 
 /** The one place a body becomes its endpoint's view. */
 export function viewOf(endpoint: Endpoint, body: unknown): EndpointView {

@@ -93,13 +93,13 @@ function addGrouped(collector: GroupCollector, record: JsonRecord, prefix: strin
     const known = knownGroup(key);
     if (known !== undefined && Array.isArray(value)) {
       collector.touch(known);
-      value.forEach((entry) => collector.add(known, groupedRow(known, entry)));
+      for (const entry of value) collector.add(known, groupedRow(known, entry));
     } else if (FLAT_KEYS.includes(key) && Array.isArray(value)) {
       addFlat(collector, value);
     } else if (FLAT_KEYS.includes(key) && isRecord(value) && depth < 3) {
       appendAll(details, addGrouped(collector, value, label, depth + 1));
     } else if (isRecordList(value)) {
-      value.forEach((entry) => collector.add(key, groupedRow(key, entry)));
+      for (const entry of value) collector.add(key, groupedRow(key, entry));
     } else {
       appendAll(details, flatten(value, label));
     }

@@ -1,17 +1,24 @@
-// Spawns the built `rep` as a child process, the way a user or a CI job runs it, with HOME, XDG_* and
-// REP_CONFIG_DIR pointing into a fresh temp dir, so no test touches the real home directory.
+// Runs rep the two ways tests need, with HOME, XDG_* and REP_CONFIG_DIR pointing into a fresh temp
+// dir, so no test touches the real home directory: in this process through main() with a test IO
+// (most tests), or as a child process of the built CLI (only where the process is the point: start-up,
+// signals, pipes, terminals, proxies, the bin shim, the tarball, parallel processes). `useRep()` is
+// the one fixture: a home, strict servers and `rep` per test, all cleaned up after it.
 import { spawn, type ChildProcessByStdio, type StdioOptions } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
+import { testIO, type TestIOOptions } from '../../src/io.js';
+import { main } from '../../src/main.js';
+import { startFaultServer, type FaultServer } from './fault-server.js';
 
 export const REP_BIN = fileURLToPath(new URL('../../bin/rep.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;
+  /** The signal that killed a spawned rep (never one in-process). */
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
@@ -56,42 +63,79 @@ export function makeTempHome(): TempHome {
   return home;
 }
 
+/** Environment changes for a run; `undefined` removes a variable, even one of the home's. */
+export type EnvChanges = Record<string, string | undefined>;
+
 export interface RunOptions {
   home: TempHome;
-  /** An installed `rep` to run as a shell would (its own shebang); without it, `node bin/rep.js` of this checkout. */
-  bin?: string;
-  /** Extra environment (REP_API_KEY, REP_BASE_URL, NO_COLOR, …); `undefined` removes a variable, even one of the home's. Nothing else is inherited but PATH. */
-  env?: Record<string, string | undefined>;
-  /** Written to stdin, then stdin is closed. Without it stdin is closed at once. */
+  env?: EnvChanges;
+  /** Written to stdin, then stdin ends. Without it stdin is empty. */
   input?: string;
-  /** A file (or device: /dev/zero) opened as stdin instead of a pipe; `input` is then ignored. */
-  stdinFrom?: string;
-  /** Leave stdin open after `input`, like a pipe whose writer has not finished (closed when the child exits). */
+  /** Leave stdin open after `input`, like a pipe whose writer has not finished (closed when rep ends). */
   keepStdinOpen?: boolean;
-  /** The child's working directory (default: this process's). */
-  cwd?: string;
-  /** Kill the child after this long (a safety net, not an assertion). */
-  killAfterMs?: number;
-  /** Called with the child's stdout as it arrives (for streaming tests). */
+  /** Called with stdout as it arrives (for streaming tests). */
   onStdout?: (chunk: string) => void;
   /** Called with stderr as it arrives. */
   onStderr?: (chunk: string) => void;
-  /** Abort to send SIGINT (or `interruptWith`). */
+  /** Abort to interrupt rep: in-process the run's signal aborts (what Ctrl-C does); a child gets SIGINT (or `interruptWith`). */
   signal?: AbortSignal;
+}
+
+export interface SpawnOptions extends RunOptions {
+  /** An installed `rep` to run as a shell would (its own shebang); without it, `node bin/rep.js` of this checkout. */
+  bin?: string;
+  /** Kill the child after this long (a safety net, not an assertion). */
+  killAfterMs?: number;
   interruptWith?: NodeJS.Signals;
+  /** A file (or device: /dev/zero) opened as stdin instead of a pipe; `input` is then ignored. */
+  stdinFrom?: string;
+  /** The child's working directory (default: this process's). */
+  cwd?: string;
   /** A file descriptor for the child's stdout (/dev/full, a file) instead of a pipe; stdout is then ''. */
   stdoutFd?: number;
   /** The same for stderr. */
   stderrFd?: number;
 }
 
-/** Runs `node bin/rep.js …args` (or `options.bin …args`) and collects its exit code and output. Never blocks the event loop. */
-export function runCli(args: string[], options: RunOptions): Promise<CliResult> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', ...options.home.env };
-  for (const [name, value] of Object.entries(options.env ?? {})) {
+export interface InProcessOptions extends RunOptions {
+  /** The test IO's terminal flags and width (all off, 80 columns, by default). */
+  io?: Pick<TestIOOptions, 'stdinIsTTY' | 'stdoutIsTTY' | 'stderrIsTTY' | 'columns' | 'stderrColumns'>;
+}
+
+/** The home's environment with `changes` applied; nothing else (in-process, not even PATH). */
+function envFor(home: TempHome, changes: EnvChanges = {}, base: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = { ...base, ...home.env };
+  for (const [name, value] of Object.entries(changes)) {
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
+  return env;
+}
+
+/** Runs `rep …args` in this process: main() with a test IO and the home's environment (never process.env). */
+export async function runInProcess(args: string[], options: InProcessOptions): Promise<CliResult> {
+  const env = envFor(options.home, options.env);
+  const stdin = new PassThrough();
+  if (options.keepStdinOpen) stdin.write(options.input ?? '');
+  else stdin.end(options.input ?? '');
+  const io = testIO({
+    ...options.io,
+    stdin,
+    env,
+    ...(options.onStdout ? { onStdout: options.onStdout } : {}),
+    ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+  });
+  try {
+    const code = await main(['node', 'rep', ...args], { io, env, signal: options.signal ?? new AbortController().signal });
+    return { code, signal: null, stdout: io.stdoutText(), stderr: io.stderrText() };
+  } finally {
+    stdin.destroy();
+  }
+}
+
+/** Runs `node bin/rep.js …args` (or `options.bin …args`) and collects its exit code and output. Never blocks the event loop. */
+export function runCli(args: string[], options: SpawnOptions): Promise<CliResult> {
+  const env = envFor(options.home, options.env, { PATH: process.env.PATH ?? '' });
   return new Promise((resolve, reject) => {
     const stdinFd = options.stdinFrom === undefined ? undefined : openSync(options.stdinFrom, 'r');
     const stdio: StdioOptions = [stdinFd ?? 'pipe', options.stdoutFd ?? 'pipe', options.stderrFd ?? 'pipe'];
@@ -125,35 +169,45 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
   });
 }
 
-export interface TempHomeSession {
-  /** This test's home, made on first use. */
+export interface RepFixture {
+  /** This test's home, made on first use and removed after the test. */
   home(): TempHome;
-  /** Runs `rep --retries 0 …args` in this test's home. */
-  rep(args: string[], options?: Omit<RunOptions, 'home'>): Promise<CliResult>;
-}
-
-/** For a test file's top level: a temp home per test, removed after it, and a `rep` that runs in it. */
-export function useTempHome(): TempHomeSession {
-  let current: TempHome | undefined;
-  afterEach(() => {
-    current?.cleanup();
-    current = undefined;
-  });
-  const home = () => (current ??= makeTempHome());
-  return { home, rep: (args, options = {}) => runCli(['--retries', '0', ...args], { home: home(), ...options }) };
+  /** A strict test server for this test (a new one each call), closed after it: close fails on any request it was not told to expect. */
+  server(): Promise<FaultServer>;
+  /** Closes `thing` after the test, whether it passed or not (a sandbox, a TLS server, a proxy). */
+  track<T extends { close(): Promise<unknown> }>(thing: T): T;
+  /** `rep --retries 0 …args` in this test's process and home. */
+  rep(args: string[], options?: Omit<InProcessOptions, 'home'>): Promise<CliResult>;
+  /** The same as a child process of the built CLI: only where the process is the point. */
+  spawn(args: string[], options?: Omit<SpawnOptions, 'home'>): Promise<CliResult>;
 }
 
 /**
- * For a test file's top level: `track(server)` hands the server back and closes it after the test,
- * whether the test passed or not (a strict fault server's close() then fails on unexpected requests).
+ * For a test file's (or describe's) top level: the one fixture. `defaults` gives the environment every
+ * run starts from (e.g. a sandbox's base URL and key, read once the tests run); a run's `env` goes on top.
  */
-export function closeAfterEach(): <T extends { close(): Promise<unknown> }>(server: T) => T {
+export function useRep(defaults: { env?: () => EnvChanges } = {}): RepFixture {
+  let current: TempHome | undefined;
   const open: Array<{ close(): Promise<unknown> }> = [];
   afterEach(async () => {
-    await Promise.all(open.splice(0).map((server) => server.close()));
+    try {
+      await Promise.all(open.splice(0).map((thing) => thing.close()));
+    } finally {
+      current?.cleanup();
+      current = undefined;
+    }
   });
-  return (server) => {
-    open.push(server);
-    return server;
+  const home = () => (current ??= makeTempHome());
+  const track = <T extends { close(): Promise<unknown> }>(thing: T): T => {
+    open.push(thing);
+    return thing;
+  };
+  const env = (changes: EnvChanges = {}) => ({ ...defaults.env?.(), ...changes });
+  return {
+    home,
+    track,
+    server: async () => track(await startFaultServer()),
+    rep: (args, options = {}) => runInProcess(['--retries', '0', ...args], { ...options, home: home(), env: env(options.env) }),
+    spawn: (args, options = {}) => runCli(['--retries', '0', ...args], { ...options, home: home(), env: env(options.env) }),
   };
 }

@@ -12,6 +12,8 @@ export interface RecordedRequest {
   /** `q` decoded, when present. */
   q: string | null;
   headers: IncomingHttpHeaders;
+  /** The client's port: requests on one connection share it. */
+  remotePort: number | undefined;
 }
 
 export interface FaultResponse {
@@ -21,7 +23,7 @@ export interface FaultResponse {
   body?: unknown;
   /** Milliseconds to wait before answering. */
   delayMs?: number;
-  /** Answer only once this settles (a test's gate: e.g. until the CLI has shown something). */
+  /** Answer only once this settles (a test's gate: e.g. until the CLI has shown something); then wait delayMs. */
   after?: Promise<unknown>;
   /**
    * `reset`: TCP RST without an answer; `destroy`: close the socket without an answer; `hang`: never
@@ -48,6 +50,8 @@ export interface FaultServer {
   always(path: string, answer: Responder): FaultServer;
   /** Requests received on a path (all paths when omitted). */
   count(path?: string): number;
+  /** Resolves once a request that `match`es has arrived (at once if one already has). */
+  arrival(match: (request: RecordedRequest) => boolean): Promise<RecordedRequest>;
   /** Scripted answers not yet consumed, by path. */
   pending(): Record<string, number>;
   /** Throws when any unexpected request arrived. */
@@ -67,12 +71,25 @@ export async function startFaultServer(options: { apiPath?: string } = {}): Prom
   const unexpected: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
+  const waiting = new Set<{ match: (request: RecordedRequest) => boolean; resolve: (request: RecordedRequest) => void }>();
 
   const server: Server = createServer((req, res) => {
     const rawUrl = req.url ?? '/';
     const parsed = new URL(rawUrl, 'http://127.0.0.1');
-    const recorded: RecordedRequest = { method: req.method ?? 'GET', rawUrl, path: parsed.pathname, q: parsed.searchParams.get('q'), headers: req.headers };
+    const recorded: RecordedRequest = {
+      method: req.method ?? 'GET',
+      rawUrl,
+      path: parsed.pathname,
+      q: parsed.searchParams.get('q'),
+      headers: req.headers,
+      remotePort: req.socket.remotePort,
+    };
     requests.push(recorded);
+    for (const waiter of waiting) {
+      if (!waiter.match(recorded)) continue;
+      waiting.delete(waiter);
+      waiter.resolve(recorded);
+    }
     const route = routes.get(parsed.pathname);
     const responder = route?.queue.shift() ?? route?.always;
     if (!responder) {
@@ -81,16 +98,17 @@ export async function startFaultServer(options: { apiPath?: string } = {}): Prom
       return;
     }
     const answer = typeof responder === 'function' ? responder(recorded) : responder;
-    const send = () => respond(res, answer);
-    if (answer.after) {
-      void answer.after.then(() => (res.destroyed ? undefined : send()), () => res.destroy());
-    } else if (answer.delayMs) {
+    const send = () => {
+      if (res.destroyed) return;
+      if (!answer.delayMs) return respond(res, answer);
       const timer = setTimeout(() => {
         timers.delete(timer);
-        send();
+        if (!res.destroyed) respond(res, answer);
       }, answer.delayMs);
       timers.add(timer);
-    } else send();
+    };
+    if (answer.after) void answer.after.then(send, () => res.destroy());
+    else send();
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -127,6 +145,10 @@ export async function startFaultServer(options: { apiPath?: string } = {}): Prom
     },
     count(path) {
       return path === undefined ? requests.length : requests.filter((r) => r.path === path).length;
+    },
+    arrival(match) {
+      const found = requests.find(match);
+      return found ? Promise.resolve(found) : new Promise((resolve) => waiting.add({ match, resolve }));
     },
     pending() {
       const left: Record<string, number> = {};

@@ -1,5 +1,7 @@
 // A Node module hook that records every file module a process loads, for tests that prove what a
-// command or a cache hit does not load. The process needs `--import <url>` and REP_TEST_LOAD_LOG=<file>.
+// command or a cache hit does not load. The process needs `--import <url>` and REP_TEST_LOAD_LOG=<file>;
+// at exit, <file>.builtins gets the ids of Node's own modules it loaded (process.moduleLoadList), and
+// <file>.stdin is written if anything made process.stdin (a stream that a command reading no input need not make).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,8 +15,13 @@ export async function load(url, context, nextLoad) {
   return nextLoad(url, context);
 }
 `;
-const REGISTER = `import { register } from 'node:module';
-register(new URL('./hooks.mjs', import.meta.url), { data: { log: process.env.REP_TEST_LOAD_LOG } });
+const REGISTER = `import { writeFileSync } from 'node:fs';
+import { register } from 'node:module';
+const log = process.env.REP_TEST_LOAD_LOG;
+register(new URL('./hooks.mjs', import.meta.url), { data: { log } });
+const stdin = Object.getOwnPropertyDescriptor(process, 'stdin');
+Object.defineProperty(process, 'stdin', { ...stdin, get() { writeFileSync(log + '.stdin', ''); return stdin.get.call(this); } });
+process.on('exit', () => writeFileSync(log + '.builtins', process.moduleLoadList.filter((entry) => entry.startsWith('NativeModule ')).map((entry) => entry.slice(13)).join('\\n')));
 `;
 
 /** Writes the hook files into dir; returns the URL to pass to `node --import`. */

@@ -40,7 +40,7 @@ export async function startProxy(): Promise<ForwardingProxy> {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
-    upstream.on('error', () => res.headersSent ? res.destroy() : res.writeHead(502).end('upstream failed'));
+    upstream.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end('upstream failed')));
     req.pipe(upstream);
   });
 

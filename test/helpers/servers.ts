@@ -16,7 +16,6 @@ export const HOSTILE = {
 const ALL = Object.values(HOSTILE).join(' ');
 
 /** Control bytes and bidi marks that must never reach a terminal or a CSV cell. */
-// eslint-disable-next-line no-control-regex
 export const TERMINAL_ACTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 export const HOSTILE_BODIES = {
@@ -42,13 +41,18 @@ export const HOSTILE_BODIES = {
   error: { error: { code: 'boom', message: `exploded ${ALL}` } },
 };
 
-/** A server answering audit, search and pulse with HOSTILE_BODIES (audit `fail`: a 500 with a hostile JSON message; search `raw`: a 502 with raw hostile text). */
+/**
+ * A server answering audit, search and pulse with HOSTILE_BODIES (audit `fail`: a 500 with a hostile
+ * JSON message; search `raw`: a 502 with raw hostile text).
+ */
 export async function startHostileServer(): Promise<FaultServer> {
   const server = await startFaultServer();
   const json = (body: unknown, status = 200): FaultResponse => ({ status, body });
   return server
     .always('/api/audit', (request) => (request.q === 'fail' ? json(HOSTILE_BODIES.error, 500) : json(HOSTILE_BODIES.audit)))
-    .always('/api/search', (request) => (request.q === 'raw' ? { status: 502, headers: { 'content-type': 'text/plain' }, body: `bad gateway ${ALL}` } : json(HOSTILE_BODIES.search)))
+    .always('/api/search', (request) =>
+      request.q === 'raw' ? { status: 502, headers: { 'content-type': 'text/plain' }, body: `bad gateway ${ALL}` } : json(HOSTILE_BODIES.search),
+    )
     .always('/api/pulse', json(HOSTILE_BODIES.pulse));
 }
 
@@ -66,13 +70,18 @@ export interface ConnectionCounter {
   close(): Promise<void>;
 }
 
-/** Counts TCP connections and drops each at once: proves that nothing was sent, whatever the protocol. */
+/**
+ * Counts TCP connections, and refuses each at once with a 502 (what a proxy says when it cannot reach
+ * the target) before closing it: proves that nothing was sent, whatever the protocol. (A connection
+ * dropped unanswered can make an HTTP client reconnect over and over instead of failing.)
+ */
 export async function startConnectionCounter(): Promise<ConnectionCounter> {
   let count = 0;
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     count++;
-    socket.destroy();
+    socket.on('error', () => {});
+    socket.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
   });
   server.on('connection', (socket) => sockets.add(socket));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

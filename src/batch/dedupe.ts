@@ -1,5 +1,5 @@
-// Answers by name, so a duplicate name in a batch is sent once: while the first request is in flight
-// later duplicates wait on it; once answered they reuse its outcome, kept as one compact string.
+// The batch's dedupe: a duplicate name is sent once. While the first request is in flight later
+// duplicates wait on it; once answered they reuse its outcome, kept by name as one compact string.
 import { ExitCode, type ExitCodeValue } from '../errors.js';
 import { NOT_AUDITED, type Outcome } from './outcome.js';
 
@@ -10,7 +10,7 @@ const ENTRY_OVERHEAD_BYTES = 120;
 /** JSON text never starts with `!`, so an error can share the string form. */
 const ERROR_MARK = '!';
 
-export class AnswerCache<Waiter> {
+export class Dedupe<Waiter> {
   readonly #pending = new Map<string, Waiter[]>();
   readonly #answers = new Map<string, string>();
   #bytes = 0;
