@@ -99,9 +99,13 @@ describe('search', () => {
     const lines = result.stdout
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { type: string });
-    expect(lines.length).toBeGreaterThan(1);
-    for (const line of lines) expect(['company', 'city', 'category']).toContain(line.type);
+      .map((line) => JSON.parse(line) as unknown);
+    // Exactly the results of the JSON body, in its order, each with its type.
+    const body = JSON.parse((await rep(['--format', 'json', 'search', 'coffee'])).stdout) as Record<string, Array<Record<string, unknown>>>;
+    const typed = (key: string, type: string) => (body[key] ?? []).map((entry) => ({ type, ...entry }));
+    const expected = [...typed('companies', 'company'), ...typed('cities', 'city'), ...typed('categories', 'category')];
+    expect(expected.length).toBeGreaterThan(0);
+    expect(lines).toEqual(expected);
   });
 
   it('a blank search is a usage error sent nowhere', async () => {
