@@ -7,6 +7,12 @@ const e = 'e\u0301'; // é as e and a combining acute accent
 const coder = '👩\u200d💻'; // one emoji joined by a ZWJ
 
 describe('displayWidth', () => {
+  it('a flag (a pair of regional indicators) takes two columns, as terminals draw it', () => {
+    expect(displayWidth('🇷🇺')).toBe(2);
+    expect(displayWidth('Кофейня 🇷🇺 Ромашка')).toBe(18);
+    expect(truncateToWidth('🇷🇺🇷🇺', 3)).not.toBe('🇷🇺🇷🇺');
+  });
+
   it.each([
     ['ASCII', 'abc', 3],
     ['CJK', '東京', 4],

@@ -2,9 +2,9 @@
 // linear: text is segmented a bounded chunk at a time, and cutting stops once the width is exceeded.
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
-// East Asian wide and fullwidth blocks, and emoji, take two columns; marks and joiners none.
+// East Asian wide and fullwidth blocks, flags and emoji take two columns; marks and joiners none.
 const WIDE =
-  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]|\p{Extended_Pictographic}/u;
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f1e6}-\u{1f1ff}\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]|\p{Extended_Pictographic}/u;
 // biome-ignore lint/suspicious/noMisleadingCharacterClass: the zero-width characters one by one, the joiner among them, on purpose
 const ZERO_WIDTH = /^[\p{Mark}\u200b-\u200d\ufe0f]*$/u;
 const SGR = /\u001b\[[0-9;]*m/g;
