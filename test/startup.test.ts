@@ -144,6 +144,11 @@ describe.each(nodeLines())('on %s', (node) => {
       expect(api.count()).toBe(1);
       expect(heavyIn(hit.packages)).toEqual([]);
       expect(['http', NODE_OWN_UNDICI, 'child_process', 'readline', 'fs/promises'].filter((id) => hit.builtins.has(id))).toEqual([]);
+      // Nor what an ESM import of node:fs or node:crypto would load through its facade's getters (beyond
+      // what Node's own ESM loader loads for any module on this line: `rep --version` is the baseline).
+      const { builtins: baseline } = await packagesLoaded(['--version'], env, node);
+      const facade = ['internal/fs/promises', 'internal/readline/interface', 'internal/crypto/webcrypto'];
+      expect(facade.filter((id) => hit.builtins.has(id) && !baseline.has(id))).toEqual([]);
       expect(hit.stdinMade).toBe(false);
     } finally {
       await api.close();

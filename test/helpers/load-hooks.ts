@@ -15,8 +15,9 @@ export async function load(url, context, nextLoad) {
   return nextLoad(url, context);
 }
 `;
-const REGISTER = `import { writeFileSync } from 'node:fs';
-import { register } from 'node:module';
+// No ESM import of node:fs here: its facade would load what the test looks for (fs.promises, readline).
+const REGISTER = `const { writeFileSync } = process.getBuiltinModule('node:fs');
+const { register } = process.getBuiltinModule('node:module');
 const log = process.env.REP_TEST_LOAD_LOG;
 register(new URL('./hooks.mjs', import.meta.url), { data: { log } });
 const stdin = Object.getOwnPropertyDescriptor(process, 'stdin');
