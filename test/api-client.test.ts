@@ -13,6 +13,7 @@ import { clientHooks } from '../src/progress.js';
 import { openRequestLog, readRequestStatus } from '../src/state/requests.js';
 import { useRep } from './helpers/cli.js';
 import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
+import { testGlobals } from './helpers/globals.js';
 
 const KEY = 'sk_test_0123456789abcdefWXYZ';
 const stateDir = mkdtempSync(join(tmpdir(), 'rep-api-client-'));
@@ -26,19 +27,7 @@ function client(baseUrl: URL, overrides: Partial<ClientOptions> = {}, io: IO = t
   const debugLines: string[] = [];
   const warnings: string[] = [];
   const sleeps: number[] = [];
-  const globals = {
-    json: false,
-    bom: false,
-    color: true,
-    cache: true,
-    timeout: 5,
-    retries: 0,
-    wait: false,
-    maxWait: 3_600_000,
-    debug: true,
-    quiet: false,
-    sandbox: false,
-  };
+  const globals = testGlobals({ timeout: 5, debug: true });
   const { deps } = createDeps({ globals, io, env: {}, signal: new AbortController().signal });
   const hooks = clientHooks({ ...deps, debug: (line) => debugLines.push(line), warn: (text) => warnings.push(text) });
   const api = createClient({
@@ -160,19 +149,7 @@ describe('redirects', () => {
     s.expect('/api/next%C2%9B2J', { headers: { 'x-ratelimit-remaining': '50\u009b2J' }, body: { index: 1 } });
     // Through the CLI's own debug writer (createDeps), where every --debug line is scrubbed.
     const io = testIO();
-    const globals = {
-      json: false,
-      bom: false,
-      color: true,
-      cache: true,
-      timeout: 5,
-      retries: 0,
-      wait: false,
-      maxWait: 3_600_000,
-      debug: true,
-      quiet: false,
-      sandbox: false,
-    };
+    const globals = testGlobals({ timeout: 5, debug: true });
     const { deps } = createDeps({ globals, io, env: {}, signal: new AbortController().signal });
     const api = createClient({ baseUrl: s.baseUrl, apiKey: KEY, retries: 0, env: {}, hooks: clientHooks(deps) });
     await api.pulse();

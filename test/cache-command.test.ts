@@ -12,6 +12,7 @@ import { ConfigError, describeError, UsageError } from '../src/errors.js';
 import { testIO } from '../src/io.js';
 import { parseDuration } from '../src/options.js';
 import { openAnswerCache } from '../src/state/answer-cache.js';
+import { testGlobals } from './helpers/globals.js';
 
 let root: string;
 let dir: string;
@@ -23,20 +24,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 function depsFor(globals: Partial<GlobalOptions> = {}, env: NodeJS.ProcessEnv = { REP_CACHE_DIR: dir }) {
   const io = testIO();
-  const all: GlobalOptions = {
-    json: false,
-    bom: false,
-    color: true,
-    cache: true,
-    timeout: 30,
-    retries: 0,
-    wait: false,
-    maxWait: 3_600_000,
-    debug: false,
-    quiet: false,
-    sandbox: false,
-    ...globals,
-  };
+  const all = testGlobals(globals);
   const { deps } = createDeps({ globals: all, io, env, signal: new AbortController().signal });
   return { deps, io };
 }

@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run, type HistoryOptions } from '../src/commands/history.js';
 import { createDeps } from '../src/context.js';
-import type { Format, GlobalOptions } from '../src/deps.js';
+import type { Format } from '../src/deps.js';
 import { localDateTime } from '../src/history/change.js';
 import { testIO } from '../src/io.js';
 import { openAuditHistory } from '../src/state/audit-history.js';
+import { testGlobals } from './helpers/globals.js';
 
 const BASE = 'https://api.example.test/api';
 const DAY = 24 * 60 * 60 * 1000;
@@ -55,19 +56,7 @@ function record(
 
 async function history(opts: HistoryOptions, stateDir: string, setup: Setup = {}) {
   const io = testIO({ columns: setup.columns ?? 80 });
-  const globals: GlobalOptions = {
-    json: false,
-    bom: false,
-    color: true,
-    cache: true,
-    timeout: 30,
-    retries: 0,
-    wait: false,
-    maxWait: 3_600_000,
-    debug: false,
-    quiet: false,
-    sandbox: setup.sandbox ?? false,
-  };
+  const globals = testGlobals({ sandbox: setup.sandbox ?? false });
   // 'markdown' is cast until the global Format has it (the lead adds it with --format markdown).
   if (setup.format) globals.format = setup.format as Format;
   const { deps, cleanup } = createDeps({ globals, io, env: setup.env ?? {}, signal: new AbortController().signal, now: () => NOW });
