@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const REP = join(root, 'bin', 'rep.js');
+const REP = join(root, 'bin', 'rep.cjs');
 const SCRIPTS = join(root, 'scripts', 'bench');
 const TIME = '/usr/bin/time';
 const KEY = 'rk_bench_0123456789';

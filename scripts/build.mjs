@@ -1,16 +1,41 @@
-// Bundles src/ into dist/ with esbuild: two entries, the CLI (cli.js) and the library (index.js, with
-// its .d.ts types from tsc), and lazy chunks, one per command module, so `rep --version` loads only the
-// CLI parser and each command loads only what it uses. Everything but Node's built-ins is bundled, so
-// the package installs with no dependencies; dist/ also gets the bundled packages' licence notices,
-// and source maps of rep's own code only.
+// Bundles src/ into dist/ with esbuild, as CommonJS: Node loads a CommonJS file with far less work than
+// an ES module (no ESM loader: no resolve, link and evaluate steps per file), and that work was most of
+// rep's own start-up on Node 22 and 24. Everything but Node's built-ins is bundled, so the package
+// installs with no dependencies.
+// - dist/cli.cjs: the CLI (bin/rep.cjs requires it), in one file: rep's code, commander and chalk. A
+//   module that a command imports lazily is in it too, but runs only when imported (esbuild's lazy init).
+// - dist/lib/*.cjs: the LEAVES, what only some commands need, each in a file of its own that is read and
+//   compiled only when first required: the HTTP client, the table and spinner libraries, conf, the sandbox.
+// - dist/index.cjs: the library (src/index.ts), sharing dist/lib/ with the CLI; dist/index.js is its ES
+//   module face for `import { createClient } from 'rep-cli'`, the same objects, so `instanceof` holds.
+// dist/ also gets the library's .d.ts types (from tsc), the bundled packages' licence notices, and source
+// maps of rep's own code only.
 import { build } from 'esbuild';
-import { isBuiltin } from 'node:module';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { createRequire, isBuiltin } from 'node:module';
+import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { libraryDeclarations } from './declarations.mjs';
 import { pruneSourceMap } from './prune-source-maps.mjs';
 import { bundledPackageDirs, thirdPartyNotices } from './third-party-notices.mjs';
+
+/**
+ * The leaves: each is bundled alone into dist/lib/<name>.cjs, and an import of it in rep's code (always a
+ * lazy `await import(...)`: test/startup.test.ts checks what each command loads) becomes a require of
+ * that file. A leaf must not bundle a module of rep's that the CLI or library bundles too: that module
+ * would then exist twice, with two copies of its classes and state (the build checks this).
+ */
+const LEAVES = [
+  // undici's request API and an Agent; the whole package (for a proxy) is inside too, run only when imported.
+  { name: 'undici', entry: 'src/api/undici.ts' },
+  // Cache-Control and Expires, with undici's parsers: read only when an answer is stored.
+  { name: 'freshness', entry: 'src/state/answer-freshness.ts' },
+  // The offline API server and its data set (`rep sandbox`, `--sandbox`).
+  { name: 'sandbox', entry: 'src/sandbox/server.ts' },
+  { name: 'cli-table3', entry: 'cli-table3' },
+  { name: 'ora', entry: 'ora' },
+  { name: 'conf', entry: 'conf' },
+];
 
 /**
  * Requires that bundled packages make at load but use only on paths rep never takes, made lazy:
@@ -44,101 +69,137 @@ const deferRequires = {
   },
 };
 
-/**
- * `import process from 'node:process'` in bundled packages (env-paths, chalk, ora, conf) goes through
- * Node's ESM facade of the process object, which reads all its properties once, process.stdin among
- * them: a stream made for nothing (~3 ms). They get the global instead; require() calls stay as they are.
- */
-const processGlobal = {
-  name: 'process-global',
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?process$/ }, (args) =>
-      args.kind === 'import-statement' ? { path: 'process', namespace: 'process-global' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({ contents: 'export default process;', loader: 'js' }));
-  },
-};
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+const dist = join(root, 'dist');
 
 /**
- * `import { readFileSync } from 'node:fs'` goes through Node's ESM facade of the module, which reads
- * every export once, getters included: fs.promises (and with it readline), crypto.webcrypto, and so
- * on, about twenty of Node's own modules that no command needs (~5 ms a run). Imports of these
- * built-ins take the CommonJS module from process.getBuiltinModule instead, with the names listed
- * here (an import of a name missing from the list fails the build; none of them is a getter).
+ * Imports of a leaf, from rep's code or another leaf, become a require of its dist/lib/ file (at run
+ * time, from the importing file's folder), through a small module that gives the import the leaf's
+ * exports as they are, \`default\` included. (esbuild would otherwise apply Node's rule for importing
+ * CommonJS, default = the whole exports object, since rep's sources are ES modules of a "type": "module" package.)
  */
-const WITHOUT_FACADE = {
-  fs: 'chmodSync closeSync constants createWriteStream existsSync fchmodSync fstatSync linkSync lstatSync mkdirSync openSync readdirSync readFileSync readSync realpathSync renameSync rmSync Stats statSync unlinkSync writeFileSync writeSync',
-  crypto: 'createHash randomBytes randomUUID timingSafeEqual',
-  os: 'homedir tmpdir EOL platform',
-};
-const builtinsWithoutFacade = {
-  name: 'builtins-without-facade',
+const leafImports = (from, self) => ({
+  name: 'leaf-imports',
   setup(build) {
-    const names = new RegExp(`^(node:)?(${Object.keys(WITHOUT_FACADE).join('|')})$`);
-    build.onResolve({ filter: names }, (args) =>
-      args.kind === 'import-statement' ? { path: args.path.replace(/^node:/, ''), namespace: 'builtin-cjs' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'builtin-cjs' }, (args) => ({
-      contents: `const m = process.getBuiltinModule('node:${args.path}');\nexport default m;\nexport const { ${WITHOUT_FACADE[args.path].split(' ').join(', ')} } = m;\n`,
+    build.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind === 'entry-point' || args.namespace === 'leaf') return undefined;
+      const target = args.path.startsWith('.') ? relative(root, resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'))) : args.path;
+      const leaf = LEAVES.find(({ entry }) => entry === target && entry !== self);
+      return leaf ? { path: `${relative(from, join(dist, 'lib')) || '.'}/${leaf.name}.cjs`.replace(/^(?!\.)/, './'), namespace: 'leaf' } : undefined;
+    });
+    build.onResolve({ filter: /.*/, namespace: 'leaf' }, (args) => ({ path: args.path, external: true }));
+    build.onLoad({ filter: /.*/, namespace: 'leaf' }, (args) => ({
+      contents: `export * from '${args.path}';\nexport { default } from '${args.path}';\n`,
       loader: 'js',
     }));
   },
-};
+});
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-const result = await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: ['src/cli.ts', 'src/index.ts'],
-  outdir: 'dist',
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20.18',
-  chunkNames: 'chunks/[name]-[hash]',
+  // `await import(x)` of a leaf becomes `Promise.resolve().then(() => require(x))`: no ESM loader at all.
+  supported: { 'dynamic-import': false },
   sourcemap: 'linked',
-  // Licence comments inside bundled files stay, at the end of their chunk; licence files go to NOTICES.
+  // Licence comments inside bundled files stay, at the end of their file; licence files go to NOTICES.
   legalComments: 'eof',
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
   metafile: true,
   write: false,
-  plugins: [deferRequires, processGlobal, builtinsWithoutFacade],
   define: { __REP_VERSION__: JSON.stringify(version) },
-  // Several dependencies are CommonJS and call require(); give the ESM bundle a real one.
-  banner: { js: "import { createRequire as __repCreateRequire } from 'node:module'; const require = __repCreateRequire(import.meta.url);" },
-});
+};
+const bundles = await Promise.all([
+  build({
+    ...common,
+    entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    plugins: [deferRequires, leafImports(dist)],
+  }),
+  ...LEAVES.map(({ name, entry }) =>
+    build({
+      ...common,
+      ...(entry.startsWith('src/')
+        ? { entryPoints: [entry] }
+        : { stdin: { contents: `export * from '${entry}';\nexport { default } from '${entry}';\n`, resolveDir: root, sourcefile: `${name}-leaf.js` } }),
+      outfile: join('dist', 'lib', `${name}.cjs`),
+      plugins: [deferRequires, leafImports(join(dist, 'lib'), entry)],
+    }),
+  ),
+]);
 
 // A bare import left in dist/ would need a package the tarball does not install. (`node:` names are
 // Node's own even where this Node lacks them, like undici's lazy node:sqlite.)
 const unbundled = new Set();
-for (const output of Object.values(result.metafile.outputs)) {
-  for (const { path, external } of output.imports) if (external && !path.startsWith('node:') && !isBuiltin(path)) unbundled.add(path);
+for (const { metafile } of bundles) {
+  for (const output of Object.values(metafile.outputs)) {
+    for (const { path, external } of output.imports)
+      if (external && !/^\.\.?\/(lib\/)?[\w-]+\.cjs$/.test(path) && !path.startsWith('node:') && !isBuiltin(path)) unbundled.add(path);
+  }
 }
 if (unbundled.size > 0) throw new Error(`dist/ would import ${[...unbundled].join(', ')} at run time: bundle it (esbuild left it external)`);
+// A module of rep's in a leaf and in another bundle would be two modules, each with its own classes and
+// state. (The CLI and the library each have their copy of the core: they never load each other.)
+const owner = new Map();
+for (const { metafile } of bundles) {
+  const [file] = Object.keys(metafile.outputs).filter((path) => path.endsWith('.cjs'));
+  for (const input of Object.keys(metafile.inputs).filter((input) => input.startsWith('src/'))) {
+    if (owner.has(input)) throw new Error(`${input} is bundled into both ${owner.get(input)} and ${file}: import it only from one side of a leaf`);
+    owner.set(input, file);
+  }
+}
 
-const NOTICES = join(root, 'dist', 'THIRD_PARTY_NOTICES.txt');
-const files = result.outputFiles.map(({ path, text }) => ({
-  path,
-  text: path.endsWith('.map') ? `${JSON.stringify(pruneSourceMap(JSON.parse(text)))}\n` : text,
-}));
-files.push({ path: NOTICES, text: thirdPartyNotices(bundledPackageDirs(result.metafile, root)) });
+const NOTICES = join(dist, 'THIRD_PARTY_NOTICES.txt');
+const files = bundles.flatMap(({ outputFiles }) =>
+  outputFiles.map(({ path, text }) => ({ path, text: path.endsWith('.map') ? `${JSON.stringify(pruneSourceMap(JSON.parse(text)))}\n` : text })),
+);
+const packageDirs = new Set(bundles.flatMap(({ metafile }) => bundledPackageDirs(metafile, root)));
+files.push({ path: NOTICES, text: thirdPartyNotices([...packageDirs]) });
+files.push({ path: join(dist, 'index.js'), text: esmFace(files.find(({ path }) => path === join(dist, 'index.cjs')).text) });
 // Types take tsc seconds; `--no-types` (the test suite's build, which runs JavaScript only) skips them.
 if (!process.argv.includes('--no-types')) files.push(...libraryDeclarations(root));
-// Each file is replaced whole (write, then rename), so a concurrent run of the CLI never reads half a chunk.
+// Each file is replaced whole (write, then rename), so a concurrent run of the CLI never reads half a file.
 for (const { path, text } of files) {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(`${path}.${process.pid}.tmp`, text);
   await rename(`${path}.${process.pid}.tmp`, path);
 }
 
-// Remove chunks of earlier builds only after the new ones are written, so a concurrent run of
-// the CLI never finds dist/ half-empty.
+// Remove files of earlier builds only after the new ones are written, so a concurrent run of the CLI
+// never finds dist/ half-empty.
 const built = new Set(files.map(({ path }) => path));
-for (const entry of await readdir(join(root, 'dist'), { recursive: true, withFileTypes: true })) {
+for (const entry of await readdir(dist, { recursive: true, withFileTypes: true })) {
   const file = join(entry.parentPath, entry.name);
   if (entry.isFile() && !built.has(file)) await rm(file, { force: true });
 }
-console.error(`built ${built.size} files into ${relative(process.cwd(), join(root, 'dist')) || 'dist'}`);
+// and the folders that held only them (deepest first; rmdir refuses one that is not empty)
+const folders = (await readdir(dist, { recursive: true, withFileTypes: true })).filter((entry) => entry.isDirectory());
+for (const folder of folders.map((entry) => join(entry.parentPath, entry.name)).sort((a, b) => b.length - a.length)) {
+  await rmdir(folder).catch((error) => {
+    if (error.code !== 'ENOTEMPTY') throw error;
+  });
+}
+console.error(`built ${built.size} files into ${relative(process.cwd(), dist) || 'dist'}`);
+
+/**
+ * dist/index.js: the library as an ES module, re-exporting by name what dist/index.cjs exports (read by
+ * loading that file here: the library does nothing on load), so there is one copy of every class.
+ */
+function esmFace(libraryCode) {
+  const module = { exports: {} };
+  new Function('module', 'exports', 'require', libraryCode)(module, module.exports, createRequire(join(dist, 'index.cjs')));
+  const names = Object.keys(module.exports).filter((name) => name !== '__esModule' && name !== 'default');
+  return [
+    '// The library as an ES module: the same objects as ./index.cjs (one copy, so `instanceof` holds for both).',
+    "import library from './index.cjs';",
+    '',
+    `export const { ${names.sort().join(', ')} } = library;`,
+    '',
+  ].join('\n');
+}

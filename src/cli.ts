@@ -1,4 +1,4 @@
-// The entry point (bin/rep.js imports the bundle of this file), and the only module that touches the
+// The entry point (bin/rep.cjs requires the bundle of this file, dist/cli.cjs), and the only module that touches the
 // process: it watches signals and the output streams from its first line, so nothing that happens
 // later goes unnoticed, hands main() the process's IO, environment and an abort signal, and sets the
 // exit code main() chose. `rep --version` is answered here without loading the command-line parser.
@@ -15,19 +15,23 @@ const onSignal = () => {
 process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
 
 const io = streamIO({ stdin: () => process.stdin, stdout: process.stdout, stderr: process.stderr }, process.env);
-const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  io.out(`${VERSION}
-`);
-  process.exitCode = await exitAfterOutput(io, ExitCode.ok, false);
-} else if (args[0] === '__complete') {
-  // Hidden, for the completion scripts: recorded names, without loading the parser or any command.
-  const { completeWords } = await import('./commands/complete.js');
-  io.out(completeWords(args.slice(1), process.env));
-  process.exitCode = await exitAfterOutput(io, ExitCode.ok, false);
-} else {
+void run(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});
+
+async function run(args: string[]): Promise<number> {
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    io.out(`${VERSION}\n`);
+    return exitAfterOutput(io, ExitCode.ok, false);
+  }
+  if (args[0] === '__complete') {
+    // Hidden, for the completion scripts: recorded names, without loading the parser or any command.
+    const { completeWords } = await import('./commands/complete.js');
+    io.out(completeWords(args.slice(1), process.env));
+    return exitAfterOutput(io, ExitCode.ok, false);
+  }
   // The bundle is minified: under --debug, stack traces point into src/ through the source maps.
   if (args.includes('--debug')) process.setSourceMapsEnabled(true);
   const { main } = await import('./main.js');
-  process.exitCode = await main(process.argv, { io, env: process.env, signal: interrupt.signal });
+  return main(process.argv, { io, env: process.env, signal: interrupt.signal });
 }

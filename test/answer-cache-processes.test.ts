@@ -1,5 +1,5 @@
-// The answer cache across processes: the store bundled the way scripts/build.mjs bundles rep (esbuild,
-// split chunks), run by plain node. Many processes writing and reading the same and different entries
+// The answer cache across processes: the store bundled by esbuild, run by plain node, with put()'s lazy
+// import of the Cache-Control parser in a file of its own (as scripts/build.mjs makes it a leaf). Many processes writing and reading the same and different entries
 // at once never read a torn or foreign answer; a cache hit loads no HTTP stack and no npm package.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -64,7 +64,7 @@ let metafile: Metafile;
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'rep-cache-build-'));
-  // As scripts/build.mjs: one ESM bundle with split chunks, so put()'s lazy import is a chunk of its own.
+  // Split chunks, so put()'s lazy import is a file of its own, as the freshness leaf of scripts/build.mjs is.
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: { 'answer-cache': 'src/state/answer-cache.ts' },

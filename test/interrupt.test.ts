@@ -2,7 +2,6 @@
 // has even been loaded, and in the middle of a batch, whose JSON array is still closed on the way out.
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, useRep } from './helpers/cli.js';
 import { auditBody, serveCompanyAudits } from './helpers/companies.js';
@@ -18,36 +17,38 @@ async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-// Runs in Node's hooks thread: holds the load of main's chunk until the test creates the release file.
-const GATE_HOOKS = `import { appendFileSync, existsSync } from 'node:fs';
-let gate;
-export function initialize(data) { gate = data; }
-export async function load(url, context, nextLoad) {
-  if (/\\/chunks\\/main-[^/]+\\.js$/.test(url)) {
+// Preloaded (--require): once cli.ts has set its signal handlers, holds the process there, before main
+// is loaded, until the test creates the release file. A signal that comes meanwhile waits for the event loop.
+const GATE = `const { appendFileSync, existsSync } = require('node:fs');
+const gate = JSON.parse(process.env.REP_TEST_GATE);
+const on = process.on;
+process.on = function (event, listener) {
+  const result = on.call(this, event, listener);
+  if (event === 'SIGTERM' && !gate.held) {
+    gate.held = true;
     appendFileSync(gate.log, 'holding main\\n');
-    while (!existsSync(gate.release)) await new Promise((resolve) => setTimeout(resolve, 10));
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    while (!existsSync(gate.release)) Atomics.wait(pause, 0, 0, 10);
   }
-  return nextLoad(url, context);
-}
+  return result;
+};
 `;
 
 describe('a signal during start-up', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('%s before main has loaded exits 130, not killed by the signal', async (signalName) => {
     const dir = fixture.home().dir;
     const gate = { log: join(dir, 'gate.log'), release: join(dir, 'release') };
-    writeFileSync(join(dir, 'gate-hooks.mjs'), GATE_HOOKS);
-    const register = `register(new URL('./gate-hooks.mjs', import.meta.url), { data: ${JSON.stringify(gate)} });`;
-    writeFileSync(join(dir, 'gate.mjs'), `import { register } from 'node:module';\n${register}\n`);
+    writeFileSync(join(dir, 'gate.cjs'), GATE);
     writeFileSync(gate.log, '');
     const interrupt = new AbortController();
     const running = runCli(['--sandbox', 'pulse'], {
       home: fixture.home(),
-      env: { NODE_OPTIONS: `--import=${pathToFileURL(join(dir, 'gate.mjs')).href}` },
+      env: { NODE_OPTIONS: `--require=${join(dir, 'gate.cjs')}`, REP_TEST_GATE: JSON.stringify(gate) },
       signal: interrupt.signal,
       interruptWith: signalName,
     });
     await until(() => readFileSync(gate.log, 'utf8').includes('holding main'));
-    interrupt.abort(); // cli.ts has run; main, which runs the command, is not loaded yet
+    interrupt.abort(); // cli.ts has set its handlers; main, which runs the command, is not loaded yet
     writeFileSync(gate.release, '');
     const result = await running;
     expect(result).toEqual({ code: 130, signal: null, stdout: '', stderr: '' });

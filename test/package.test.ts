@@ -98,9 +98,11 @@ describe('the packed tarball', () => {
         'LICENSE',
         'README.md',
         'package.json',
-        'bin/rep.js',
-        'dist/cli.js',
+        'bin/rep.cjs',
+        'dist/cli.cjs',
+        'dist/index.cjs',
         'dist/index.js',
+        'dist/lib/undici.cjs',
         'dist/index.d.ts',
         'dist/THIRD_PARTY_NOTICES.txt',
       ]),
@@ -122,10 +124,11 @@ describe('the packed tarball', () => {
     for (const map of maps) expect(map.sourcesContent?.length ?? 0).toBe(map.sources.length);
 
     const bare = new Set<string>();
-    for (const file of readdirSync(join(installed, 'dist'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))) {
+    for (const file of readdirSync(join(installed, 'dist'), { recursive: true, encoding: 'utf8' }).filter((name) => /\.c?js$/.test(name))) {
       const code = readFileSync(join(installed, 'dist', file), 'utf8');
-      // esbuild's forms: `from"x"`, `import"x"`, `import("x")`, and `__require("x")` for a CommonJS require it left.
-      for (const [, specifier = ''] of code.matchAll(/(?:\bfrom\s*|\bimport\s*|\bimport\(\s*|\b__require\(\s*)["']([^"'\s]+)["']/g)) {
+      // esbuild's forms: `from"x"`, `import"x"`, `import("x")`, and `require("x")` (`__require` where it wraps
+      // one); not a require quoted in a string, like the code ajv writes for standalone validators.
+      for (const [, specifier = ''] of code.matchAll(/(?:\bfrom\s*|\bimport\s*|\bimport\(\s*|(?<!['"`])\b(?:__)?require\(\s*)["']([^"'\s]+)["']/g)) {
         if (!/^(\.|\/|node:)/.test(specifier) && !isBuiltin(specifier)) bare.add(`${file}: ${specifier}`);
       }
     }
@@ -177,6 +180,21 @@ describe('the library from the tarball', () => {
     expect(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['rep-cli']);
   });
 
+  it('is the same library to require() as to import: one copy of each class', async () => {
+    const both = `const required = require('rep-cli');
+import('rep-cli').then((imported) => {
+  const names = Object.keys(imported).sort();
+  process.stdout.write(JSON.stringify({ names, same: names.every((name) => imported[name] === required[name]) }));
+});
+`;
+    writeFileSync(join(project, 'both.cjs'), both);
+    const result = await run(process.execPath, ['both.cjs'], project, { PATH: npmEnv.PATH ?? '' });
+    expect(result.stderr).toBe('');
+    const said = JSON.parse(result.stdout) as { names: string[]; same: boolean };
+    expect(said.names).toEqual(expect.arrayContaining(['createClient', 'RepError', 'NotFoundError', 'auditView']));
+    expect(said.same).toBe(true);
+  });
+
   it('type-checks a strict TypeScript import of createClient and RepError', async () => {
     const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
     const checked = await run(tsc, ['--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', 'main.ts'], project);
@@ -215,7 +233,7 @@ describe('the checkout', () => {
   it('says how to build when dist/ is missing, instead of a module-not-found stack', async () => {
     const clone = join(dir, 'unbuilt');
     cpSync(join(ROOT, 'bin'), join(clone, 'bin'), { recursive: true });
-    const result = await runCli(['--version'], { home: makeTempHome(), bin: join(clone, 'bin', 'rep.js') });
+    const result = await runCli(['--version'], { home: makeTempHome(), bin: join(clone, 'bin', 'rep.cjs') });
     expect(result).toMatchObject({
       code: 1,
       stdout: '',

@@ -1,5 +1,5 @@
-// Start-up stays cheap: the built CLI runs with a module hook that records every file it loads, and each
-// loaded chunk's source map says which packages it holds (x_bundled_packages, written by the build). `--help`, `--version` and `completion` must
+// Start-up stays cheap: the built CLI runs with a hook that records every file it loads, and each
+// loaded file's source map says which packages it holds (x_bundled_packages, written by the build). `--help`, `--version` and `completion` must
 // load no HTTP client, no conf, no spinner and no table library; a piped command no spinner or table.
 // The same runs on every Node line found (this node, and those scripts/node-lines.sh installed in
 // .cache/node-lines/, as `npm run bench` measures): Node 22+ carries its own undici behind lazy web
@@ -7,13 +7,14 @@
 // must never wake it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempHome, REP_BIN, runCli, type TempHome } from './helpers/cli.js';
 import { writeLoadHooks } from './helpers/load-hooks.js';
 import { startFaultServer } from './helpers/fault-server.js';
 
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const HEAVY = ['undici', 'conf', 'ajv', 'ora', 'cli-table3'] as const;
 const NODE_OWN_UNDICI = 'internal/deps/undici/undici';
 
@@ -27,7 +28,7 @@ function nodeLines(): string[] {
   return [process.execPath, ...installed];
 }
 
-/** Node 22.1+ has a compile cache, which bin/rep.js turns on. */
+/** Node 22.1+ has a compile cache, which bin/rep.cjs turns on. */
 function hasCompileCache(node: string): boolean {
   return spawnSync(node, ['-p', "typeof require('node:module').enableCompileCache"], { encoding: 'utf8' }).stdout.trim() === 'function';
 }
@@ -70,11 +71,11 @@ function bundledPackagesOf(file: string): string[] {
 const heavyIn = (packages: Set<string>) => HEAVY.filter((name) => packages.has(name));
 
 describe('start-up loads only what the command uses', () => {
-  it('--version loads neither commander nor anything heavy', async () => {
+  it('--version loads the CLI bundle alone: no leaf of dist/lib/, nothing heavy', async () => {
     const { code, files, packages } = await packagesLoaded(['--version']);
     expect(code).toBe(0);
-    expect(files.some((file) => file.endsWith(join('dist', 'cli.js')))).toBe(true);
-    expect([...packages]).toEqual([]);
+    expect(files.filter((file) => file.includes(`${sep}dist${sep}`)).map((file) => relative(DIST, file))).toEqual(['cli.cjs']);
+    expect([...packages].filter((name) => name !== 'commander' && name !== 'chalk')).toEqual([]);
   });
 
   it.each([[['--help']], [[]], [['audit', '--help']], [['help', 'audit']], [['completion', 'bash']], [['completion', 'fish']]])(
@@ -82,7 +83,7 @@ describe('start-up loads only what the command uses', () => {
     async (args) => {
       const { code, packages } = await packagesLoaded(args);
       expect(code).toBe(0);
-      expect(packages.has('commander')).toBe(true); // the recorder sees bundled chunks
+      expect(packages.has('commander')).toBe(true); // the recorder sees the bundle
       expect(heavyIn(packages)).toEqual([]);
     },
   );
@@ -155,14 +156,14 @@ describe.each(nodeLines())('on %s', (node) => {
     }
   });
 
-  it.skipIf(!hasCompileCache(node))("keeps rep's compiled chunks in Node's compile cache under the temp dir, not in the package", async () => {
+  it.skipIf(!hasCompileCache(node))("keeps rep's compiled bundle in Node's compile cache under the temp dir, not in the package", async () => {
     const tmp = join(home.dir, `tmp-${++runs}`);
     mkdirSync(tmp);
     const env = { TMPDIR: tmp, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' };
     expect((await runCli([REP_BIN, '--help'], { home, bin: node, env })).code).toBe(0);
     const second = await runCli([REP_BIN, '--help'], { home, bin: node, env });
     expect(second.code).toBe(0);
-    expect(second.stderr).toMatch(/ file:\/\/\S+\/dist\/chunks\/\S+\.js was accepted/);
+    expect(second.stderr).toMatch(/\/dist\/cli\.cjs was accepted/);
     expect(readdirSync(join(tmp, 'node-compile-cache')).length).toBe(1); // one directory for this Node version
   });
 });

@@ -14,7 +14,7 @@ import { testIO, type TestIOOptions } from '../../src/io.js';
 import { main } from '../../src/main.js';
 import { startFaultServer, type FaultServer } from './fault-server.js';
 
-export const REP_BIN = fileURLToPath(new URL('../../bin/rep.js', import.meta.url));
+export const REP_BIN = fileURLToPath(new URL('../../bin/rep.cjs', import.meta.url));
 
 export interface CliResult {
   code: number | null;
@@ -82,7 +82,7 @@ export interface RunOptions {
 }
 
 export interface SpawnOptions extends RunOptions {
-  /** An installed `rep` to run as a shell would (its own shebang); without it, `node bin/rep.js` of this checkout. */
+  /** An installed `rep` to run as a shell would (its own shebang); without it, `node bin/rep.cjs` of this checkout. */
   bin?: string;
   /** Kill the child after this long (a safety net, not an assertion). */
   killAfterMs?: number;
@@ -133,7 +133,7 @@ export async function runInProcess(args: string[], options: InProcessOptions): P
   }
 }
 
-/** Runs `node bin/rep.js …args` (or `options.bin …args`) and collects its exit code and output. Never blocks the event loop. */
+/** Runs `node bin/rep.cjs …args` (or `options.bin …args`) and collects its exit code and output. Never blocks the event loop. */
 export function runCli(args: string[], options: SpawnOptions): Promise<CliResult> {
   const env = envFor(options.home, options.env, { PATH: process.env.PATH ?? '' });
   return new Promise((resolve, reject) => {

@@ -1,4 +1,5 @@
-// A Node module hook that records every file module a process loads, for tests that prove what a
+// A Node module hook that records every file module a process loads (ES modules as the loader loads
+// them; CommonJS ones, like rep's bundle, from require's cache at exit), for tests that prove what a
 // command or a cache hit does not load. The process needs `--import <url>` and REP_TEST_LOAD_LOG=<file>;
 // at exit, <file>.builtins gets the ids of Node's own modules it loaded (process.moduleLoadList), and
 // <file>.stdin is written if anything made process.stdin (a stream that a command reading no input need not make).
@@ -16,12 +17,15 @@ export async function load(url, context, nextLoad) {
 }
 `;
 // No ESM import of node:fs here: its facade would load what the test looks for (fs.promises, readline).
-const REGISTER = `const { writeFileSync } = process.getBuiltinModule('node:fs');
-const { register } = process.getBuiltinModule('node:module');
+const REGISTER = `const { appendFileSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const { pathToFileURL } = process.getBuiltinModule('node:url');
+const { register, createRequire } = process.getBuiltinModule('node:module');
+const require = createRequire(import.meta.url);
 const log = process.env.REP_TEST_LOAD_LOG;
 register(new URL('./hooks.mjs', import.meta.url), { data: { log } });
 const stdin = Object.getOwnPropertyDescriptor(process, 'stdin');
 Object.defineProperty(process, 'stdin', { ...stdin, get() { writeFileSync(log + '.stdin', ''); return stdin.get.call(this); } });
+process.on('exit', () => appendFileSync(log, Object.keys(require.cache).filter((id) => id.startsWith('/')).map((id) => pathToFileURL(id).href + '\\n').join('')));
 process.on('exit', () => writeFileSync(log + '.builtins', process.moduleLoadList.filter((entry) => entry.startsWith('NativeModule ')).map((entry) => entry.slice(13)).join('\\n')));
 `;
 
