@@ -1,10 +1,10 @@
 // The answer cache's directory as a whole: listing, counting, clearing, and keeping it within its
 // bound. Eviction costs no scan on a hit: every put adds one byte to a shared counter file, and the
 // put that brings it to `evictEvery` renames it away (only one process can) and evicts the oldest.
-import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { CacheLimits } from './answer-cache.js';
+import { randomHex } from './ids.js';
 
 export const ENTRY_EXTENSION = '.answer';
 const ENTRY_NAME = /^[0-9a-f]{64}\.answer$/;
@@ -59,7 +59,7 @@ export function countPut(dir: string): number {
 
 /** Evicts in the one process that renames the put count away (the others find it gone); never throws. */
 export function evictOnce(dir: string, limits: CacheLimits): void {
-  const claimed = join(dir, `${PUTS}.${process.pid.toString(36)}-${randomBytes(4).toString('hex')}`);
+  const claimed = join(dir, `${PUTS}.${process.pid.toString(36)}-${randomHex(4)}`);
   try {
     renameSync(join(dir, PUTS), claimed);
   } catch {

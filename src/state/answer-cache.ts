@@ -5,7 +5,6 @@
 // renamed into place (0600, in a 0700 directory), so parallel rep processes never see half an entry;
 // anything unreadable, foreign or damaged is a miss. A hit loads only Node built-ins and rep's own
 // small state modules: the HTTP stack, and even the Cache-Control parser, stay unloaded.
-import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../config/file.js';
@@ -13,6 +12,7 @@ import { countPut, ENTRY_EXTENSION, evictOnce, listEntries, removeEntries } from
 import type { AnswerHeaders } from './answer-freshness.js';
 import { readPrivateFile, writePrivateFile } from './files.js';
 import { keyId } from './requests.js';
+import { sha256Hex } from './ids.js';
 
 /** Which question an answer is to; `apiKey` is hashed at once and never kept. */
 export interface AnswerKey {
@@ -228,5 +228,5 @@ function isJsonDocument(text: string): boolean {
 }
 
 function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return sha256Hex(text);
 }

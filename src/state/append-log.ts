@@ -9,7 +9,6 @@
 //   renamed another file into place meanwhile, it writes its lines again into the new one. A line
 //   written before the rename is copied by the compaction or rewritten by its writer, maybe both, so
 //   lines carry ids and readers take each id once.
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -29,6 +28,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { randomHex } from './ids.js';
 
 export interface AppendLogLimits {
   /** An append that leaves the file bigger than this compacts it. */
@@ -115,7 +115,7 @@ function compactFile(path: string, limits: AppendLogLimits, compact: (lines: str
     try {
       const stat = regularFile(fd, real);
       const kept = compact(linesOf(readTail(fd, stat.size, limits.readCapBytes)));
-      const temp = `${real}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      const temp = `${real}.${process.pid}.${randomHex(4)}.tmp`;
       try {
         writeFileSync(temp, kept.map((line) => `${line}\n`).join(''), { mode: 0o600, flag: 'wx' });
         // Only a stolen stale lock lets another compaction run: then leave the file to it.
@@ -181,7 +181,7 @@ function takeLock(path: string): Lock | undefined {
 
 /** Moves the stale lock aside and removes it; a fresh lock taken meanwhile (moved by mistake) is put back. */
 function clearStaleLock(path: string, staleId: string): void {
-  const aside = `${path}.${randomBytes(4).toString('hex')}.stale`;
+  const aside = `${path}.${randomHex(4)}.stale`;
   try {
     renameSync(path, aside);
   } catch {

@@ -1,10 +1,10 @@
 // Files rep keeps for itself (request records, cached answers): read only when they are regular files
 // of a sane size, without following a link or blocking on a FIFO; written whole under a temporary
 // name and renamed into place, mode 0600, so a reader in another process sees the old file or the new.
-import { randomBytes } from 'node:crypto';
 import { chmodSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LocalFileError, readLocalFile } from '../local-file.js';
+import { randomHex } from './ids.js';
 
 /** What reading a private file found: its text, or why there is none. */
 export type PrivateFileRead = { text: string } | 'gone' | 'unreadable' | 'not-a-file' | 'too-large';
@@ -26,7 +26,7 @@ export function readPrivateFile(path: string, maxBytes: number): PrivateFileRead
 
 /** Writes text to path whole (temporary name in the same directory, then rename), mode 0600. Throws when it cannot. */
 export function writePrivateFile(path: string, text: string): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid.toString(36)}-${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid.toString(36)}-${randomHex(4)}${TEMP_SUFFIX}`);
   try {
     writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
     chmodSync(temp, 0o600); // the umask may have narrowed it already; never widened

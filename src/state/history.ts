@@ -3,10 +3,10 @@
 // Safe under parallel rep processes (append-log.ts); a corrupt line is skipped with one warning.
 // Bounded: once an append takes the file past 8 MiB it is compacted to the newest 4 MiB, keeping at
 // most 1,000 points per (base URL, query).
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { scrubLine } from '../text.js';
 import { openAppendLog } from './append-log.js';
+import { randomHex } from './ids.js';
 
 export interface HistorySource {
   source: string;
@@ -97,7 +97,7 @@ export interface AuditAnswer {
 /** The point for a fresh audit answer, or undefined when it has no score. */
 export function pointFromAudit(answer: AuditAnswer, where: { at: number; baseUrl: URL | string; query: string }): HistoryPoint | undefined {
   return pointOf({
-    id: randomBytes(8).toString('hex'),
+    id: randomHex(8),
     at: new Date(where.at).toISOString(),
     base_url: baseUrlKey(where.baseUrl),
     query: where.query,

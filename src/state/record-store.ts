@@ -3,10 +3,10 @@
 // merges the files into one and removes the files it read. Every record has an id, so merges that
 // race each other at worst hold the same record twice, and a reader takes each id once. Nothing
 // waits on a lock: the lock below only keeps processes from merging the same files at once.
-import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readPrivateFile, TEMP_SUFFIX, writePrivateFile } from './files.js';
+import { randomHex } from './ids.js';
 
 export interface StoredRecord {
   id: string;
@@ -106,7 +106,7 @@ function recordFiles(dir: string): string[] {
 
 /** One line a record, written whole under a temporary name and renamed into place (0600). */
 function writeRecordFile(dir: string, records: StoredRecord[]): void {
-  const name = `${Date.now().toString(36)}-${process.pid.toString(36)}-${randomBytes(4).toString('hex')}${EXTENSION}`;
+  const name = `${Date.now().toString(36)}-${process.pid.toString(36)}-${randomHex(4)}${EXTENSION}`;
   writePrivateFile(join(dir, name), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
 }
 

@@ -2,12 +2,12 @@
 // when a rate limit resets when the server does not say, and feeds `rep status`. Each run adds what it
 // sent as one record to a record store (record-store.ts), so parallel rep processes lose no count.
 // It is a cache, not config: a broken record is skipped. Keys are stored only as a hash (keyId).
-import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 // The window the log counts over is the service's rate-limit window.
 import { HOUR_MS } from '../api/rate-limit.js';
 import { isRecord } from '../text.js';
 import { openRecordStore, type RecordStore } from './record-store.js';
+import { randomHex, sha256Hex } from './ids.js';
 
 /** The directory of the request records, in the state dir. */
 export const REQUESTS_DIR = 'requests';
@@ -60,7 +60,7 @@ interface KeyState {
 
 /** A stable, non-reversible name for a key: the first 16 hex digits of its SHA-256. */
 export function keyId(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 16);
+  return sha256Hex(key).slice(0, 16);
 }
 
 /** Opens the log of one key in stateDir. Nothing is written until flush(); `now` dates pruning. */
@@ -103,7 +103,7 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
     },
     flush() {
       if (Object.keys(pending).length === 0 && !pendingRateLimit) return undefined;
-      const record = countRecordOf(randomBytes(8).toString('hex'), id, recentMinutes(pending, now()), pendingRateLimit);
+      const record = countRecordOf(randomHex(8), id, recentMinutes(pending, now()), pendingRateLimit);
       try {
         if (record) store.add([record]);
         pending = {};

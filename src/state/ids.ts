@@ -1,0 +1,23 @@
+// Hashes and random ids for rep's local files, without node:crypto: loading it costs about 8 ms of every
+// run (17 of Node's own modules), more than a cached answer's whole lookup. SHA-256 comes from
+// @noble/hashes (audited, no dependencies); the random ids only keep apart the files and records of
+// processes that already differ by pid and time, so Math.random (seeded per process by V8 from the
+// system's entropy) is enough for them. Nothing here protects a secret from an attacker: the key's
+// fingerprint is a SHA-256, which keeps the key out of file names and files.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+
+/** The SHA-256 of a text's UTF-8 bytes, in lower-case hex. */
+export function sha256Hex(text: string): string {
+  return bytesToHex(sha256(utf8ToBytes(text)));
+}
+
+/** `bytes` random bytes in lower-case hex (2 characters a byte). */
+export function randomHex(bytes: number): string {
+  let hex = '';
+  for (let i = 0; i < bytes; i++)
+    hex += Math.floor(Math.random() * 256)
+      .toString(16)
+      .padStart(2, '0');
+  return hex;
+}

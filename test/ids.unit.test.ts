@@ -1,0 +1,44 @@
+// The hashes and random ids of rep's local files (src/state/ids.ts), checked against node:crypto: the
+// cache's entry names and the key's fingerprint must stay what they were when rep hashed with it.
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { randomHex, sha256Hex } from '../src/state/ids.js';
+
+const nodeSha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+describe('sha256Hex', () => {
+  it('is the SHA-256 of the UTF-8 bytes, like node:crypto', () => {
+    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    // Padding boundaries (55, 56, 63, 64, 65 bytes), multi-byte text, a lone surrogate and a long input.
+    const texts = ['a'.repeat(55), 'a'.repeat(56), 'a'.repeat(63), 'a'.repeat(64), 'a'.repeat(65), 'Кофейня Ромашка', '🇷🇺 café', '\ud800', 'x'.repeat(100_000)];
+    for (const text of texts) expect(sha256Hex(text), JSON.stringify(text.slice(0, 20))).toBe(nodeSha256(text));
+  });
+
+  it('agrees with node:crypto on random texts of every length up to 300', () => {
+    for (let length = 0; length <= 300; length++) {
+      const text = Array.from({ length }, () => String.fromCodePoint(Math.floor(Math.random() * 0x2000))).join('');
+      expect(sha256Hex(text)).toBe(nodeSha256(text));
+    }
+  });
+});
+
+describe('randomHex', () => {
+  it('gives two lower-case hex characters a byte, different each time', () => {
+    const ids = Array.from({ length: 1000 }, () => randomHex(8));
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{16}$/);
+    expect(new Set(ids).size).toBe(1000);
+    expect(randomHex(4)).toMatch(/^[0-9a-f]{8}$/);
+    expect(randomHex(0)).toBe('');
+  });
+
+  it('uses every hex digit in both places of a byte', () => {
+    const seen = [new Set<string>(), new Set<string>()];
+    for (let i = 0; i < 2000; i++) {
+      const byte = randomHex(1);
+      seen[0]!.add(byte[0]!);
+      seen[1]!.add(byte[1]!);
+    }
+    expect([seen[0]!.size, seen[1]!.size]).toEqual([16, 16]);
+  });
+});
