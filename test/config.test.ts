@@ -121,7 +121,7 @@ describe('parseBaseUrl', () => {
 });
 
 describe('isLoopbackHost', () => {
-  it.each(['localhost', '127.0.0.1', '127.255.255.254', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '[::ffff:7f00:1]'])('%s is loopback', (host) => {
+  it.each(['localhost', 'LocalHost', '127.0.0.1', '127.255.255.254', '127.1', '0x7f.1', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '[::ffff:7f00:1]'])('%s is loopback', (host) => {
     expect(isLoopbackHost(host)).toBe(true);
   });
   it.each([
@@ -134,6 +134,9 @@ describe('isLoopbackHost', () => {
     '::',
     '::ffff:10.0.0.1',
     '::127.0.0.1',
+    '127.0.0.1.example.com',
+    '::2',
+    '[::ffff:7f00:1',
     '',
     'localhost.localdomain',
   ])('%s is not', (host) => {

@@ -1,6 +1,5 @@
 // What a request is made of, checked before anything is sent: the base URL (plain http only for
 // loopback), the key (sendable as a header; masked wherever it is shown), and each endpoint's URL.
-import { BlockList, isIP } from 'node:net';
 import { UsageError } from './errors.js';
 
 export type Endpoint = 'audit' | 'search' | 'pulse';
@@ -53,25 +52,18 @@ function withoutUserinfo(value: string): string {
   return `${scheme}…@${value.slice(at + 1)}`;
 }
 
-let loopback: BlockList | undefined;
-
 /**
  * Whether a URL hostname is the local machine: `localhost`, 127.0.0.0/8, ::1 and their IPv4-mapped
  * forms (`[::ffff:127.0.0.1]`, which URL rewrites to `[::ffff:7f00:1]`). `localhost.` and
  * `*.localhost` are refused: a resolver may send them to DNS, which could answer with any address.
+ * The URL parser writes an IP address one way only (`127.1` is `127.0.0.1`, `0:0:0:0:0:0:0:1` is
+ * `::1`), so the check is on that form (node:net's BlockList would cost a module load of every run).
  */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   if (host === 'localhost') return true;
-  const family = isIP(host);
-  if (family === 0) return false;
-  if (!loopback) {
-    loopback = new BlockList();
-    loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-    loopback.addAddress('::1', 'ipv6');
-  }
-  // BlockList matches IPv4-mapped IPv6 addresses against the IPv4 rules.
-  return loopback.check(host, family === 6 ? 'ipv6' : 'ipv4');
+  if (host.includes(':')) return /^::(1|ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4})$/.test(URL.parse(`http://[${host}]/`)?.hostname.slice(1, -1) ?? '');
+  return /^127\.\d+\.\d+\.\d+$/.test(URL.parse(`http://${host}/`)?.hostname ?? '');
 }
 
 /**
