@@ -121,7 +121,19 @@ describe('parseBaseUrl', () => {
 });
 
 describe('isLoopbackHost', () => {
-  it.each(['localhost', 'LocalHost', '127.0.0.1', '127.255.255.254', '127.1', '0x7f.1', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '[::ffff:7f00:1]'])('%s is loopback', (host) => {
+  it.each([
+    'localhost',
+    'LocalHost',
+    '127.0.0.1',
+    '127.255.255.254',
+    '127.1',
+    '0x7f.1',
+    '::1',
+    '[::1]',
+    '0:0:0:0:0:0:0:1',
+    '::ffff:127.0.0.1',
+    '[::ffff:7f00:1]',
+  ])('%s is loopback', (host) => {
     expect(isLoopbackHost(host)).toBe(true);
   });
   it.each([
