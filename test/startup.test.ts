@@ -6,12 +6,13 @@
 // globals (fetch, Headers, node:http's WebSocket export…), and rep, which bundles the undici package,
 // must never wake it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempHome, REP_BIN, runCli, type TempHome } from './helpers/cli.js';
 import { writeLoadHooks } from './helpers/load-hooks.js';
+import { buildProgram } from '../src/program.js';
 import { startFaultServer } from './helpers/fault-server.js';
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -28,7 +29,7 @@ function nodeLines(): string[] {
   return [process.execPath, ...installed];
 }
 
-/** Node 22.1+ has a compile cache, which bin/rep.cjs turns on. */
+/** Node 22.1+ has a compile cache, which bin/rep.cjs turns on for `--version` (other runs use rep's own code cache). */
 function hasCompileCache(node: string): boolean {
   return spawnSync(node, ['-p', "typeof require('node:module').enableCompileCache"], { encoding: 'utf8' }).stdout.trim() === 'function';
 }
@@ -118,6 +119,15 @@ describe('start-up loads only what the command uses', () => {
   });
 });
 
+describe("bin/rep.cjs's code cache", () => {
+  it("keys entries by program.ts's commands", () => {
+    const listed = /const COMMANDS = \[([^\]]*)\]/.exec(readFileSync(REP_BIN, 'utf8'))?.[1] ?? '';
+    const names = [...listed.matchAll(/'([^']+)'/g)].map((match) => match[1]);
+    const program = buildProgram(async () => {});
+    expect(names.sort()).toEqual(program.commands.map((command) => command.name()).sort());
+  });
+});
+
 describe.each(nodeLines())('on %s', (node) => {
   it("rep --sandbox pulse sends its request with rep's undici, without waking Node's own or perf_hooks", async () => {
     const { code, stderr, builtins } = await packagesLoaded(['--sandbox', 'pulse'], {}, node);
@@ -157,14 +167,55 @@ describe.each(nodeLines())('on %s', (node) => {
     }
   });
 
-  it.skipIf(!hasCompileCache(node))("keeps rep's compiled bundle in Node's compile cache under the temp dir, not in the package", async () => {
+  it("keeps rep's code cache in a private directory under the temp dir, one entry a file and command, and reads it back", async () => {
     const tmp = join(home.dir, `tmp-${++runs}`);
-    mkdirSync(tmp);
-    const env = { TMPDIR: tmp, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' };
-    expect((await runCli([REP_BIN, '--help'], { home, bin: node, env })).code).toBe(0);
-    const second = await runCli([REP_BIN, '--help'], { home, bin: node, env });
+    const env = { TMPDIR: tmp };
+    const first = await runCli([REP_BIN, '--sandbox', 'pulse'], { home, bin: node, env });
+    expect(first.code).toBe(0);
+    const dir = join(tmp, `rep-code-cache-${process.getuid?.() ?? ''}`.replace(/-$/, ''));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const entries = readdirSync(dir).sort();
+    expect(entries.map((name) => name.split('-')[0])).toEqual(['cli.cjs', 'lib_sandbox.cjs', 'lib_undici.cjs']);
+    for (const name of entries) {
+      expect(name).toMatch(/-pulse-/);
+      expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
+    }
+    const before = entries.map((name) => statSync(join(dir, name)).mtimeMs);
+    const second = await runCli([REP_BIN, '--sandbox', 'pulse'], { home, bin: node, env });
     expect(second.code).toBe(0);
-    expect(second.stderr).toMatch(/\/dist\/cli\.cjs was accepted/);
-    expect(readdirSync(join(tmp, 'node-compile-cache')).length).toBe(1); // one directory for this Node version
+    expect(second.stdout.replace(/"\w+_at": "[^"]*"/g, '')).toBe(first.stdout.replace(/"\w+_at": "[^"]*"/g, ''));
+    // Read, accepted by V8 and so not written again.
+    expect(readdirSync(dir).sort()).toEqual(entries);
+    expect(entries.map((name) => statSync(join(dir, name)).mtimeMs)).toEqual(before);
+    const version = await runCli([REP_BIN, '--version'], { home, bin: node, env });
+    expect(version.code).toBe(0);
+    if (!hasCompileCache(node)) expect(readdirSync(dir).filter((name) => name.includes('-version-'))).toHaveLength(1);
+  });
+
+  it('writes an entry V8 rejects again, and runs as well with it', async () => {
+    const tmp = join(home.dir, `tmp-${++runs}`);
+    const env = { TMPDIR: tmp };
+    expect((await runCli([REP_BIN, '--help'], { home, bin: node, env })).code).toBe(0);
+    const dir = join(tmp, readdirSync(tmp)[0]!);
+    const [entry] = readdirSync(dir);
+    writeFileSync(join(dir, entry!), 'not a code cache');
+    const run = await runCli([REP_BIN, '--help'], { home, bin: node, env });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(/^Usage: rep /);
+    expect(readFileSync(join(dir, entry!), 'utf8')).not.toBe('not a code cache');
+  });
+
+  it.skipIf(process.getuid === undefined)('uses no cache directory that others can write to, and writes none with NODE_DISABLE_COMPILE_CACHE', async () => {
+    const tmp = join(home.dir, `tmp-${++runs}`);
+    const dir = join(tmp, `rep-code-cache-${process.getuid!()}`);
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o777);
+    const open = await runCli([REP_BIN, '--help'], { home, bin: node, env: { TMPDIR: tmp } });
+    expect(open.code).toBe(0);
+    expect(readdirSync(dir)).toEqual([]);
+    const off = join(home.dir, `tmp-${++runs}`);
+    const disabled = await runCli([REP_BIN, '--help'], { home, bin: node, env: { TMPDIR: off, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    expect(disabled.code).toBe(0);
+    expect(existsSync(off)).toBe(false);
   });
 });
