@@ -28,6 +28,10 @@ const args = process.argv.slice(2);
 const COMMANDS = ['audit', 'search', 'pulse', 'history', 'status', 'login', 'logout', 'sandbox', 'cache', 'completion', 'help'];
 const trivial = (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) || args[0] === '__complete';
 const kind = trivial ? 'version' : (args.find((arg) => COMMANDS.includes(arg)) ?? 'other');
+const HTTP_CLIENT = join(dist, 'lib', 'undici.cjs');
+/** Whether --liftoff-only is set (see runCached), and the scripts whose cache entries are to be written. */
+let liftoffOnly = false;
+const pending = [];
 
 try {
   if (process.env.NODE_DISABLE_COMPILE_CACHE || args.includes('--debug')) require(bundle);
@@ -36,11 +40,8 @@ try {
     Module.enableCompileCache();
     require(bundle);
   } else {
-    // V8 rejects a cache entry made under other flags than the run reading it, and a request sets
-    // --liftoff-only (for llhttp's WebAssembly, see src/api/undici.ts): set here, before anything is
-    // compiled, every command's entries are made and read under the same flags.
-    if (!trivial) require('node:v8').setFlagsFromString('--liftoff-only');
     runCached(bundle);
+    process.once('exit', keepPending);
   }
 } catch (error) {
   // The package always ships dist/; a clone has it only once built (npm ci does not build).
@@ -57,6 +58,14 @@ try {
 function runCached(file) {
   const cached = require.cache[file];
   if (cached) return cached.exports;
+  if (file === HTTP_CLIENT && !liftoffOnly) {
+    // The HTTP client sets --liftoff-only (src/api/undici.ts). V8 reads a cache entry only under the
+    // flags it was made under: the entries of the files compiled so far are made now, and this flag
+    // is set before the client is compiled, so each entry is made and read under the same flags.
+    keepPending();
+    require('node:v8').setFlagsFromString('--liftoff-only');
+    liftoffOnly = true;
+  }
   const fd = openSync(file, 'r');
   let source;
   let stat;
@@ -67,7 +76,7 @@ function runCached(file) {
     closeSync(fd);
   }
   const name = relative(dist, file).replace(/[^\w.-]/g, '_');
-  const cacheFile = cachePath(`${name}-${kind}-${process.versions.v8}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`);
+  const cacheFile = cachePath(`${name}-${kind}${liftoffOnly ? '-liftoff' : ''}-${process.versions.v8}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`);
   let cachedData;
   try {
     if (cacheFile) cachedData = readFileSync(cacheFile);
@@ -78,7 +87,7 @@ function runCached(file) {
     lineOffset: -1,
     ...(cachedData ? { cachedData } : {}),
   });
-  if (cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => keep(cacheFile, script));
+  if (cacheFile && (!cachedData || script.cachedDataRejected)) pending.push({ cacheFile, script });
   const module = new Module(file, null);
   module.filename = file;
   module.loaded = true;
@@ -103,7 +112,12 @@ function cachePath(name) {
   }
 }
 
-/** Writes what V8 compiled during this run, whole (temp file, then rename), for the next run. */
+/** Writes the entries this run had none for (or V8 rejected): what V8 compiled of each file by now. */
+function keepPending() {
+  for (const { cacheFile, script } of pending.splice(0)) keep(cacheFile, script);
+}
+
+/** Writes what V8 compiled of a script, whole (temp file, then rename), for the next run. */
 function keep(cacheFile, script) {
   const temp = `${cacheFile}.${process.pid}.tmp`;
   try {
