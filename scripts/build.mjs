@@ -41,31 +41,72 @@ const LEAVES = [
  * Requires that bundled packages make at load but use only on paths rep never takes, made lazy:
  * - undici's Client requires its HTTP/2 half (and with it node:http2, tls and crypto, ~8 ms), used only
  *   when a server negotiates h2, which rep never allows;
+ * - undici requires node:http (~6 ms: its agent, client and server) for two things: the default
+ *   maxHeaderSize (src/api/undici.ts gives the Agent one, so it is never asked for) and telling an
+ *   IncomingMessage apart when it destroys a stream (only an IncomingMessage's constructor is one once
+ *   node:http is loaded by someone else);
  * - commander requires node:child_process (and with it net and dgram, ~4 ms on every command), used
  *   only to spawn executable subcommands, which rep has none of.
+ * Each listed text must be in its file (else the build fails: the package changed).
  */
 const DEFERRED = [
   {
     file: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
-    eager: "const connectH2 = require('./client-h2.js')",
-    lazy: "const connectH2 = (...args) => require('./client-h2.js')(...args)",
+    edits: [
+      ["const connectH2 = require('./client-h2.js')", "const connectH2 = (...args) => require('./client-h2.js')(...args)"],
+      ["const http = require('node:http')\n", ''],
+      [
+        `const getDefaultNodeMaxHeaderSize = http &&
+  http.maxHeaderSize &&
+  Number.isInteger(http.maxHeaderSize) &&
+  http.maxHeaderSize > 0
+  ? () => http.maxHeaderSize
+  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }`,
+        `const getDefaultNodeMaxHeaderSize = () => {
+  const { maxHeaderSize } = require('node:http')
+  if (Number.isInteger(maxHeaderSize) && maxHeaderSize > 0) return maxHeaderSize
+  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
+}`,
+      ],
+    ],
+  },
+  {
+    file: /[\\/]undici[\\/]lib[\\/]core[\\/]util\.js$/,
+    edits: [
+      ["const { IncomingMessage } = require('node:http')\n", ''],
+      [
+        'if (Object.getPrototypeOf(stream).constructor === IncomingMessage) {',
+        "if (Object.getPrototypeOf(stream).constructor.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage) {",
+      ],
+    ],
   },
   {
     file: /[\\/]commander[\\/]lib[\\/]command\.js$/,
-    eager: "const childProcess = require('node:child_process');",
-    lazy: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+    edits: [
+      ["const childProcess = require('node:child_process');", "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"],
+    ],
   },
 ];
+/**
+ * undici requires node:assert (~2 ms) in 33 files, only to call assert(condition) on paths that hold:
+ * it gets a function that requires node:assert to throw its AssertionError when one does not hold.
+ */
+const UNDICI_FILE = /[\\/]undici[\\/]lib[\\/].*\.js$/;
+const EAGER_ASSERT = "const assert = require('node:assert')";
+const LAZY_ASSERT = "const assert = (value, message) => { if (!value) require('node:assert')(value, message) }";
 const deferRequires = {
   name: 'defer-requires',
   setup(build) {
-    for (const { file, eager, lazy } of DEFERRED) {
-      build.onLoad({ filter: file }, async (args) => {
-        const source = await readFile(args.path, 'utf8');
-        if (!source.includes(eager)) throw new Error(`${args.path} no longer has "${eager}": update DEFERRED in scripts/build.mjs`);
-        return { contents: source.replace(eager, lazy), loader: 'js' };
-      });
-    }
+    const filter = new RegExp([UNDICI_FILE, ...DEFERRED.map(({ file }) => file)].map(({ source }) => source).join('|'));
+    build.onLoad({ filter }, async (args) => {
+      let source = await readFile(args.path, 'utf8');
+      for (const [eager, lazy] of DEFERRED.find(({ file }) => file.test(args.path))?.edits ?? []) {
+        if (!source.includes(eager)) throw new Error(`${args.path} no longer has "${eager.split('\n')[0]}": update DEFERRED in scripts/build.mjs`);
+        source = source.replace(eager, lazy);
+      }
+      if (UNDICI_FILE.test(args.path)) source = source.replaceAll(EAGER_ASSERT, LAZY_ASSERT);
+      return { contents: source, loader: 'js' };
+    });
   },
 };
 

@@ -89,6 +89,7 @@ export function clientHooks(deps: Deps): RepHooks {
       if (headers.authorization) deps.debug(`> authorization: ${headers.authorization}`);
     },
     onResponse({ status, headers, durationMs }) {
+      if (!deps.globals.debug) return; // statusLine's reason phrase comes from node:http, which a run need not load
       if (status >= 300 && status < 400 && headers.location !== undefined) return deps.debug(`< ${statusLine(status)} → ${headers.location}`);
       deps.debug(`< ${statusLine(status)} (${durationMs} ms)`);
       for (const [name, value] of Object.entries(headers)) if (RATE_LIMIT_HEADER.test(name)) deps.debug(`< ${name}: ${value}`);

@@ -138,6 +138,22 @@ describe.each(nodeLines())('on %s', (node) => {
     expect(builtins.has('perf_hooks')).toBe(false);
   });
 
+  it("a request loads neither node:http nor node:assert (undici's lazy requires, scripts/build.mjs)", async () => {
+    const api = await startFaultServer();
+    try {
+      api.always('/api/pulse', { body: { index: 70.1 } });
+      const env = { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_startup_http_0123' };
+      const { code, stderr, builtins } = await packagesLoaded(['pulse'], env, node);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      expect(api.count()).toBe(1);
+      expect(builtins.has('net')).toBe(true); // the recorder sees the connection's modules
+      expect(['http', '_http_agent', 'assert'].filter((id) => builtins.has(id))).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('--help loads no child_process (commander spawns only for executable subcommands, which rep has none of)', async () => {
     const { code, builtins } = await packagesLoaded(['--help'], {}, node);
     expect(code).toBe(0);
