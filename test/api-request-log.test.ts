@@ -61,6 +61,37 @@ describe('openRequestLog', () => {
     expect(readRequestStatus(dir, 'def', NOW).lastHour).toBe(0);
   });
 
+  it('reads the files only when asked (a request only counts), then adds its own requests and facts to theirs', () => {
+    const earlier = openRequestLog(dir, 'abc', () => NOW);
+    earlier.record(NOW - 40 * MINUTE);
+    earlier.noteRateLimit({ limit: 100, remaining: 60, seenAt: NOW - 40 * MINUTE });
+    earlier.flush();
+    const log = openRequestLog(dir, 'abc', () => NOW);
+    log.record(NOW - 5 * MINUTE); // a request of this run: nothing read yet
+    // Another process writes meanwhile: read when asked, it counts too.
+    const other = openRequestLog(dir, 'abc', () => NOW);
+    other.record(NOW - 50 * MINUTE);
+    other.noteRateLimit({ limit: 100, remaining: 7, seenAt: NOW - MINUTE });
+    other.flush();
+    expect(log.oldestSince(NOW - HOUR)).toBe(NOW - 50 * MINUTE);
+    expect(log.lastRateLimit()).toMatchObject({ remaining: 7 });
+    log.noteRateLimit({ limit: 100, remaining: 5, seenAt: NOW });
+    expect(log.lastRateLimit()).toMatchObject({ remaining: 5 });
+    log.flush();
+    expect(readRequestStatus(dir, 'abc', NOW)).toMatchObject({ lastHour: 3, rateLimit: { remaining: 5 } });
+  });
+
+  it('a rate limit seen before the files are read wins over theirs', () => {
+    const other = openRequestLog(dir, 'abc', () => NOW);
+    other.noteRateLimit({ limit: 100, remaining: 50, seenAt: NOW - 30 * MINUTE });
+    other.flush();
+    const log = openRequestLog(dir, 'abc', () => NOW);
+    log.record(NOW);
+    log.noteRateLimit({ limit: 100, remaining: 4, seenAt: NOW });
+    expect(log.lastRateLimit()).toMatchObject({ remaining: 4 });
+    expect(log.oldestSince(NOW - HOUR)).toBe(NOW);
+  });
+
   it('stays small for 10,000 requests and drops what is older than an hour', () => {
     const log = openRequestLog(dir, 'abc', () => NOW);
     log.record(NOW - 2 * HOUR);

@@ -66,7 +66,12 @@ export function keyId(key: string): string {
 /** Opens the log of one key in stateDir. Nothing is written until flush(); `now` dates pruning. */
 export function openRequestLog(stateDir: string, id: string, now: () => number = Date.now): RequestLog {
   const store = countStore(stateDir, now);
-  // Read on first use: an answer from the cache asks nothing of the count, so it reads no record file.
+  // Only what this process added is written, so concurrent rep processes do not count twice.
+  let pending: Record<string, number> = {};
+  let pendingRateLimit: RateLimitSnapshot | undefined;
+  // The files are read when a question needs them (a rate limit's reset, the hour's oldest request),
+  // not to count a request: a run that only sends and answers reads no record file. What this process
+  // added is counted on top of them.
   let known: KeyState | undefined;
   const view = (): KeyState => {
     if (known) return known;
@@ -76,17 +81,17 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
     } catch {
       // Unreadable: counted from zero; flush says why when it cannot write either.
     }
-    return (known = { minutes: { ...(initial?.minutes ?? {}) }, ...(initial?.rateLimit ? { rateLimit: initial.rateLimit } : {}) });
+    const minutes = { ...(initial?.minutes ?? {}) };
+    for (const [minute, count] of Object.entries(pending)) minutes[minute] = (minutes[minute] ?? 0) + count;
+    const rateLimit = pendingRateLimit ?? initial?.rateLimit;
+    return (known = { minutes, ...(rateLimit ? { rateLimit } : {}) });
   };
-  // Only what this process added is written, so concurrent rep processes do not count twice.
-  let pending: Record<string, number> = {};
-  let pendingRateLimit: RateLimitSnapshot | undefined;
 
   return {
     record(nowMs) {
       const minute = String(Math.floor(nowMs / MINUTE_MS));
-      view().minutes[minute] = (view().minutes[minute] ?? 0) + 1;
       pending[minute] = (pending[minute] ?? 0) + 1;
+      if (known) known.minutes[minute] = (known.minutes[minute] ?? 0) + 1;
     },
     oldestSince(sinceMs) {
       const first = bucketsSince(view().minutes, sinceMs)[0];
@@ -95,8 +100,8 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
     noteRateLimit(info) {
       const snapshot = cleanSnapshot({ ...info, seenAt: info.seenAt ?? now() });
       if (!snapshot) return;
-      view().rateLimit = snapshot;
       pendingRateLimit = snapshot;
+      if (known) known.rateLimit = snapshot;
     },
     lastRateLimit() {
       return view().rateLimit;
