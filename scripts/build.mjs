@@ -26,8 +26,10 @@ import { bundledPackageDirs, thirdPartyNotices } from './third-party-notices.mjs
  * would then exist twice, with two copies of its classes and state (the build checks this).
  */
 const LEAVES = [
-  // undici's request API and an Agent; the whole package (for a proxy) is inside too, run only when imported.
+  // undici's request API and an Agent: what a request needs.
   { name: 'undici', entry: 'src/api/undici.ts' },
+  // The whole of undici, for a proxy (EnvHttpProxyAgent): read only when one is set.
+  { name: 'undici-all', entry: 'undici' },
   // Cache-Control and Expires, with undici's parsers: read only when an answer is stored.
   { name: 'freshness', entry: 'src/state/answer-freshness.ts' },
   // The offline API server and its data set (`rep sandbox`, `--sandbox`).
