@@ -27,6 +27,8 @@ describe('keyId', () => {
     expect(id).toMatch(/^[0-9a-f]{16}$/);
     expect(id).toBe(keyId('sk_live_secret'));
     expect(id).not.toBe(keyId('sk_live_other'));
+    expect(keyId('sk_live_secret')).toBe(id); // asked again after another key
+    expect(keyId('')).toMatch(/^[0-9a-f]{16}$/); // no key is a name too
   });
 });
 

@@ -57,6 +57,24 @@ describe('rep audit: a batch', () => {
     expect(result.code).toBe(3);
   });
 
+  it('keeps at most --concurrency requests in flight: a slot frees when its answer is in, not once it is stored', async () => {
+    const input = names(5);
+    const srv = await serve({ companies: input, hold: input.slice(0, 3) });
+    const running = rep(['--format', 'ndjson', 'audit', '--concurrency', '2', ...input]);
+    await srv.arrived('Company 2');
+    srv.release('Company 1');
+    await srv.arrived('Company 3'); // Company 1's slot
+    expect(srv.received()).toEqual(input.slice(0, 3)); // Companies 2 and 3 are held: no third request
+    srv.release('Company 2');
+    await srv.arrived('Company 4');
+    expect(srv.received()).toEqual(input.slice(0, 4));
+    srv.release('Company 3');
+    const result = await running;
+    expect(result.code).toBe(0);
+    expect(lines(result.stdout).map((record) => record.query)).toEqual(input);
+    expect(srv.received()).toEqual(input);
+  });
+
   it('streams: the first record is out before the last request is answered', async () => {
     const input = names(6);
     const last = input.at(-1) as string;

@@ -36,6 +36,32 @@ async function failure(promise: Promise<unknown>): Promise<RepError> {
 }
 
 describe('the cache option', () => {
+  it("onAnswered (the batch's): once the answer is in, before it is stored; the call resolves after the store", async () => {
+    const home = makeTempHome();
+    try {
+      const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 61 } });
+      const events: string[] = [];
+      const real = openAnswerCache(home.dir);
+      const store = {
+        get: real.get,
+        put: async (...args: Parameters<typeof real.put>) => {
+          events.push('put');
+          return real.put(...args);
+        },
+      };
+      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0002', cache: { store, maxAge: 60 } });
+      const call = rep.pulse({ onAnswered: () => events.push('answered') });
+      await call;
+      events.push('resolved');
+      expect(events).toEqual(['answered', 'put', 'resolved']);
+      expect((await rep.pulse({ onAnswered: () => events.push('from the cache') })).fromCache).toBeDefined();
+      expect(events).toHaveLength(3); // an answer from the cache sends nothing: nothing to tell
+      expect(server.count('/api/pulse')).toBe(1);
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('answers a repeated call from the store; onlyIfCached sends nothing and a miss is a NotCachedError', async () => {
     const home = makeTempHome();
     try {

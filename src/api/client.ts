@@ -141,6 +141,12 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Answer from the cache or not at all (fetch's `only-if-cached`): nothing is sent, and a miss rejects with NotCachedError. */
   onlyIfCached?: boolean;
+  /**
+   * Called once the server's answer is in and no more requests will be sent for this call, before
+   * the client stores the answer in the cache (a batch starts its next request then).
+   * @internal
+   */
+  onAnswered?: () => void;
 }
 
 export interface RepClient {
@@ -230,7 +236,12 @@ export function createClient(options: ClientOptions): RepClient {
   }
 
   /** One call: attempts, retries and rate-limit waits until a JSON answer or a final error. */
-  async function send(endpoint: Endpoint, q: string | undefined, signal: AbortSignal | undefined): Promise<Omit<RepResult<never>, 'view'>> {
+  async function send(
+    endpoint: Endpoint,
+    q: string | undefined,
+    signal: AbortSignal | undefined,
+    onAnswered?: () => void,
+  ): Promise<Omit<RepResult<never>, 'view'>> {
     const url = buildUrl(baseUrl, endpoint, q);
     let retry = 0;
     const retryAfter = async (error: RepError, retryAfterAt: number | undefined): Promise<boolean> => {
@@ -263,6 +274,7 @@ export function createClient(options: ClientOptions): RepClient {
       if (response.status >= 200 && response.status < 300) {
         // Masked here, where the body enters rep: no format can then print a key the server echoed.
         const body = redactBody(parseJsonBody(response, redact), response.text, key);
+        onAnswered?.();
         await store(endpoint, q, response);
         return { body, rateLimit, status: response.status, headers: response.headers };
       }
@@ -290,6 +302,9 @@ export function createClient(options: ClientOptions): RepClient {
 
   async function store(endpoint: Endpoint, q: string | undefined, response: ApiResponse): Promise<void> {
     if (!options.cache) return;
+    // A turn of the event loop first: what the caller started on the answer's arrival (a batch's next
+    // request) goes out before the cache's file writes.
+    await new Promise((resolve) => setImmediate(resolve));
     const query = q ?? '';
     const outcome = await options.cache.store.put(
       { baseUrl, endpoint, query, apiKey: key },
@@ -304,7 +319,7 @@ export function createClient(options: ClientOptions): RepClient {
     try {
       const hit = cached(endpoint, q);
       if (!hit && callOptions?.onlyIfCached) throw new NotCachedError(`no cached answer for ${endpoint}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
-      const result = hit ?? (await send(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal));
+      const result = hit ?? (await send(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal, callOptions?.onAnswered));
       return { ...result, view: view(result.body) };
     } finally {
       linked?.dispose();

@@ -48,6 +48,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const tally = new BatchTally();
   const dedupe = new Dedupe<Slot>();
   const queue: Slot[] = [];
+  /** Requests out and not answered yet: at most `concurrency`. */
   let inFlight = 0;
   let rateLimit: RateLimitError | undefined;
   let read = 0;
@@ -69,8 +70,9 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     while (!ready()) await new Promise<void>((resolve) => (wake = resolve));
   };
   const stopped = () => io.stdoutClosed.aborted || deps.signal.aborted;
-  // One controller per request rather than io.stdoutClosed itself: on Node 20, AbortSignal.any keeps a
-  // WeakRef per call in every long-lived signal it is given, so that would grow with the batch.
+  // One controller per call until it settles (its answer stored, its record made), rather than
+  // io.stdoutClosed itself: on Node 20, AbortSignal.any keeps a WeakRef per call in every long-lived
+  // signal it is given, so that would grow with the batch.
   const requests = new Set<AbortController>();
   const onClosed = () => {
     for (const request of requests) request.abort();
@@ -94,9 +96,19 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     inFlight += 1;
     const request = new AbortController();
     requests.add(request);
-    void fetchOutcome(client, slot.name, { signal: request.signal, onlyIfCached: rateLimit !== undefined }, options.onAnswer).then((answer) => {
-      requests.delete(request);
+    // The slot frees once the answer is in (or the call failed): the next request goes out while the
+    // client stores this answer and its record is made, on the event loop's idle time.
+    let answered = false;
+    const onAnswered = () => {
+      if (answered) return;
+      answered = true;
       inFlight -= 1;
+      changed();
+    };
+    const call = { signal: request.signal, onlyIfCached: rateLimit !== undefined, onAnswered };
+    void fetchOutcome(client, slot.name, call, options.onAnswer).then((answer) => {
+      requests.delete(request);
+      onAnswered();
       if (answer === 'stopped') return changed();
       rateLimit ??= answer.rateLimit;
       for (const other of dedupe.settle(slot.name, answer.outcome)) Object.assign(other, { outcome: answer.outcome, change: answer.change });
@@ -125,7 +137,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       flush();
     }
     allRead = true;
-    await until(() => inFlight === 0);
+    await until(() => requests.size === 0); // every call settled: answered, stored and its record ready
     flush();
   } finally {
     progress.stop();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ensurePrivateDir } from '../config/file.js';
 import { countPut, ENTRY_EXTENSION, evictOnce, listEntries, removeEntries } from './answer-cache-dir.js';
 import type { AnswerHeaders } from './answer-freshness.js';
-import { readPrivateFile, writePrivateFile } from './files.js';
+import { readPrivateFile, writePrivateFileAsync } from './files.js';
 import { keyId } from './requests.js';
 import { sha256Hex } from './ids.js';
 
@@ -137,7 +137,7 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS)
         const text = entryText(identity, answer, freshness.freshUntil);
         if (Buffer.byteLength(text) > MAX_ENTRY_BYTES) return { stored: false, reason: 'the answer is too large to keep' };
         ensurePrivateDir(dir);
-        writePrivateFile(path, text);
+        await writePrivateFileAsync(path, text);
         if (countPut(dir) >= limits.evictEvery) evictOnce(dir, limits);
         return { stored: true };
       } catch (error) {

@@ -1,7 +1,7 @@
 // Files rep keeps for itself (request records, cached answers): read only when they are regular files
 // of a sane size, without following a link or blocking on a FIFO; written whole under a temporary
 // name and renamed into place, mode 0600, so a reader in another process sees the old file or the new.
-import { chmodSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmod, chmodSync, rename, renameSync, rmSync, writeFile, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LocalFileError, readLocalFile } from '../local-file.js';
 import { randomHex } from './ids.js';
@@ -26,7 +26,7 @@ export function readPrivateFile(path: string, maxBytes: number): PrivateFileRead
 
 /** Writes text to path whole (temporary name in the same directory, then rename), mode 0600. Throws when it cannot. */
 export function writePrivateFile(path: string, text: string): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid.toString(36)}-${randomHex(4)}${TEMP_SUFFIX}`);
+  const temp = tempPathFor(path);
   try {
     writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
     chmodSync(temp, 0o600); // the umask may have narrowed it already; never widened
@@ -35,6 +35,29 @@ export function writePrivateFile(path: string, text: string): void {
     rmSync(temp, { force: true });
     throw error;
   }
+}
+
+/**
+ * writePrivateFile with the file calls on libuv's threads: the event loop goes on meanwhile (a batch's
+ * other requests), where creating a file can take a millisecond. Rejects when it cannot.
+ */
+export async function writePrivateFileAsync(path: string, text: string): Promise<void> {
+  const temp = tempPathFor(path);
+  const step = (call: (done: (error: Error | null) => void) => void) =>
+    new Promise<void>((resolve, reject) => call((error) => (error ? reject(error) : resolve())));
+  try {
+    await step((done) => writeFile(temp, text, { mode: 0o600, flag: 'wx' }, done));
+    await step((done) => chmod(temp, 0o600, done));
+    await step((done) => rename(temp, path, done));
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/** A temporary name beside path that no other process or call picks. */
+function tempPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid.toString(36)}-${randomHex(4)}${TEMP_SUFFIX}`);
 }
 
 /** How the temporary files of writePrivateFile end, so a cleanup can find those a dead process left. */

@@ -60,8 +60,11 @@ interface KeyState {
 
 /** A stable, non-reversible name for a key: the first 16 hex digits of its SHA-256. */
 export function keyId(key: string): string {
-  return sha256Hex(key).slice(0, 16);
+  if (lastKeyId?.key !== key) lastKeyId = { key, id: sha256Hex(key).slice(0, 16) };
+  return lastKeyId.id;
 }
+/** The last key named: a run has one, and a batch asks for its name once an answer. */
+let lastKeyId: { key: string; id: string } | undefined;
 
 /** Opens the log of one key in stateDir. Nothing is written until flush(); `now` dates pruning. */
 export function openRequestLog(stateDir: string, id: string, now: () => number = Date.now): RequestLog {
