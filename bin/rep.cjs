@@ -14,7 +14,7 @@
 // NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch) turns it off; so does --debug, whose stack traces go through
 // the source maps that Node reads for files it loads itself.
 'use strict';
-const { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { dirname, join, relative } = require('node:path');
 const { Script } = require('node:vm');
@@ -29,6 +29,7 @@ const COMMANDS = ['audit', 'search', 'pulse', 'history', 'status', 'login', 'log
 const trivial = (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) || args[0] === '__complete';
 const kind = trivial ? 'version' : (args.find((arg) => COMMANDS.includes(arg)) ?? 'other');
 const HTTP_CLIENT = join(dist, 'lib', 'undici.cjs');
+const STALE_DAYS = 30;
 /** Whether --liftoff-only is set (see runCached), and the scripts whose cache entries are to be written. */
 let liftoffOnly = false;
 const pending = [];
@@ -58,10 +59,11 @@ try {
 function runCached(file) {
   const cached = require.cache[file];
   if (cached) return cached.exports;
-  if (file === HTTP_CLIENT && !liftoffOnly) {
-    // The HTTP client sets --liftoff-only (src/api/undici.ts). V8 reads a cache entry only under the
-    // flags it was made under: the entries of the files compiled so far are made now, and this flag
-    // is set before the client is compiled, so each entry is made and read under the same flags.
+  if (file === HTTP_CLIENT && !liftoffOnly && Number(process.versions.node.split('.')[0]) < 22) {
+    // On Node 20 the HTTP client sets --liftoff-only (src/api/undici.ts, BASELINE_WASM_ONLY). V8 reads
+    // a cache entry only under the flags it was made under: the entries of the files compiled so far
+    // are made now, and the flag is set before the client is compiled, so each entry is made and read
+    // under the same flags.
     keepPending();
     require('node:v8').setFlagsFromString('--liftoff-only');
     liftoffOnly = true;
@@ -123,9 +125,23 @@ function keep(cacheFile, script) {
   try {
     writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     renameSync(temp, cacheFile);
+    removeStale(dirname(cacheFile));
   } catch {
     try {
-      require('node:fs').rmSync(temp, { force: true });
+      rmSync(temp, { force: true });
     } catch {}
+  }
+}
+
+/**
+ * Entries are named by their file's size and time, so each upgrade of rep makes new ones: when one is
+ * written (seldom), those not written for STALE_DAYS go (an entry in use is never rewritten, so one
+ * still in use may go too, and is written again by its next run).
+ */
+function removeStale(dir) {
+  const before = Date.now() - STALE_DAYS * 24 * 60 * 60 * 1000;
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if ((name.endsWith('.bin') || name.endsWith('.tmp')) && lstatSync(path).mtimeMs < before) rmSync(path, { force: true });
   }
 }
