@@ -2,10 +2,12 @@
 // WebSocket, cookies, caches and mocks (about 70 ms of start-up, and it wakes Node's own copy of
 // undici), so without a proxy only its request API and an Agent of the client's own are used, imported
 // by path. The transport imports this module on its first request, so neither the CLI nor the library pays before.
-import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 import requestApi from 'undici/lib/api/api-request.js';
 import Agent from 'undici/lib/dispatcher/agent.js';
+
+/** Whether this Node needs V8's --liftoff-only for llhttp (see loadRequest); bin/rep.cjs asks the same. */
+const BASELINE_WASM_ONLY = Number(process.versions.node.split('.')[0]) < 22;
 
 export type RequestOptions = Pick<Dispatcher.RequestOptions, 'method' | 'headers' | 'signal'>;
 export type RequestFn = (url: URL, options: RequestOptions) => Promise<Dispatcher.ResponseData>;
@@ -16,9 +18,10 @@ export type RequestFn = (url: URL, options: RequestOptions) => Promise<Dispatche
  * EnvHttpProxyAgent given the proxy variables of env.
  */
 export async function loadRequest(env: NodeJS.ProcessEnv): Promise<RequestFn> {
-  // llhttp is WebAssembly: V8's optimising tier would compile it on a background thread that the
-  // process waits for at exit (~100 ms); the baseline tier parses one answer just as well.
-  setFlagsFromString('--liftoff-only');
+  // llhttp is WebAssembly. On Node 20 (V8 11.3) its optimising tier compiles it on a background thread
+  // that the process waits for at exit (~200 ms a run); the baseline tier parses an answer as well.
+  // Node 22 and 24 do not wait, and there the flag only costs (~5 ms: node:v8 and the flag).
+  if (BASELINE_WASM_ONLY) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
   // Lower-case names first, as undici itself reads them; '' means none. No proxy at all: no agent.
   const proxies = {
     httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
