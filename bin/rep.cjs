@@ -8,9 +8,9 @@
 // holds them all; a cached answer costs ~15-20% less CPU with it. As the cache holds what one run
 // compiled, each command keeps entries of its own.
 //
-// The cache is a private directory under the temp dir (0700, owned by this user, else not used); V8
-// checks each entry against the source and its own version and flags, and an entry it rejects is
-// written again. Nothing here may fail a run: any error of the cache's is a run without it.
+// The cache is `code/` in rep's cache directory (0700, owned by this user, else not used); V8 checks
+// each entry against the source and its own version and flags, and an entry it rejects is written
+// again. Nothing here may fail a run: any error of the cache's is a run without it.
 // NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch) turns it off; so does --debug, whose stack traces go through
 // the source maps that Node reads for files it loads itself.
 'use strict';
@@ -30,15 +30,20 @@ const trivial = (args.length === 1 && (args[0] === '--version' || args[0] === '-
 const kind = trivial ? 'version' : (args.find((arg) => COMMANDS.includes(arg)) ?? 'other');
 const HTTP_CLIENT = join(dist, 'lib', 'undici.cjs');
 const STALE_DAYS = 30;
-/** Whether --liftoff-only is set (see runCached), and the scripts whose cache entries are to be written. */
+/** Whether --liftoff-only is set (see runCached), the scripts whose cache entries are to be written, and where. */
 let liftoffOnly = false;
 const pending = [];
+let cacheDir;
+// `--sandbox` writes no file (README): it reads entries other runs made, and makes none.
+const writes = !args.includes('--sandbox');
 
 try {
   if (process.env.NODE_DISABLE_COMPILE_CACHE || args.includes('--debug')) require(bundle);
   else if (trivial && Module.enableCompileCache) {
-    // Node's compile cache (22.1+) does as well for `--version`, which compiles hardly more than the top level.
-    Module.enableCompileCache();
+    // Node's compile cache (22.1+) does as well for `--version`, which compiles hardly more than the
+    // top level; it is kept beside rep's own, in code/node.
+    const dir = cachePath('node');
+    if (dir) Module.enableCompileCache(dir);
     require(bundle);
   } else {
     runCached(bundle);
@@ -89,7 +94,7 @@ function runCached(file) {
     lineOffset: -1,
     ...(cachedData ? { cachedData } : {}),
   });
-  if (cacheFile && (!cachedData || script.cachedDataRejected)) pending.push({ cacheFile, script });
+  if (cacheFile && writes && (!cachedData || script.cachedDataRejected)) pending.push({ cacheFile, script });
   const module = new Module(file, null);
   module.filename = file;
   module.loaded = true;
@@ -100,18 +105,29 @@ function runCached(file) {
   return module.exports;
 }
 
-/** The cache entry's path in this user's private cache directory, or undefined when there is none to trust. */
+/**
+ * The entry's path in `code/` of rep's cache directory (src/config/paths.ts: the platform's cache dir
+ * for rep, so HOME and XDG_CACHE_HOME move it, as they move every file rep keeps), or undefined when
+ * there is none to trust: it must be a directory of this user's that no one else can write to.
+ */
 function cachePath(name) {
   try {
-    const uid = process.getuid?.();
-    const dir = join(require('node:os').tmpdir(), `rep-code-cache${uid === undefined ? '' : `-${uid}`}`);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const info = lstatSync(dir);
-    if (!info.isDirectory() || (uid !== undefined && (info.uid !== uid || (info.mode & 0o077) !== 0))) return undefined;
-    return join(dir, name);
+    cacheDir ??= codeCacheDir();
+    return cacheDir ? join(cacheDir, name) : undefined;
   } catch {
+    cacheDir = false;
     return undefined;
   }
+}
+
+function codeCacheDir() {
+  const { repPaths } = require(join(dist, 'lib', 'paths.cjs'));
+  const dir = join(repPaths(process.env).cacheDir, 'code');
+  if (writes) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const info = lstatSync(dir);
+  const uid = process.getuid?.();
+  if (!info.isDirectory() || (uid !== undefined && (info.uid !== uid || (info.mode & 0o077) !== 0))) return false;
+  return dir;
 }
 
 /** Writes the entries this run had none for (or V8 rejected): what V8 compiled of each file by now. */

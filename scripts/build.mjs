@@ -20,9 +20,9 @@ import { pruneSourceMap } from './prune-source-maps.mjs';
 import { bundledPackageDirs, thirdPartyNotices } from './third-party-notices.mjs';
 
 /**
- * The leaves: each is bundled alone into dist/lib/<name>.cjs, and an import of it in rep's code (always a
- * lazy `await import(...)`: test/startup.test.ts checks what each command loads) becomes a require of
- * that file. A leaf must not bundle a module of rep's that the CLI or library bundles too: that module
+ * The leaves: each is bundled alone into dist/lib/<name>.cjs, and an import of it in rep's code (a lazy
+ * `await import(...)`, but for paths: test/startup.test.ts checks what each command loads) becomes a
+ * require of that file. A leaf must not bundle a module of rep's that the CLI or library bundles too: that module
  * would then exist twice, with two copies of its classes and state (the build checks this).
  */
 const LEAVES = [
@@ -34,6 +34,8 @@ const LEAVES = [
   { name: 'freshness', entry: 'src/state/answer-freshness.ts' },
   // The offline API server and its data set (`rep sandbox`, `--sandbox`).
   { name: 'sandbox', entry: 'src/sandbox/server.ts' },
+  // Where rep keeps its files: read by bin/rep.cjs too, which keeps its code cache in rep's cache dir.
+  { name: 'paths', entry: 'src/config/paths.ts' },
   { name: 'cli-table3', entry: 'cli-table3' },
   { name: 'ora', entry: 'ora' },
   { name: 'conf', entry: 'conf' },

@@ -72,10 +72,12 @@ function bundledPackagesOf(file: string): string[] {
 const heavyIn = (packages: Set<string>) => HEAVY.filter((name) => packages.has(name));
 
 describe('start-up loads only what the command uses', () => {
-  it('--version loads the CLI bundle alone: no leaf of dist/lib/, nothing heavy', async () => {
+  it('--version loads the CLI bundle alone: no leaf of dist/lib/ but the paths, nothing heavy', async () => {
     const { code, files, packages } = await packagesLoaded(['--version']);
     expect(code).toBe(0);
-    expect(files.filter((file) => file.includes(`${sep}dist${sep}`)).map((file) => relative(DIST, file))).toEqual(['cli.cjs']);
+    // (and on Node 20, which has no compile cache of its own, the paths bin/rep.cjs keeps its code cache by)
+    const loaded = files.filter((file) => file.includes(`${sep}dist${sep}`)).map((file) => relative(DIST, file));
+    expect(loaded.filter((file) => file !== join('lib', 'paths.cjs'))).toEqual(['cli.cjs']);
     expect(heavyIn(packages)).toEqual([]);
   });
 
@@ -185,36 +187,51 @@ describe.each(nodeLines())('on %s', (node) => {
     }
   });
 
-  it("keeps rep's code cache in a private directory under the temp dir, one entry a file and command, and reads it back", async () => {
-    const tmp = join(home.dir, `tmp-${++runs}`);
-    const env = { TMPDIR: tmp };
-    const first = await runCli([REP_BIN, '--sandbox', 'pulse'], { home, bin: node, env });
-    expect(first.code).toBe(0);
-    const dir = join(tmp, `rep-code-cache-${process.getuid?.() ?? ''}`.replace(/-$/, ''));
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-    const entries = readdirSync(dir).sort();
-    expect(entries.map((name) => name.split('-')[0])).toEqual(['cli.cjs', 'lib_sandbox.cjs', 'lib_undici.cjs']);
-    for (const name of entries) {
-      expect(name).toMatch(/-pulse-/);
-      expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
+  it("keeps rep's code cache in code/ of rep's cache dir (0700), one entry a file and command, and reads it back", async () => {
+    const cacheHome = join(home.dir, `cache-${++runs}`);
+    const env = { XDG_CACHE_HOME: cacheHome };
+    const api = await startFaultServer();
+    try {
+      api.always('/api/pulse', { body: { index: 70.1 } });
+      const apiEnv = { ...env, REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_startup_code_0123', REP_MAX_AGE: '0' };
+      const first = await runCli([REP_BIN, 'pulse'], { home, bin: node, env: apiEnv });
+      expect(first.code).toBe(0);
+      const dir = join(cacheHome, 'rep', 'code');
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      const entries = readdirSync(dir).sort();
+      expect(entries.map((name) => name.split('-')[0])).toEqual(['cli.cjs', 'lib_freshness.cjs', 'lib_undici.cjs']);
+      for (const name of entries) {
+        expect(name).toMatch(/-pulse-/);
+        expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
+      }
+      const before = entries.map((name) => statSync(join(dir, name)).mtimeMs);
+      const second = await runCli([REP_BIN, 'pulse'], { home, bin: node, env: apiEnv });
+      expect(second).toMatchObject({ code: 0, stdout: first.stdout });
+      // Read, accepted by V8 and so not written again.
+      expect(readdirSync(dir).sort()).toEqual(entries);
+      expect(entries.map((name) => statSync(join(dir, name)).mtimeMs)).toEqual(before);
+      expect(api.count('/api/pulse')).toBe(2); // REP_MAX_AGE=0: both runs send their request
+      // `--version`: Node's compile cache where Node has one (22.1+), in code/node; else an entry of rep's.
+      expect((await runCli([REP_BIN, '--version'], { home, bin: node, env })).code).toBe(0);
+      const added = readdirSync(dir).filter((name) => !entries.includes(name));
+      expect(added).toEqual(hasCompileCache(node) ? ['node'] : [expect.stringMatching(/^cli\.cjs-version-/)]);
+    } finally {
+      await api.close();
     }
-    const before = entries.map((name) => statSync(join(dir, name)).mtimeMs);
-    const second = await runCli([REP_BIN, '--sandbox', 'pulse'], { home, bin: node, env });
-    expect(second.code).toBe(0);
-    expect(second.stdout.replace(/"\w+_at": "[^"]*"/g, '')).toBe(first.stdout.replace(/"\w+_at": "[^"]*"/g, ''));
-    // Read, accepted by V8 and so not written again.
-    expect(readdirSync(dir).sort()).toEqual(entries);
-    expect(entries.map((name) => statSync(join(dir, name)).mtimeMs)).toEqual(before);
-    const version = await runCli([REP_BIN, '--version'], { home, bin: node, env });
-    expect(version.code).toBe(0);
-    if (!hasCompileCache(node)) expect(readdirSync(dir).filter((name) => name.includes('-version-'))).toHaveLength(1);
+  });
+
+  it('--sandbox writes no code cache (it writes no file at all)', async () => {
+    const cacheHome = join(home.dir, `cache-${++runs}`);
+    const run = await runCli([REP_BIN, '--sandbox', 'pulse'], { home, bin: node, env: { XDG_CACHE_HOME: cacheHome } });
+    expect(run.code).toBe(0);
+    expect(existsSync(cacheHome) ? readdirSync(cacheHome, { recursive: true }) : []).toEqual([]);
   });
 
   it('writes an entry V8 rejects again, runs as well with it, and removes entries not written for 30 days', async () => {
-    const tmp = join(home.dir, `tmp-${++runs}`);
-    const env = { TMPDIR: tmp };
+    const cacheHome = join(home.dir, `cache-${++runs}`);
+    const env = { XDG_CACHE_HOME: cacheHome };
     expect((await runCli([REP_BIN, '--help'], { home, bin: node, env })).code).toBe(0);
-    const dir = join(tmp, readdirSync(tmp)[0]!);
+    const dir = join(cacheHome, 'rep', 'code');
     const [entry] = readdirSync(dir);
     writeFileSync(join(dir, entry!), 'not a code cache');
     // Entries of an older rep: those not written for 30 days go when an entry is written.
@@ -228,17 +245,20 @@ describe.each(nodeLines())('on %s', (node) => {
     expect(readdirSync(dir).sort()).toEqual(['cli.cjs-pulse-1.0.0-2-2.bin', entry!].sort());
   });
 
-  it.skipIf(process.getuid === undefined)('uses no cache directory that others can write to, and writes none with NODE_DISABLE_COMPILE_CACHE', async () => {
-    const tmp = join(home.dir, `tmp-${++runs}`);
-    const dir = join(tmp, `rep-code-cache-${process.getuid!()}`);
-    mkdirSync(dir, { recursive: true });
-    chmodSync(dir, 0o777);
-    const open = await runCli([REP_BIN, '--help'], { home, bin: node, env: { TMPDIR: tmp } });
-    expect(open.code).toBe(0);
-    expect(readdirSync(dir)).toEqual([]);
-    const off = join(home.dir, `tmp-${++runs}`);
-    const disabled = await runCli([REP_BIN, '--help'], { home, bin: node, env: { TMPDIR: off, NODE_DISABLE_COMPILE_CACHE: '1' } });
-    expect(disabled.code).toBe(0);
-    expect(existsSync(off)).toBe(false);
-  });
+  it.skipIf(process.getuid === undefined)(
+    'uses no code cache directory that others can write to, and writes none with NODE_DISABLE_COMPILE_CACHE',
+    async () => {
+      const cacheHome = join(home.dir, `cache-${++runs}`);
+      const dir = join(cacheHome, 'rep', 'code');
+      mkdirSync(dir, { recursive: true });
+      chmodSync(dir, 0o777);
+      const open = await runCli([REP_BIN, '--help'], { home, bin: node, env: { XDG_CACHE_HOME: cacheHome } });
+      expect(open.code).toBe(0);
+      expect(readdirSync(dir)).toEqual([]);
+      const off = join(home.dir, `cache-${++runs}`);
+      const disabled = await runCli([REP_BIN, '--help'], { home, bin: node, env: { XDG_CACHE_HOME: off, NODE_DISABLE_COMPILE_CACHE: '1' } });
+      expect(disabled.code).toBe(0);
+      expect(existsSync(off)).toBe(false);
+    },
+  );
 });

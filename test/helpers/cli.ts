@@ -53,8 +53,6 @@ export function makeTempHome(): TempHome {
       XDG_CACHE_HOME: join(dir, 'cache'),
       XDG_DATA_HOME: join(dir, 'data'),
       REP_CONFIG_DIR: configDir,
-      // The code cache of a spawned rep (bin/rep.cjs) goes under the temp dir: this one.
-      TMPDIR: join(dir, 'tmp'),
     },
     cleanup: () => {
       rmSync(dir, { recursive: true, force: true });
