@@ -2,7 +2,6 @@
 // count in the state dir, the answer cache in the cache dir. A pure function of the environment it is
 // given (never process.env), so setting HOME and XDG_* for a run isolates all of them. Relative paths
 // in these variables are ignored, as the XDG spec says: never the working directory.
-import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
 export interface RepPaths {
@@ -24,9 +23,9 @@ export function repPaths(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pro
 
 type PlatformDirs = Omit<RepPaths, 'configFile'>;
 
-/** HOME as given; the account's home directory only when the environment names none. */
+/** HOME as given; the account's home directory only when the environment names none (node:os loaded only then). */
 function home(env: NodeJS.ProcessEnv): string {
-  return env.HOME || homedir();
+  return env.HOME || process.getBuiltinModule('node:os').homedir();
 }
 
 /** The XDG base directories: a variable that is unset, empty or relative is ignored, as the spec says. */
