@@ -132,7 +132,11 @@ function codeCacheDir() {
 
 /** Writes the entries this run had none for (or V8 rejected): what V8 compiled of each file by now. */
 function keepPending() {
+  if (pending.length === 0) return;
   for (const { cacheFile, script } of pending.splice(0)) keep(cacheFile, script);
+  try {
+    removeStale(cacheDir);
+  } catch {}
 }
 
 /** Writes what V8 compiled of a script, whole (temp file, then rename), for the next run. */
@@ -141,7 +145,6 @@ function keep(cacheFile, script) {
   try {
     writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     renameSync(temp, cacheFile);
-    removeStale(dirname(cacheFile));
   } catch {
     try {
       rmSync(temp, { force: true });

@@ -121,9 +121,12 @@ const dist = join(root, 'dist');
 /**
  * Imports of a leaf, from rep's code or another leaf, become a require of its dist/lib/ file (at run
  * time, from the importing file's folder), through a small module that gives the import the leaf's
- * exports as they are, \`default\` included. (esbuild would otherwise apply Node's rule for importing
+ * exports as they are, `default` included. (esbuild would otherwise apply Node's rule for importing
  * CommonJS, default = the whole exports object, since rep's sources are ES modules of a "type": "module" package.)
  */
+/** A module that exports what `path` exports, `default` included. */
+const reExport = (path) => `export * from '${path}';\nexport { default } from '${path}';\n`;
+
 const leafImports = (from, self) => ({
   name: 'leaf-imports',
   setup(build) {
@@ -134,10 +137,7 @@ const leafImports = (from, self) => ({
       return leaf ? { path: `${relative(from, join(dist, 'lib')) || '.'}/${leaf.name}.cjs`.replace(/^(?!\.)/, './'), namespace: 'leaf' } : undefined;
     });
     build.onResolve({ filter: /.*/, namespace: 'leaf' }, (args) => ({ path: args.path, external: true }));
-    build.onLoad({ filter: /.*/, namespace: 'leaf' }, (args) => ({
-      contents: `export * from '${args.path}';\nexport { default } from '${args.path}';\n`,
-      loader: 'js',
-    }));
+    build.onLoad({ filter: /.*/, namespace: 'leaf' }, (args) => ({ contents: reExport(args.path), loader: 'js' }));
   },
 });
 
@@ -170,9 +170,7 @@ const bundles = await Promise.all([
   ...LEAVES.map(({ name, entry }) =>
     build({
       ...common,
-      ...(entry.startsWith('src/')
-        ? { entryPoints: [entry] }
-        : { stdin: { contents: `export * from '${entry}';\nexport { default } from '${entry}';\n`, resolveDir: root, sourcefile: `${name}-leaf.js` } }),
+      ...(entry.startsWith('src/') ? { entryPoints: [entry] } : { stdin: { contents: reExport(entry), resolveDir: root, sourcefile: `${name}-leaf.js` } }),
       outfile: join('dist', 'lib', `${name}.cjs`),
       plugins: [deferRequires, leafImports(join(dist, 'lib'), entry)],
     }),
