@@ -15,7 +15,9 @@
 // the source maps that Node reads for files it loads itself.
 'use strict';
 const { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
-const Module = require('node:module');
+// The CommonJS Module class, as node:module exports it, without loading node:module (~1 ms) unless its
+// compile cache is used.
+const Module = module.constructor;
 const { dirname, join, relative } = require('node:path');
 const { Script } = require('node:vm');
 
@@ -29,6 +31,8 @@ const COMMANDS = ['audit', 'search', 'pulse', 'history', 'status', 'login', 'log
 const trivial = (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) || args[0] === '__complete';
 const kind = trivial ? 'version' : (args.find((arg) => COMMANDS.includes(arg)) ?? 'other');
 const HTTP_CLIENT = join(dist, 'lib', 'undici.cjs');
+/** rep's paths, which say where the code cache is: compiled without one (it is small). */
+const PATHS = join(dist, 'lib', 'paths.cjs');
 const STALE_DAYS = 30;
 /** Whether --liftoff-only is set (see runCached), the scripts whose cache entries are to be written, and where. */
 let liftoffOnly = false;
@@ -39,11 +43,11 @@ const writes = !args.includes('--sandbox');
 
 try {
   if (process.env.NODE_DISABLE_COMPILE_CACHE || args.includes('--debug')) require(bundle);
-  else if (trivial && Module.enableCompileCache) {
+  else if (trivial && require('node:module').enableCompileCache) {
     // Node's compile cache (22.1+) does as well for `--version`, which compiles hardly more than the
     // top level; it is kept beside rep's own, in code/node.
     const dir = cachePath('node');
-    if (dir) Module.enableCompileCache(dir);
+    if (dir) require('node:module').enableCompileCache(dir);
     require(bundle);
   } else {
     runCached(bundle);
@@ -83,7 +87,8 @@ function runCached(file) {
     closeSync(fd);
   }
   const name = relative(dist, file).replace(/[^\w.-]/g, '_');
-  const cacheFile = cachePath(`${name}-${kind}${liftoffOnly ? '-liftoff' : ''}-${process.versions.v8}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`);
+  const cacheFile =
+    file !== PATHS && cachePath(`${name}-${kind}${liftoffOnly ? '-liftoff' : ''}-${process.versions.v8}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`);
   let cachedData;
   try {
     if (cacheFile) cachedData = readFileSync(cacheFile);
@@ -121,7 +126,7 @@ function cachePath(name) {
 }
 
 function codeCacheDir() {
-  const { repPaths } = require(join(dist, 'lib', 'paths.cjs'));
+  const { repPaths } = runCached(PATHS);
   const dir = join(repPaths(process.env).cacheDir, 'code');
   if (writes) mkdirSync(dir, { recursive: true, mode: 0o700 });
   const info = lstatSync(dir);
