@@ -1,6 +1,7 @@
 // The one place that knows about streams: TTY-ness, width and colour are read once here, and
 // everything else writes through an IO. cli.ts builds one over the process's streams (streamIO);
 // `testIO()` is the twin with string buffers, for running any command in a test's own process.
+import { fstatSync, statSync, writeSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { describeError, formatReport, OutputError } from './errors.js';
 
@@ -63,11 +64,68 @@ export async function exitAfterOutput(io: IO, code: number, debug: boolean): Pro
   return report.exitCode;
 }
 
+/** What streamIO writes stdout and stderr to: the process's stream, or a fileOutput(). */
+export interface Output {
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+  readonly writableNeedDrain: boolean;
+  /** Calls `done` once the text has been written or has failed (a failure is then emitted as 'error'). */
+  write(text: string, done?: () => void): unknown;
+  on(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown;
+  once(event: 'drain', listener: () => void): unknown;
+  off(event: 'drain', listener: () => void): unknown;
+}
+
 export interface Streams {
   /** A function: stdin is opened only when a command reads it. */
   stdin: () => NodeJS.ReadStream;
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
+  stdout: Output;
+  stderr: Output;
+  /** stderr as Node's stream, made when first asked for (the spinner's). */
+  stderrStream: () => NodeJS.WritableStream;
+}
+
+/**
+ * A descriptor that is a regular file or /dev/null (`rep … > out.json`, `2>/dev/null`), written as
+ * Node writes its own stream for one, with writeSync, but without loading Node's stream modules
+ * (~20 of them, a few ms of a run that prints only a line or two). Undefined for anything else, a
+ * terminal, pipe or socket, which keeps the process's stream.
+ */
+export function fileOutput(fd: number): Output | undefined {
+  if (process.platform === 'win32') return undefined;
+  let errorListener: ((error: NodeJS.ErrnoException) => void) | undefined;
+  let failed = false;
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) {
+      const devNull = statSync('/dev/null');
+      if (!info.isCharacterDevice() || info.rdev !== devNull.rdev || info.ino !== devNull.ino) return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+  return {
+    writableNeedDrain: false,
+    write(text, done) {
+      if (!failed && text !== '') {
+        try {
+          const bytes = Buffer.from(text);
+          for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+        } catch (error) {
+          // As a stream reports it: later, once, and what follows it is not written.
+          failed = true;
+          process.nextTick(() => errorListener?.(error as NodeJS.ErrnoException));
+        }
+      }
+      if (done) process.nextTick(done);
+      return !failed;
+    },
+    on(_event, listener) {
+      errorListener = listener;
+    },
+    once() {},
+    off() {},
+  };
 }
 
 /**
@@ -75,7 +133,7 @@ export interface Streams {
  * that went away (EPIPE) ends rep quietly; any other failed write to stdout (full disk, I/O error) lost
  * output and must not pass for success. A failed write to stderr loses only talk, never the exit code.
  */
-export function streamIO({ stdin, stdout, stderr }: Streams, env: NodeJS.ProcessEnv): IO {
+export function streamIO({ stdin, stdout, stderr, stderrStream }: Streams, env: NodeJS.ProcessEnv): IO {
   const stopped = new AbortController();
   let failure: OutputError | undefined;
   stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -107,7 +165,9 @@ export function streamIO({ stdin, stdout, stderr }: Streams, env: NodeJS.Process
     err(text) {
       stderr.write(text);
     },
-    stderrStream: stderr,
+    get stderrStream() {
+      return stderrStream();
+    },
     drain() {
       if (!stdout.writableNeedDrain || stopped.signal.aborted) return Promise.resolve();
       return new Promise((resolve) => {

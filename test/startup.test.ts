@@ -6,7 +6,7 @@
 // globals (fetch, Headers, node:http's WebSocket export…), and rep, which bundles the undici package,
 // must never wake it.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -183,6 +183,51 @@ describe.each(nodeLines())('on %s', (node) => {
       expect(facade.filter((id) => hit.builtins.has(id) && !baseline.has(id))).toEqual([]);
       expect(hit.stdinMade).toBe(false);
     } finally {
+      await api.close();
+    }
+  });
+
+  it("writes stdout and stderr that are files or /dev/null without Node's stream modules, as a stream would write them", async () => {
+    const api = await startFaultServer();
+    const descriptors: number[] = [];
+    // The load hooks start a worker, which loads streams itself: here, a preload that only lists Node's modules at exit.
+    const recorder = join(home.dir, 'builtins.cjs');
+    writeFileSync(recorder, "process.on('exit', () => require('node:fs').writeFileSync(process.env.REP_TEST_LOAD_LOG, process.moduleLoadList.join('\\n')));\n");
+    /** Runs rep with stdout on a file and stderr on `stderr` (a file, or /dev/null): what each file got, and Node's modules loaded. */
+    const intoFiles = async (args: string[], env: Record<string, string>, stderr: 'file' | '/dev/null') => {
+      const [out, log] = [join(home.dir, `out-${++runs}.txt`), join(home.dir, `builtins-${runs}.txt`)];
+      const err = stderr === 'file' ? join(home.dir, `err-${runs}.txt`) : '/dev/null';
+      const [stdoutFd, stderrFd] = [openSync(out, 'w'), openSync(err, 'w')];
+      descriptors.push(stdoutFd, stderrFd);
+      const run = await runCli([REP_BIN, ...args], {
+        home,
+        bin: node,
+        env: { ...env, REP_TEST_LOAD_LOG: log, NODE_OPTIONS: `--require=${recorder}` },
+        stdoutFd,
+        stderrFd,
+      });
+      const builtins = new Set(
+        readFileSync(log, 'utf8')
+          .split('\n')
+          .map((entry) => entry.replace(/^NativeModule /, '')),
+      );
+      return { code: run.code, stdout: readFileSync(out, 'utf8'), stderr: stderr === 'file' ? readFileSync(err, 'utf8') : '', builtins };
+    };
+    try {
+      api.always('/api/audit', { body: { name: 'Blue Bottle Coffee', score: 4.4 } });
+      const env = { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_startup_files_0123' };
+      const miss = await intoFiles(['audit', 'Blue Bottle Coffee'], env, 'file');
+      expect(miss).toMatchObject({ code: 0, stderr: '' });
+      expect(miss.stdout).toContain('"name": "Blue Bottle Coffee"');
+      const hit = await intoFiles(['audit', 'Blue Bottle Coffee'], env, 'file');
+      expect(hit).toMatchObject({ code: 0, stdout: miss.stdout, stderr: 'rep: cached answer from just now (--max-age 0 to refresh)\n' });
+      const version = await intoFiles(['--version'], {}, '/dev/null');
+      expect(version).toMatchObject({ code: 0, stdout: `${JSON.parse(readFileSync(join(DIST, '..', 'package.json'), 'utf8')).version}\n` });
+      for (const run of [hit, version]) expect(['stream', 'internal/fs/sync_write_stream'].filter((id) => run.builtins.has(id))).toEqual([]);
+      // A request's client needs streams anyway; the recorder sees them.
+      expect(miss.builtins.has('stream')).toBe(true);
+    } finally {
+      for (const fd of descriptors) closeSync(fd);
       await api.close();
     }
   });
