@@ -2,7 +2,7 @@
 // cache's entry names and the key's fingerprint must stay what they were when rep hashed with it.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { randomHex, sha256Hex } from '../src/state/ids.js';
+import { checksum, randomHex, sha256Hex } from '../src/state/ids.js';
 
 const nodeSha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -20,6 +20,21 @@ describe('sha256Hex', () => {
       const text = Array.from({ length }, () => String.fromCodePoint(Math.floor(Math.random() * 0x2000))).join('');
       expect(sha256Hex(text)).toBe(nodeSha256(text));
     }
+  });
+});
+
+describe('checksum', () => {
+  it('is FNV-1a (32 bits) in 8 hex digits', () => {
+    // The published FNV-1a test vectors (ASCII, where a code unit is a byte).
+    expect(checksum('')).toBe('811c9dc5');
+    expect(checksum('a')).toBe('e40c292c');
+    expect(checksum('foobar')).toBe('bf9cf968');
+  });
+
+  it('changes with any one character of a text changed, cut off or added', () => {
+    const text = '{"company":{"name":"Кофейня Ромашка"},"score":71.5}';
+    const variants = new Set([text, text.slice(0, -1), `${text} `, text.replace('71.5', '71.6'), text.replace('Р', 'Π'), `\ufffd${text.slice(1)}`]);
+    expect(new Set([...variants].map(checksum)).size).toBe(variants.size);
   });
 });
 

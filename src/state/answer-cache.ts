@@ -12,7 +12,7 @@ import { countPut, ENTRY_EXTENSION, evictOnce, listEntries, removeEntries } from
 import type { AnswerHeaders } from './answer-freshness.js';
 import { readPrivateFile, writePrivateFileAsync } from './files.js';
 import { keyId } from './requests.js';
-import { sha256Hex } from './ids.js';
+import { checksum, sha256Hex } from './ids.js';
 
 /** Which question an answer is to; `apiKey` is hashed at once and never kept. */
 export interface AnswerKey {
@@ -77,7 +77,8 @@ export const CACHE_LIMITS: CacheLimits = { maxEntries: 5000, maxBytes: 50 * 1024
 
 /** The client's body cap (8 MB) and room for an entry's first line: anything bigger is no entry of ours. */
 const MAX_ENTRY_BYTES = 8 * 1024 * 1024 + 64 * 1024;
-const FORMAT = 1;
+/** The entry format: 2 checks the body with a checksum (1 had a SHA-256); an entry of another is a miss. */
+const FORMAT = 2;
 /** How far after `now` an entry may have been stored and still count (see get). */
 const CLOCK_SLACK_MS = 60_000;
 
@@ -92,7 +93,8 @@ interface EntryFacts {
   contentType?: string;
   storedAt: number;
   freshUntil?: number;
-  sha256: string;
+  /** The body's checksum (ids.ts), to find an entry that was cut off or damaged. */
+  checksum: string;
 }
 
 /** The identity of a question: what an entry must match to answer it. */
@@ -185,7 +187,7 @@ function entryText(identity: Identity, answer: FreshAnswer, freshUntil: number |
     ...(typeof contentType === 'string' ? { contentType } : {}),
     storedAt: answer.receivedAt,
     ...(freshUntil === undefined ? {} : { freshUntil }),
-    sha256: sha256(answer.bodyText),
+    checksum: checksum(answer.bodyText),
   };
   return `${JSON.stringify(facts)}\n${answer.bodyText}`;
 }
@@ -204,13 +206,13 @@ function parseEntry(text: string, identity: Identity): { facts: EntryFacts; body
   if (facts.baseUrl !== identity.baseUrl || facts.endpoint !== identity.endpoint || facts.query !== identity.query || facts.key !== identity.key)
     return undefined;
   const bodyText = text.slice(newline + 1);
-  return sha256(bodyText) === facts.sha256 ? { facts, bodyText } : undefined;
+  return checksum(bodyText) === facts.checksum ? { facts, bodyText } : undefined;
 }
 
 function isFacts(value: unknown): value is EntryFacts {
   if (typeof value !== 'object' || value === null) return false;
   const facts = value as Record<string, unknown>;
-  const strings = ['baseUrl', 'endpoint', 'query', 'key', 'sha256'].every((field) => typeof facts[field] === 'string');
+  const strings = ['baseUrl', 'endpoint', 'query', 'key', 'checksum'].every((field) => typeof facts[field] === 'string');
   const numbers = ['v', 'status', 'storedAt'].every((field) => Number.isFinite(facts[field]));
   const optional =
     (facts.freshUntil === undefined || Number.isFinite(facts.freshUntil)) && (facts.contentType === undefined || typeof facts.contentType === 'string');

@@ -12,6 +12,17 @@ export function sha256Hex(text: string): string {
   return bytesToHex(sha256(utf8ToBytes(text)));
 }
 
+/**
+ * A checksum of a text (FNV-1a, 32 bits, over its UTF-16 code units) in 8 hex digits: it finds a file
+ * that was cut off or damaged, as a SHA-256 would, at a fraction of the cost (SHA-256 in JavaScript
+ * takes ~1.5 ms for a 600-byte answer on a cold run). Not a hash for secrets or names.
+ */
+export function checksum(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
 /** `bytes` random bytes in lower-case hex (2 characters a byte). */
 export function randomHex(bytes: number): string {
   let hex = '';
