@@ -20,25 +20,24 @@ import { pruneSourceMap } from './prune-source-maps.mjs';
 import { bundledPackageDirs, thirdPartyNotices } from './third-party-notices.mjs';
 
 /**
- * The leaves: each is bundled alone into dist/lib/<name>.cjs, and an import of it in rep's code (a lazy
+ * The leaves: each is bundled alone into dist/lib/<name>.cjs, and an import of one of its entries in rep's code (a lazy
  * `await import(...)`, but for paths: test/startup.test.ts checks what each command loads) becomes a
  * require of that file. A leaf must not bundle a module of rep's that the CLI or library bundles too: that module
  * would then exist twice, with two copies of its classes and state (the build checks this).
  */
 const LEAVES = [
-  // undici's request API and an Agent: what a request needs.
-  { name: 'undici', entry: 'src/api/undici.ts' },
+  // undici's request API and an Agent: what a request needs; and, with undici's Cache-Control parser,
+  // which needs undici's core that the request has loaded already, the freshness of an answer to store.
+  { name: 'undici', entries: ['src/api/undici.ts', 'src/state/answer-freshness.ts'] },
   // The whole of undici, for a proxy (EnvHttpProxyAgent): read only when one is set.
-  { name: 'undici-all', entry: 'undici' },
-  // Cache-Control and Expires, with undici's parsers: read only when an answer is stored.
-  { name: 'freshness', entry: 'src/state/answer-freshness.ts' },
+  { name: 'undici-all', entries: ['undici'] },
   // The offline API server and its data set (`rep sandbox`, `--sandbox`).
-  { name: 'sandbox', entry: 'src/sandbox/server.ts' },
+  { name: 'sandbox', entries: ['src/sandbox/server.ts'] },
   // Where rep keeps its files: read by bin/rep.cjs too, which keeps its code cache in rep's cache dir.
-  { name: 'paths', entry: 'src/config/paths.ts' },
-  { name: 'cli-table3', entry: 'cli-table3' },
-  { name: 'ora', entry: 'ora' },
-  { name: 'conf', entry: 'conf' },
+  { name: 'paths', entries: ['src/config/paths.ts'] },
+  { name: 'cli-table3', entries: ['cli-table3'] },
+  { name: 'ora', entries: ['ora'] },
+  { name: 'conf', entries: ['conf'] },
 ];
 
 /**
@@ -126,14 +125,16 @@ const dist = join(root, 'dist');
  */
 /** A module that exports what `path` exports, `default` included. */
 const reExport = (path) => `export * from '${path}';\nexport { default } from '${path}';\n`;
+/** A leaf's entry module: a package's exports, or what each of rep's modules in it exports. */
+const leafEntry = (entries) => (entries[0].startsWith('src/') ? entries.map((entry) => `export * from './${entry}';\n`).join('') : reExport(entries[0]));
 
-const leafImports = (from, self) => ({
+const leafImports = (from, self = []) => ({
   name: 'leaf-imports',
   setup(build) {
     build.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind === 'entry-point' || args.namespace === 'leaf') return undefined;
       const target = args.path.startsWith('.') ? relative(root, resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'))) : args.path;
-      const leaf = LEAVES.find(({ entry }) => entry === target && entry !== self);
+      const leaf = LEAVES.find(({ entries }) => entries.includes(target) && !self.includes(target));
       return leaf ? { path: `${relative(from, join(dist, 'lib')) || '.'}/${leaf.name}.cjs`.replace(/^(?!\.)/, './'), namespace: 'leaf' } : undefined;
     });
     build.onResolve({ filter: /.*/, namespace: 'leaf' }, (args) => ({ path: args.path, external: true }));
@@ -167,12 +168,14 @@ const bundles = await Promise.all([
     outExtension: { '.js': '.cjs' },
     plugins: [deferRequires, leafImports(dist)],
   }),
-  ...LEAVES.map(({ name, entry }) =>
+  ...LEAVES.map(({ name, entries }) =>
     build({
       ...common,
-      ...(entry.startsWith('src/') ? { entryPoints: [entry] } : { stdin: { contents: reExport(entry), resolveDir: root, sourcefile: `${name}-leaf.js` } }),
+      ...(entries.length === 1 && entries[0].startsWith('src/')
+        ? { entryPoints: entries }
+        : { stdin: { contents: leafEntry(entries), resolveDir: root, sourcefile: `${name}-leaf.js` } }),
       outfile: join('dist', 'lib', `${name}.cjs`),
-      plugins: [deferRequires, leafImports(join(dist, 'lib'), entry)],
+      plugins: [deferRequires, leafImports(join(dist, 'lib'), entries)],
     }),
   ),
 ]);

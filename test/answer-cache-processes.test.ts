@@ -65,7 +65,7 @@ let metafile: Metafile;
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'rep-cache-build-'));
-  // Split chunks, so put()'s lazy import is a file of its own, as the freshness leaf of scripts/build.mjs is.
+  // Split chunks, so put()'s lazy import is a file of its own, as it is in dist/lib/undici.cjs (scripts/build.mjs).
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: { 'answer-cache': 'src/state/answer-cache.ts' },

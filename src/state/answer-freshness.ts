@@ -1,8 +1,8 @@
 // The server's own word on how long an answer may be reused (RFC 9111 §4.2), for the answer cache:
 // no-store and no-cache keep it out, max-age or Expires cap its life, Age and Date count against it.
 // Cache-Control is parsed by undici's parser, loaded by path: it needs undici's core utilities
-// (node:http, net, stream), which a fresh answer has loaded already, so only put() imports this file
-// and a cache hit never does.
+// (net, stream), which a fresh answer has loaded already, so only put() imports this file and a cache
+// hit never does. The build puts it in undici's leaf (dist/lib/undici.cjs), beside that core.
 import { hasInvalidCacheControlDirective, parseCacheControlHeader } from 'undici/lib/util/cache.js';
 import { parseHttpDate } from 'undici/lib/util/date.js';
 
