@@ -170,19 +170,22 @@ describe('the history store', () => {
     expect(() => openHistory(join(root, 'dir.jsonl')).append([point('a', T0, 1)])).toThrow();
   });
 
-  it('an audit run reads the history once, before its own points: a name audited twice compares both times with the same point', () => {
-    const stateDir = join(tempDir(), 'state');
-    const { deps, clock } = historyDeps({}, stateDir);
-    openAuditHistory(deps, BASE).record('Blue Bottle', answer(80));
-    clock.now += DAY;
-    const run = openAuditHistory(deps, BASE);
-    expect(run.previous('blue  BOTTLE')?.score).toBe(80);
-    run.record('Blue Bottle', answer(70));
-    expect(run.previous('Blue Bottle')?.score).toBe(80);
-    expect(run.previous('blue bottle coffee')?.score).toBe(80); // by the company's name too
-    expect(run.previous('Blue Bottle', undefined)).toBeDefined();
-    expect(openAuditHistory(deps, 'https://elsewhere.test/api').previous('Blue Bottle')).toBeUndefined(); // per base URL
-  });
+  it.each([[{ oneName: false }], [{ oneName: true }]])(
+    'an audit run (%j) never sees its own points: a name audited twice compares both times with the same point',
+    (options) => {
+      const stateDir = join(tempDir(), 'state');
+      const { deps, clock } = historyDeps({}, stateDir);
+      openAuditHistory(deps, BASE).record('Blue Bottle', answer(80));
+      clock.now += DAY;
+      const run = openAuditHistory(deps, BASE, options);
+      expect(run.previous('blue  BOTTLE')?.score).toBe(80);
+      run.record('Blue Bottle', answer(70));
+      expect(run.previous('Blue Bottle')?.score).toBe(80);
+      expect(run.previous('blue bottle coffee')?.score).toBe(80); // by the company's name too
+      expect(run.previous('Blue Bottle', undefined)).toBeDefined();
+      expect(openAuditHistory(deps, 'https://elsewhere.test/api').previous('Blue Bottle')).toBeUndefined(); // per base URL
+    },
+  );
 
   it('an answer without a score records nothing; a history that cannot be read or written is a warning each, not a failure', () => {
     const root = tempDir();
@@ -195,8 +198,8 @@ describe('the history store', () => {
     expect(run.previous('x')).toBeUndefined();
     const file = join(root, 'state', 'history.jsonl');
     expect(warnings).toEqual([
-      `cannot read the history file ${file} (not a directory): no previous scores to compare with`,
       `cannot record the score in the history file ${file} (not a directory)`,
+      `cannot read the history file ${file} (not a directory): no previous scores to compare with`,
     ]);
   });
 
@@ -337,4 +340,92 @@ for (let i = 0; i < Number(count); i++) {
     },
     120_000,
   );
+});
+
+describe('reading for one name (HistoryStore.readFor)', () => {
+  /** Lines of every kind a history file may hold: plain ones, other spellings, escapes, scrubbed text, cut text, damage. */
+  function mixedHistory(file: string) {
+    const line = (query: string, day: number, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ ...point(query, T0 + day * DAY, day), query, name: query, ...extra }); // the texts as given, not cleaned
+    const long = `${'x '.repeat(249)}xe\u0301tude`; // cut at 500 code points between the e and its accent
+    const lines = [
+      line('Blue Bottle Coffee', 0),
+      line('blue   BOTTLE coffee', 1),
+      line('Ｂｌｕｅ Ｂｏｔｔｌｅ Ｃｏｆｆｅｅ', 2), // fullwidth: NFKC makes it plain
+      line('bbc', 3, { name: 'Blue Bottle Coffee' }), // matched by its company name
+      line('Кофейня Ромашка', 4),
+      line('КОФЕЙНЯ  РОМАШКА', 5),
+      line('ΟΔΟΣ', 6),
+      line('Joe\'s "Bar"', 7), // escaped quotes
+      line('Blue\u200eBottle Coffee', 8), // a mark that scrubbing removes
+      line('Blue\u007fBottle Coffee', 9),
+      line(long, 10),
+      line(' ', 17), // a name that nameKey makes empty
+      line('Other Place', 11, { name: 'Another Coffee' }),
+      line('Blue Bottle Coffee', 12, { base_url: 'https://elsewhere.test/api' }),
+      '{"id":"zz"}',
+      'not json at all',
+      `${line('Blue Bottle Coffee', 13).slice(0, 40)}${line('Blue Bottle Coffee', 14)}`, // glued to a torn write
+      '',
+    ];
+    // `\\u00e9` as another tool may write it: an escape in the file.
+    lines.push(line('Café Bleu', 15).replace('Café', 'Caf\\u00e9'), line('café bleu', 16));
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    return long;
+  }
+
+  it.each([['as written'], ['in ASCII, every other character escaped']])(
+    'finds every point read() finds for a name, however the file spells it (%s)',
+    (kind) => {
+      const file = join(tempDir(), 'history.jsonl');
+      const long = mixedHistory(file);
+      if (kind !== 'as written') {
+        const escaped = readFileSync(file, 'utf8').replace(/[^\x00-\x7f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+        writeFileSync(file, escaped);
+      }
+      const store = openHistory(file);
+      const all = store.read();
+      const names = [
+        'Blue Bottle Coffee',
+        'BLUE bottle  Coffee',
+        'Ｂｌｕｅ Ｂｏｔｔｌｅ Ｃｏｆｆｅｅ',
+        'bbc',
+        'кофейня ромашка',
+        'οδος',
+        'ΟΔΟΣ',
+        'Joe\'s "Bar"',
+        'BlueBottle Coffee',
+        'Blue Bottle',
+        'Another Coffee',
+        'Café Bleu',
+        'Cafe\u0301 Bleu',
+        long,
+        `${'x '.repeat(249)}xe`,
+        '  ',
+        'nowhere',
+      ];
+      for (const name of names) {
+        const expected = pointsFor(all, name);
+        expect(pointsFor(store.readFor([name]), name), name).toEqual(expected);
+        expect(pointsFor(store.readFor(['nowhere', name]), name), name).toEqual(expected);
+      }
+      // Spot checks that the names above do find what they should.
+      expect(pointsFor(all, 'Blue Bottle Coffee').map((each) => each.score)).toEqual([0, 1, 2, 3, 12, 14]);
+      expect(pointsFor(all, 'кофейня ромашка').map((each) => each.score)).toEqual([4, 5]);
+      expect(pointsFor(all, 'Café Bleu').map((each) => each.score)).toEqual([15, 16]);
+      expect(pointsFor(all, `${'x '.repeat(249)}xe`).map((each) => each.score)).toEqual([10]);
+    },
+  );
+
+  it('leaves out plain lines without the name, unparsed: a corrupt one among them goes unreported, unlike in read()', () => {
+    const file = join(tempDir(), 'history.jsonl');
+    const wanted = point('Blue Bottle Coffee', T0, 1);
+    writeFileSync(file, `${JSON.stringify(point('Other Place', T0, 2, { name: 'Other Place' }))}\n{"id":"zz"}\n${JSON.stringify(wanted)}\n`);
+    const warnings: string[] = [];
+    const store = openHistory(file, { warn: (text) => warnings.push(text) });
+    expect(store.readFor(['blue bottle coffee'])).toEqual([wanted]);
+    expect(warnings).toEqual([]);
+    expect(store.read()).toHaveLength(2);
+    expect(warnings).toEqual([`skipped a corrupt line in the history file ${file}`]);
+  });
 });

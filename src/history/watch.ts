@@ -23,9 +23,10 @@ export interface AuditWatch {
   finish(run: Promise<void>): Promise<void>;
 }
 
-export async function startWatch(deps: Deps, limits: GateLimits): Promise<AuditWatch> {
+/** `oneName`: the run audits one name (see AuditHistoryOptions). */
+export async function startWatch(deps: Deps, limits: GateLimits, { oneName = false } = {}): Promise<AuditWatch> {
   const baseUrl = deps.globals.sandbox ? undefined : (await deps.settings()).baseUrl;
-  const history: AuditHistory | undefined = baseUrl ? openAuditHistory(deps, baseUrl) : undefined;
+  const history: AuditHistory | undefined = baseUrl ? openAuditHistory(deps, baseUrl, { oneName }) : undefined;
   const failures: string[] = [];
   return {
     see(query, view, fromCache) {

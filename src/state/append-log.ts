@@ -41,6 +41,8 @@ export interface AppendLog {
   readonly path: string;
   /** The file's lines, oldest first, without empty ones; none while the file does not exist. Throws when it cannot be read. */
   readLines(): string[];
+  /** The same lines as one text (a line a newline; empty lines too, as in the file). */
+  readText(): string;
   /**
    * Appends the lines (each one JSON text without a newline). Compacts with `compact` (which gets and
    * returns lines, oldest first) when the file has grown past the limit. Throws when it cannot be written.
@@ -57,10 +59,13 @@ export function openAppendLog(path: string, limits: AppendLogLimits): AppendLog 
   return {
     path,
     readLines() {
+      return linesOf(this.readText());
+    },
+    readText() {
       const fd = openExisting(path);
-      if (fd === undefined) return [];
+      if (fd === undefined) return '';
       try {
-        return linesOf(readTail(fd, fstatSync(fd).size, limits.readCapBytes));
+        return readTail(fd, fstatSync(fd).size, limits.readCapBytes);
       } finally {
         closeSync(fd);
       }

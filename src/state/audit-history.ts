@@ -1,5 +1,6 @@
-// What one audit run (one name or a batch) does with the history: read it once, lazily, to find each
-// name's previous point (for the change text and --fail-on-drop), and record each fresh answer.
+// What one audit run (one name or a batch) does with the history: read it, lazily (a batch once, whole;
+// one name only the lines that may hold it), to find each name's previous point (for the change text
+// and --fail-on-drop), and record each fresh answer.
 // Neither ever fails the run: a history that cannot be read or written is one warning.
 import { systemErrorText } from '../errors.js';
 import { historyFile, latestPoints, openHistory, pointFromAudit, type AuditAnswer, type HistoryPoint, type HistoryStore } from './history.js';
@@ -26,27 +27,40 @@ export interface AuditHistory {
   record(query: string, answer: AuditAnswer): HistoryPoint | undefined;
 }
 
-export function openAuditHistory(deps: HistoryDeps, baseUrl: URL | string): AuditHistory {
+export interface AuditHistoryOptions {
+  /**
+   * The run audits one name: each `previous` reads only the lines that may hold it (HistoryStore.readFor),
+   * not the whole file, which may be megabytes. A batch reads the file once, whole.
+   */
+  oneName?: boolean;
+}
+
+export function openAuditHistory(deps: HistoryDeps, baseUrl: URL | string, { oneName = false }: AuditHistoryOptions = {}): AuditHistory {
   const store: HistoryStore = openHistory(historyFile(deps.env, deps.paths().stateDir), { warn: deps.warn });
-  let latest: ReturnType<typeof latestPoints> | undefined;
-  const recorded = () => {
-    if (latest) return latest;
+  /** The points this run recorded: `previous` never sees them. */
+  const own = new Set<string>();
+  const lookup = (read: () => HistoryPoint[]) => {
     let points: HistoryPoint[] = [];
     try {
-      points = store.read();
+      points = read();
     } catch (error) {
       deps.warn(`cannot read the history file ${store.file} (${systemErrorText(error)}): no previous scores to compare with`);
     }
-    return (latest = latestPoints(points, baseUrl));
+    return latestPoints(own.size > 0 ? points.filter((point) => !own.has(point.id)) : points, baseUrl);
   };
+  let all: ReturnType<typeof latestPoints> | undefined;
   return {
-    previous: (query, name, before) => recorded()(query, name, before),
+    previous(query, name, before) {
+      if (oneName) return lookup(() => store.readFor(name === undefined ? [query] : [query, name]))(query, name, before);
+      all ??= lookup(() => store.read());
+      return all(query, name, before);
+    },
     record(query, answer) {
       const point = pointFromAudit(answer, { at: deps.now(), baseUrl, query });
       if (!point) return undefined;
-      recorded(); // read before the first write, so `previous` never sees this run's points
       try {
         store.append([point]);
+        own.add(point.id);
         return point;
       } catch (error) {
         deps.warn(`cannot record the score in the history file ${store.file} (${systemErrorText(error)})`);

@@ -51,6 +51,12 @@ export interface HistoryStore {
   readonly file: string;
   /** Every point, oldest first, each id once. Corrupt lines are skipped and reported once through `warn`. Throws when the file cannot be read. */
   read(): HistoryPoint[];
+  /**
+   * The points whose query or company name may be one of `names` (as nameKey matches them): all of
+   * those, and perhaps a few more; the caller matches. Over a long file far cheaper than read(): a line
+   * of plain ASCII without the names' words is skipped unparsed (so a corrupt one is not reported).
+   */
+  readFor(names: readonly string[]): HistoryPoint[];
   /** Appends the points (one write). Throws when the file cannot be written. */
   append(points: readonly HistoryPoint[]): void;
 }
@@ -70,12 +76,17 @@ export function openHistory(file: string, options: HistoryStoreOptions = {}): Hi
   const limits = options.limits ?? HISTORY_LIMITS;
   // A file far past the limits is no longer ours alone: only its newest part is read.
   const log = openAppendLog(file, { compactAtBytes: limits.compactAtBytes, readCapBytes: 2 * Math.max(limits.compactAtBytes, limits.keepBytes) });
+  const warned = ({ points, corrupt }: { points: HistoryPoint[]; corrupt: number }) => {
+    if (corrupt > 0) options.warn?.(`skipped ${corrupt === 1 ? 'a corrupt line' : `${corrupt} corrupt lines`} in the history file ${file}`);
+    return points;
+  };
   return {
     file,
     read() {
-      const { points, corrupt } = parseLines(log.readLines());
-      if (corrupt > 0) options.warn?.(`skipped ${corrupt === 1 ? 'a corrupt line' : `${corrupt} corrupt lines`} in the history file ${file}`);
-      return points;
+      return warned(parseLines(log.readLines()));
+    },
+    readFor(names) {
+      return warned(parseLines(linesThatMayHold(log.readText(), names)));
     },
     append(points) {
       log.append(
@@ -207,6 +218,79 @@ function parseLines(lines: readonly string[]): { points: HistoryPoint[]; corrupt
   }
   // Lines are nearly in time order already (a rewritten line may come a little late); sort is stable.
   return { points: points.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)), corrupt };
+}
+
+/** Characters of a line whose text nameKey may not see as it stands: an escape, and what scrubbing removes (see SCRUBBED; raw controls are no JSON). */
+const MAY_DIFFER = /[\\\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The non-empty lines of `text` that may hold a point whose query or company name matches one of
+ * `names` (nameKey): all of them, and a few more (the caller matches). One pass over the whole text,
+ * not a parse of each line: a line qualifies when, folded as nameKey folds (NFKC, lower case), it
+ * holds every word of a name; or when its texts may be other than they stand (MAY_DIFFER); or when it
+ * is long enough to hold a text that reading cuts at MAX_TEXT, which may cut where NFKC would join.
+ * The folding is of the whole line at once: the quotes around each text keep NFKC and lower-casing
+ * from reaching across.
+ */
+function linesThatMayHold(text: string, names: readonly string[]): string[] {
+  const keys = [...new Set(names.map(nameKey))];
+  const starts = lineStarts(text);
+  const marked = new Set<number>();
+  const linesOf = (indexes: Iterable<number>) =>
+    [...indexes]
+      .sort((a, b) => a - b)
+      .map((index) => text.slice(starts[index], (starts[index + 1] ?? text.length + 1) - 1))
+      .filter((line) => line.trim() !== '');
+  const all = () => linesOf(starts.keys());
+  if (keys.includes('')) return all(); // (and the search below would not move on from an empty word)
+  const ascii = Buffer.byteLength(text) === text.length; // NFKC leaves ASCII as it is
+  const folded = (ascii ? text : text.normalize('NFKC')).toLowerCase();
+  const foldedStarts = lineStarts(folded); // neither NFKC nor lower-casing makes or removes a line break
+  if (foldedStarts.length !== starts.length) return all();
+  for (let index = 0; index < starts.length; index++) if ((starts[index + 1] ?? text.length + 1) - starts[index]! > MAX_TEXT) marked.add(index);
+  const markFrom = (index: number) => {
+    const line = lineAt(starts, index);
+    marked.add(line);
+    return starts[line + 1] ?? text.length; // where to look on from
+  };
+  if (ascii) {
+    // In ASCII only these two can be: a regular expression would take several times as long over megabytes.
+    for (const character of ['\\', '\u007f']) for (let at = text.indexOf(character); at >= 0; at = text.indexOf(character, markFrom(at)));
+  } else {
+    MAY_DIFFER.lastIndex = 0;
+    for (let match = MAY_DIFFER.exec(text); match; match = MAY_DIFFER.exec(text)) MAY_DIFFER.lastIndex = markFrom(match.index);
+  }
+  for (const key of keys) {
+    const words = key.split(' ');
+    const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
+    for (let at = folded.indexOf(longest); at >= 0; ) {
+      const line = lineAt(foldedStarts, at);
+      const end = foldedStarts[line + 1] ?? folded.length;
+      const lineText = folded.slice(foldedStarts[line], end);
+      if (words.every((word) => lineText.includes(word))) marked.add(line);
+      at = folded.indexOf(longest, end);
+    }
+  }
+  return linesOf(marked);
+}
+
+/** The line that holds the character at `index`, given where each line starts (a binary search). */
+function lineAt(starts: readonly number[], index: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (starts[middle]! <= index) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** Where each line of a text starts. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return starts;
 }
 
 const LINE_START = '{"id":';
