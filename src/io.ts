@@ -98,8 +98,9 @@ export function fileOutput(fd: number): Output | undefined {
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) {
+      if (!info.isCharacterDevice()) return undefined;
       const devNull = statSync('/dev/null');
-      if (!info.isCharacterDevice() || info.rdev !== devNull.rdev || info.ino !== devNull.ino) return undefined;
+      if (info.rdev !== devNull.rdev || info.ino !== devNull.ino) return undefined;
     }
   } catch {
     return undefined;
