@@ -158,24 +158,49 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS)
 
 /** The four things an answer is keyed by, the base URL normalised; undefined for a base URL that is no URL. */
 function identify(key: AnswerKey): Identity | undefined {
-  let url: URL;
+  const baseUrl = cacheBaseUrl(String(key.baseUrl));
+  if (baseUrl === undefined) return undefined;
+  return { baseUrl, endpoint: key.endpoint, query: key.query, key: key.apiKey ? keyId(key.apiKey) : 'none' };
+}
+
+/**
+ * Names and base URLs already worked out in this process: a batch asks for each name twice (its plan,
+ * then its request), and each URL parse and SHA-256 in JavaScript costs ~40 µs. Bounded, for a
+ * long-lived library user.
+ */
+const known = { baseUrls: new Map<string, string | undefined>(), fileNames: new Map<string, string>() };
+const KNOWN_MAX = 20_000;
+
+/** The base URL as entries are keyed by it: no userinfo, query, fragment or trailing slash; undefined for no URL. */
+function cacheBaseUrl(text: string): string | undefined {
+  if (known.baseUrls.has(text)) return known.baseUrls.get(text);
+  let normal: string | undefined;
   try {
-    url = new URL(String(key.baseUrl));
+    const url = new URL(text);
+    // Requests never carry these: the same API with or without them is the same API.
+    url.username = '';
+    url.password = '';
+    url.search = '';
+    url.hash = '';
+    url.pathname = url.pathname.replace(/\/+$/, '');
+    normal = url.href.replace(/\/+$/, '');
   } catch {
-    return undefined;
+    normal = undefined;
   }
-  // Requests never carry these: the same API with or without them is the same API.
-  url.username = '';
-  url.password = '';
-  url.search = '';
-  url.hash = '';
-  url.pathname = url.pathname.replace(/\/+$/, '');
-  return { baseUrl: url.href.replace(/\/+$/, ''), endpoint: key.endpoint, query: key.query, key: key.apiKey ? keyId(key.apiKey) : 'none' };
+  if (known.baseUrls.size >= KNOWN_MAX) known.baseUrls.clear();
+  known.baseUrls.set(text, normal);
+  return normal;
 }
 
 function fileName(identity: Identity): string {
   const tuple = JSON.stringify([FORMAT, identity.baseUrl, identity.endpoint, identity.query, identity.key]);
-  return `${sha256(tuple)}${ENTRY_EXTENSION}`;
+  let name = known.fileNames.get(tuple);
+  if (name === undefined) {
+    name = `${sha256(tuple)}${ENTRY_EXTENSION}`;
+    if (known.fileNames.size >= KNOWN_MAX) known.fileNames.clear();
+    known.fileNames.set(tuple, name);
+  }
+  return name;
 }
 
 function entryText(identity: Identity, answer: FreshAnswer, freshUntil: number | undefined): string {
