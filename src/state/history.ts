@@ -54,7 +54,7 @@ export interface HistoryStore {
   /**
    * The points whose query or company name may be one of `names` (as nameKey matches them): all of
    * those, and perhaps a few more; the caller matches. Over a long file far cheaper than read(): a line
-   * of plain ASCII without the names' words is skipped unparsed (so a corrupt one is not reported).
+   * that cannot hold the names is skipped unparsed (so a corrupt one is not reported; see linesThatMayHold).
    */
   readFor(names: readonly string[]): HistoryPoint[];
   /** Appends the points (one write). Throws when the file cannot be written. */
