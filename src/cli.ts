@@ -3,7 +3,7 @@
 // later goes unnoticed, hands main() the process's IO, environment and an abort signal, and sets the
 // exit code main() chose. `rep --version` is answered here without loading the command-line parser.
 import { ExitCode, InterruptedError } from './errors.js';
-import { exitAfterOutput, fileOutput, streamIO } from './io.js';
+import { directOutput, exitAfterOutput, streamIO } from './io.js';
 import { VERSION } from './version.js';
 
 /** Aborted on the first Ctrl-C or SIGTERM (so a signal during start-up still ends in exit 130); a second one exits at once. */
@@ -14,9 +14,11 @@ const onSignal = () => {
 };
 process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
 
-// Node's streams for stdout and stderr are made only for a terminal or pipe; a file is written directly.
+// Node's streams for stdout and stderr are made only for a terminal; a file or a pipe is written directly.
+const stdout = () => process.stdout;
+const stderr = () => process.stderr;
 const io = streamIO(
-  { stdin: () => process.stdin, stdout: fileOutput(1) ?? process.stdout, stderr: fileOutput(2) ?? process.stderr, stderrStream: () => process.stderr },
+  { stdin: () => process.stdin, stdout: directOutput(1, stdout) ?? stdout(), stderr: directOutput(2, stderr) ?? stderr(), stderrStream: stderr },
   process.env,
 );
 void run(process.argv.slice(2)).then((code) => {

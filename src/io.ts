@@ -64,7 +64,7 @@ export async function exitAfterOutput(io: IO, code: number, debug: boolean): Pro
   return report.exitCode;
 }
 
-/** What streamIO writes stdout and stderr to: the process's stream, or a fileOutput(). */
+/** What streamIO writes stdout and stderr to: the process's stream, or a directOutput(). */
 export interface Output {
   readonly isTTY?: boolean;
   readonly columns?: number;
@@ -86,18 +86,17 @@ export interface Streams {
 }
 
 /**
- * A descriptor that is a regular file or /dev/null (`rep … > out.json`, `2>/dev/null`), written as
- * Node writes its own stream for one, with writeSync, but without loading Node's stream modules
- * (~20 of them, a few ms of a run that prints only a line or two). Undefined for anything else, a
- * terminal, pipe or socket, which keeps the process's stream.
+ * stdout or stderr written with writeSync, as Node itself writes a file, and on Linux a pipe or a
+ * socket, synchronously, but without loading Node's stream modules (~20 of them: a few ms of a run
+ * that prints a line or two, ~8 ms behind a pipe). For a regular file, /dev/null, a pipe or a socket;
+ * undefined for a terminal or any other device, which keep the process's stream (`stream`). A pipe
+ * its opener left non-blocking may be full (EAGAIN): from then on `stream` writes, and waits.
  */
-export function fileOutput(fd: number): Output | undefined {
+export function directOutput(fd: number, stream: () => NodeJS.WriteStream): Output | undefined {
   if (process.platform === 'win32') return undefined;
-  let errorListener: ((error: NodeJS.ErrnoException) => void) | undefined;
-  let failed = false;
   try {
     const info = fstatSync(fd);
-    if (!info.isFile()) {
+    if (!info.isFile() && !info.isFIFO() && !info.isSocket()) {
       if (!info.isCharacterDevice()) return undefined;
       const devNull = statSync('/dev/null');
       if (info.rdev !== devNull.rdev || info.ino !== devNull.ino) return undefined;
@@ -105,14 +104,27 @@ export function fileOutput(fd: number): Output | undefined {
   } catch {
     return undefined;
   }
+  let errorListener: ((error: NodeJS.ErrnoException) => void) | undefined;
+  let failed = false;
+  let handedOver: NodeJS.WriteStream | undefined;
+  const handOver = () => {
+    handedOver = stream();
+    if (errorListener) handedOver.on('error', errorListener);
+    return handedOver;
+  };
   return {
-    writableNeedDrain: false,
+    get writableNeedDrain() {
+      return handedOver?.writableNeedDrain ?? false;
+    },
     write(text, done) {
+      if (handedOver) return handedOver.write(text, () => done?.());
       if (!failed && text !== '') {
+        const bytes = Buffer.from(text);
+        let written = 0;
         try {
-          const bytes = Buffer.from(text);
-          for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+          while (written < bytes.length) written += writeSync(fd, bytes, written);
         } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return handOver().write(bytes.subarray(written), () => done?.());
           // As a stream reports it: later, once, and what follows it is not written.
           failed = true;
           process.nextTick(() => errorListener?.(error as NodeJS.ErrnoException));
@@ -123,9 +135,14 @@ export function fileOutput(fd: number): Output | undefined {
     },
     on(_event, listener) {
       errorListener = listener;
+      handedOver?.on('error', listener);
     },
-    once() {},
-    off() {},
+    once(event, listener) {
+      handedOver?.once(event, listener);
+    },
+    off(event, listener) {
+      handedOver?.off(event, listener);
+    },
   };
 }
 

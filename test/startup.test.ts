@@ -187,43 +187,48 @@ describe.each(nodeLines())('on %s', (node) => {
     }
   });
 
-  it("writes stdout and stderr that are files or /dev/null without Node's stream modules, as a stream would write them", async () => {
+  it("writes stdout and stderr that are files, /dev/null or pipes without Node's stream modules, as a stream would write them", async () => {
     const api = await startFaultServer();
     const descriptors: number[] = [];
     // The load hooks start a worker, which loads streams itself: here, a preload that only lists Node's modules at exit.
     const recorder = join(home.dir, 'builtins.cjs');
     writeFileSync(recorder, "process.on('exit', () => require('node:fs').writeFileSync(process.env.REP_TEST_LOAD_LOG, process.moduleLoadList.join('\\n')));\n");
-    /** Runs rep with stdout on a file and stderr on `stderr` (a file, or /dev/null): what each file got, and Node's modules loaded. */
-    const intoFiles = async (args: string[], env: Record<string, string>, stderr: 'file' | '/dev/null') => {
-      const [out, log] = [join(home.dir, `out-${++runs}.txt`), join(home.dir, `builtins-${runs}.txt`)];
-      const err = stderr === 'file' ? join(home.dir, `err-${runs}.txt`) : '/dev/null';
-      const [stdoutFd, stderrFd] = [openSync(out, 'w'), openSync(err, 'w')];
-      descriptors.push(stdoutFd, stderrFd);
+    /** Runs rep with stdout and stderr on files, on pipes, or stdout on a file and stderr on /dev/null: what each got, and Node's modules loaded. */
+    const into = async (args: string[], env: Record<string, string>, target: 'files' | 'pipes' | 'stderr on /dev/null') => {
+      const [out, err, log] = [join(home.dir, `out-${++runs}.txt`), join(home.dir, `err-${runs}.txt`), join(home.dir, `builtins-${runs}.txt`)];
+      let output = {};
+      if (target !== 'pipes') {
+        const [stdoutFd, stderrFd] = [openSync(out, 'w'), openSync(target === 'files' ? err : '/dev/null', 'w')];
+        descriptors.push(stdoutFd, stderrFd);
+        output = { stdoutFd, stderrFd };
+      }
       const run = await runCli([REP_BIN, ...args], {
         home,
         bin: node,
         env: { ...env, REP_TEST_LOAD_LOG: log, NODE_OPTIONS: `--require=${recorder}` },
-        stdoutFd,
-        stderrFd,
+        ...output,
       });
       const builtins = new Set(
         readFileSync(log, 'utf8')
           .split('\n')
           .map((entry) => entry.replace(/^NativeModule /, '')),
       );
-      return { code: run.code, stdout: readFileSync(out, 'utf8'), stderr: stderr === 'file' ? readFileSync(err, 'utf8') : '', builtins };
+      if (target === 'pipes') return { code: run.code, stdout: run.stdout, stderr: run.stderr, builtins };
+      return { code: run.code, stdout: readFileSync(out, 'utf8'), stderr: target === 'files' ? readFileSync(err, 'utf8') : '', builtins };
     };
     try {
       api.always('/api/audit', { body: { name: 'Blue Bottle Coffee', score: 4.4 } });
       const env = { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_startup_files_0123' };
-      const miss = await intoFiles(['audit', 'Blue Bottle Coffee'], env, 'file');
+      const miss = await into(['audit', 'Blue Bottle Coffee'], env, 'files');
       expect(miss).toMatchObject({ code: 0, stderr: '' });
       expect(miss.stdout).toContain('"name": "Blue Bottle Coffee"');
-      const hit = await intoFiles(['audit', 'Blue Bottle Coffee'], env, 'file');
-      expect(hit).toMatchObject({ code: 0, stdout: miss.stdout, stderr: 'rep: cached answer from just now (--max-age 0 to refresh)\n' });
-      const version = await intoFiles(['--version'], {}, '/dev/null');
-      expect(version).toMatchObject({ code: 0, stdout: `${JSON.parse(readFileSync(join(DIST, '..', 'package.json'), 'utf8')).version}\n` });
-      for (const run of [hit, version]) expect(['stream', 'internal/fs/sync_write_stream'].filter((id) => run.builtins.has(id))).toEqual([]);
+      const cached = 'rep: cached answer from just now (--max-age 0 to refresh)\n';
+      const hits = [await into(['audit', 'Blue Bottle Coffee'], env, 'files'), await into(['audit', 'Blue Bottle Coffee'], env, 'pipes')];
+      for (const hit of hits) expect(hit).toMatchObject({ code: 0, stdout: miss.stdout, stderr: cached });
+      const version = `${JSON.parse(readFileSync(join(DIST, '..', 'package.json'), 'utf8')).version}\n`;
+      const versions = [await into(['--version'], {}, 'stderr on /dev/null'), await into(['--version'], {}, 'pipes')];
+      for (const run of versions) expect(run).toMatchObject({ code: 0, stdout: version, stderr: '' });
+      for (const run of [...hits, ...versions]) expect(['stream', 'internal/fs/sync_write_stream', 'net'].filter((id) => run.builtins.has(id))).toEqual([]);
       // A request's client needs streams anyway; the recorder sees them.
       expect(miss.builtins.has('stream')).toBe(true);
     } finally {
