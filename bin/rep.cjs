@@ -38,16 +38,18 @@ const STALE_DAYS = 30;
 let liftoffOnly = false;
 const pending = [];
 let cacheDir;
+/** Node's compile cache switch (node:module, 22.1+), for `--version` only. */
+let compileCache;
 // `--sandbox` writes no file (README): it reads entries other runs made, and makes none.
 const writes = !args.includes('--sandbox');
 
 try {
   if (process.env.NODE_DISABLE_COMPILE_CACHE || args.includes('--debug')) require(bundle);
-  else if (trivial && require('node:module').enableCompileCache) {
+  else if (trivial && (compileCache = require('node:module').enableCompileCache)) {
     // Node's compile cache (22.1+) does as well for `--version`, which compiles hardly more than the
     // top level; it is kept beside rep's own, in code/node.
     const dir = cachePath('node');
-    if (dir) require('node:module').enableCompileCache(dir);
+    if (dir) compileCache(dir);
     require(bundle);
   } else {
     runCached(bundle);

@@ -8,6 +8,19 @@ export type Endpoint = 'audit' | 'search' | 'pulse';
 export type Redact = (text: string) => string;
 
 /**
+ * The base URL as the local stores key it (the history's points, the answer cache's entries): no
+ * userinfo, query, fragment or trailing slash, as requests never carry them. Throws for no URL.
+ */
+export function baseUrlKey(baseUrl: URL | string): string {
+  const url = new URL(String(baseUrl));
+  url.username = '';
+  url.password = '';
+  url.search = '';
+  url.hash = '';
+  return url.href.replace(/\/+$/, '');
+}
+
+/**
  * Validates a base URL: http(s) only, plain http only for loopback hosts (the key would travel in the
  * clear), no query, fragment or credentials. The path is kept, without a trailing slash. `from`
  * names where the value came from in the message (`--base-url`, `the baseUrl option`).

@@ -7,7 +7,8 @@ import { localDateTime } from '../history/change.js';
 import { historyCsv, historyJson, historyMarkdown, historyNdjsonLines, historyRows, historyTable } from '../history/render.js';
 import { parseSince } from '../history/since.js';
 import { shellQuote } from '../shell-quote.js';
-import { baseUrlKey, historyFile, openHistory, pointsFor, type HistoryPoint } from '../state/history.js';
+import { baseUrlKey } from '../api/request.js';
+import { historyFile, openHistory, pointsFor, type HistoryPoint } from '../state/history.js';
 
 export interface HistoryOptions {
   /** The company name or the query it was audited by (matched case-insensitively, spaces collapsed). */

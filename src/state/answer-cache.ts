@@ -7,6 +7,7 @@
 // small state modules: the HTTP stack, and even the Cache-Control parser, stay unloaded.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { baseUrlKey } from '../api/request.js';
 import { ensurePrivateDir } from '../config/file.js';
 import { countPut, ENTRY_EXTENSION, evictOnce, listEntries, removeEntries } from './answer-cache-dir.js';
 import type { AnswerHeaders } from './answer-freshness.js';
@@ -171,19 +172,12 @@ function identify(key: AnswerKey): Identity | undefined {
 const known = { baseUrls: new Map<string, string | undefined>(), fileNames: new Map<string, string>() };
 const KNOWN_MAX = 20_000;
 
-/** The base URL as entries are keyed by it: no userinfo, query, fragment or trailing slash; undefined for no URL. */
+/** The base URL as entries are keyed by it (baseUrlKey); undefined for no URL. */
 function cacheBaseUrl(text: string): string | undefined {
   if (known.baseUrls.has(text)) return known.baseUrls.get(text);
   let normal: string | undefined;
   try {
-    const url = new URL(text);
-    // Requests never carry these: the same API with or without them is the same API.
-    url.username = '';
-    url.password = '';
-    url.search = '';
-    url.hash = '';
-    url.pathname = url.pathname.replace(/\/+$/, '');
-    normal = url.href.replace(/\/+$/, '');
+    normal = baseUrlKey(text);
   } catch {
     normal = undefined;
   }
@@ -196,7 +190,7 @@ function fileName(identity: Identity): string {
   const tuple = JSON.stringify([FORMAT, identity.baseUrl, identity.endpoint, identity.query, identity.key]);
   let name = known.fileNames.get(tuple);
   if (name === undefined) {
-    name = `${sha256(tuple)}${ENTRY_EXTENSION}`;
+    name = `${sha256Hex(tuple)}${ENTRY_EXTENSION}`;
     if (known.fileNames.size >= KNOWN_MAX) known.fileNames.clear();
     known.fileNames.set(tuple, name);
   }
@@ -252,8 +246,4 @@ function isJsonDocument(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-function sha256(text: string): string {
-  return sha256Hex(text);
 }

@@ -56,20 +56,19 @@ const STALE_LOCK_MS = 10 * 60 * 1000;
 const APPEND_ATTEMPTS = 8;
 
 export function openAppendLog(path: string, limits: AppendLogLimits): AppendLog {
+  const readText = () => {
+    const fd = openExisting(path);
+    if (fd === undefined) return '';
+    try {
+      return readTail(fd, fstatSync(fd).size, limits.readCapBytes);
+    } finally {
+      closeSync(fd);
+    }
+  };
   return {
     path,
-    readLines() {
-      return linesOf(this.readText());
-    },
-    readText() {
-      const fd = openExisting(path);
-      if (fd === undefined) return '';
-      try {
-        return readTail(fd, fstatSync(fd).size, limits.readCapBytes);
-      } finally {
-        closeSync(fd);
-      }
-    },
+    readLines: () => linesOf(readText()),
+    readText,
     append(lines, compact) {
       if (lines.length === 0) return;
       const size = appendText(path, Buffer.from(lines.map((line) => `${line}\n`).join(''), 'utf8'));

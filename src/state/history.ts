@@ -4,6 +4,7 @@
 // Bounded: once an append takes the file past 8 MiB it is compacted to the newest 4 MiB, keeping at
 // most 1,000 points per (base URL, query).
 import { join } from 'node:path';
+import { baseUrlKey } from '../api/request.js';
 import { scrubLine } from '../text.js';
 import { openAppendLog } from './append-log.js';
 import { randomHex } from './ids.js';
@@ -127,16 +128,6 @@ export function nameKey(text: string): string {
   return text.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-/** The base URL as stored and compared: no userinfo, query, fragment or trailing slash. */
-export function baseUrlKey(baseUrl: URL | string): string {
-  const url = new URL(String(baseUrl));
-  url.username = '';
-  url.password = '';
-  url.search = '';
-  url.hash = '';
-  return url.href.replace(/\/+$/, '');
-}
-
 /** The points whose query or company name is `name`, at `baseUrl` when given, oldest first. */
 export function pointsFor(points: readonly HistoryPoint[], name: string, baseUrl?: URL | string): HistoryPoint[] {
   const key = nameKey(name);
@@ -236,10 +227,12 @@ function linesThatMayHold(text: string, names: readonly string[]): string[] {
   const keys = [...new Set(names.map(nameKey))];
   const starts = lineStarts(text);
   const marked = new Set<number>();
+  /** Where line `index` ends, before its newline. */
+  const lineEnd = (index: number) => (starts[index + 1] ?? text.length + 1) - 1;
   const linesOf = (indexes: Iterable<number>) =>
     [...indexes]
       .sort((a, b) => a - b)
-      .map((index) => text.slice(starts[index], (starts[index + 1] ?? text.length + 1) - 1))
+      .map((index) => text.slice(starts[index], lineEnd(index)))
       .filter((line) => line.trim() !== '');
   const all = () => linesOf(starts.keys());
   if (keys.includes('')) return all(); // (and the search below would not move on from an empty word)
@@ -247,7 +240,7 @@ function linesThatMayHold(text: string, names: readonly string[]): string[] {
   const folded = (ascii ? text : text.normalize('NFKC')).toLowerCase();
   const foldedStarts = lineStarts(folded); // neither NFKC nor lower-casing makes or removes a line break
   if (foldedStarts.length !== starts.length) return all();
-  for (let index = 0; index < starts.length; index++) if ((starts[index + 1] ?? text.length + 1) - starts[index]! > MAX_TEXT) marked.add(index);
+  for (let index = 0; index < starts.length; index++) if (lineEnd(index) - starts[index]! >= MAX_TEXT) marked.add(index);
   const markFrom = (index: number) => {
     const line = lineAt(starts, index);
     marked.add(line);
