@@ -2,7 +2,7 @@
 // (DNS, TLS), and proxy support through a real forwarding proxy (helpers/proxy.ts).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../src/api/client.js';
-import { errorCode, networkError, neverSent } from '../src/api/transport.js';
+import { errorCode, networkError, neverSent } from '../src/api/network-errors.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
 import { startProxy, type ForwardingProxy } from './helpers/proxy.js';
 

@@ -1,7 +1,8 @@
 // One attempt of a GET over undici: follows same-origin redirects (at most 5), refuses to follow a
 // redirect to another origin (the key would go with it), applies the per-attempt timeout, and turns
 // every failure into a typed error. undici is imported on first use, so loading this file is free.
-import { ApiError, describeUrl, InterruptedError, NetworkError, RepError, statusLine } from './errors.js';
+import { ApiError, describeUrl, InterruptedError, RepError, statusLine } from './errors.js';
+import { networkError, neverSent, type Phase, timeoutError } from './network-errors.js';
 import type { Redact } from './request.js';
 import type { RequestFn } from './undici.js';
 
@@ -151,87 +152,6 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
 
 function redactValues(headers: Record<string, string>, redact: Redact): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, redact(value)]));
-}
-
-// Network errors: what undici and Node throw when a request never gets a whole answer becomes one
-// NetworkError naming the cause (refused, DNS, TLS, reset, cut off, timeout) and what to try.
-
-/** The phase a request failed in: a reset while the body streams in is an answer cut off. */
-export type Phase = 'connect' | 'body';
-
-const TLS_CODE = /^(?:CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|EPROTO$|UND_ERR_PRX_TLS$)/;
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-const UNREACHABLE_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN', 'EADDRNOTAVAIL']);
-const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL']);
-
-/** The first error code found on an error, its causes, or the errors of an AggregateError. */
-export function errorCode(error: unknown, depth = 0): string | undefined {
-  if (depth > 5 || typeof error !== 'object' || error === null) return undefined;
-  const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof code === 'string') {
-    // undici wraps a socket failure as UND_ERR_SOCKET; a more precise code may sit on its cause.
-    if (code === 'UND_ERR_SOCKET') return errorCode(cause, depth + 1) ?? code;
-    return code;
-  }
-  if (Array.isArray(errors))
-    for (const inner of errors) {
-      const found = errorCode(inner, depth + 1);
-      if (found) return found;
-    }
-  return errorCode(cause, depth + 1);
-}
-
-/** Whether a failed request never reached a server (refused, DNS, TLS, unreachable): it is not counted. */
-export function neverSent(error: unknown): boolean {
-  const code = errorCode(error);
-  return code !== undefined && (code === 'ECONNREFUSED' || DNS_CODES.has(code) || TLS_CODE.test(code) || UNREACHABLE_CODES.has(code));
-}
-
-/** A NetworkError for a failed request to url. */
-export function networkError(error: unknown, url: URL, phase: Phase): NetworkError {
-  const code = errorCode(error);
-  const host = url.hostname;
-  const options = (hint: string) => ({ hint, cause: error });
-  if (code === 'ECONNREFUSED') {
-    return new NetworkError(`cannot connect to ${hostAndPort(url)} (connection refused)`, options('is the server running? check --base-url'));
-  }
-  if (code !== undefined && DNS_CODES.has(code)) {
-    return new NetworkError(`cannot resolve ${host}`, options('check the host name in --base-url, and your network or DNS'));
-  }
-  if (code && TLS_CODE.test(code)) {
-    // A certificate or protocol the client refuses is refused again on a retry.
-    return new NetworkError(`TLS handshake with ${host} failed (${code})`, {
-      ...options("check the base URL's host and the system's certificates (NODE_EXTRA_CA_CERTS)"),
-      retryable: false,
-    });
-  }
-  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || (phase === 'body' && code !== undefined && RESET_CODES.has(code))) {
-    return new NetworkError(`the answer from ${host} was cut off`, options('try again; use --retries to retry automatically'));
-  }
-  if (code !== undefined && RESET_CODES.has(code)) {
-    return new NetworkError(`the connection to ${host} was reset`, options('try again; use --retries to retry automatically'));
-  }
-  if (code !== undefined && TIMEOUT_CODES.has(code)) {
-    return new NetworkError(`no answer from ${host} (timed out)`, options('raise --timeout, or check your network'));
-  }
-  if (code !== undefined && UNREACHABLE_CODES.has(code)) {
-    return new NetworkError(`cannot reach ${hostAndPort(url)} (${code})`, options('check your network and --base-url'));
-  }
-  const detail = code ?? (error instanceof Error ? error.message.split('\n')[0] : undefined) ?? 'unknown error';
-  return new NetworkError(`the request to ${host} failed (${detail})`, options('check your network, proxy settings and --base-url'));
-}
-
-/** The timeout message: `no answer from HOST within 30 s`. */
-export function timeoutError(url: URL, timeoutMs: number): NetworkError {
-  const seconds = Number((timeoutMs / 1000).toFixed(timeoutMs < 1000 ? 1 : 0));
-  return new NetworkError(`no answer from ${url.hostname} within ${seconds} s`, { hint: 'raise --timeout (seconds), or check your network' });
-}
-
-/** `host:port` with the scheme's default port spelled out, for connection messages. */
-function hostAndPort(url: URL): string {
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return `${url.hostname}:${port}`;
 }
 
 // Linked signals: one AbortSignal that follows several, detached when the request is done. Each source
