@@ -30,7 +30,8 @@ const args = process.argv.slice(2);
 const COMMANDS = ['audit', 'search', 'pulse', 'history', 'status', 'login', 'logout', 'sandbox', 'cache', 'completion', 'help'];
 const trivial = (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) || args[0] === '__complete';
 const kind = trivial ? 'version' : (args.find((arg) => COMMANDS.includes(arg)) ?? 'other');
-const HTTP_CLIENT = join(dist, 'lib', 'undici.cjs');
+/** undici, which rep loads only for requests through a proxy. */
+const PROXY_CLIENT = join(dist, 'lib', 'undici.cjs');
 /** rep's paths, which say where the code cache is: compiled without one (it is small). */
 const PATHS = join(dist, 'lib', 'paths.cjs');
 const STALE_DAYS = 30;
@@ -70,8 +71,8 @@ try {
 function runCached(file) {
   const cached = require.cache[file];
   if (cached) return cached.exports;
-  if (file === HTTP_CLIENT && !liftoffOnly && Number(process.versions.node.split('.')[0]) < 22) {
-    // On Node 20 the HTTP client sets --liftoff-only (src/api/undici.ts, BASELINE_WASM_ONLY). V8 reads
+  if (file === PROXY_CLIENT && !liftoffOnly && Number(process.versions.node.split('.')[0]) < 22) {
+    // On Node 20 undici sets --liftoff-only (src/api/undici.ts, BASELINE_WASM_ONLY). V8 reads
     // a cache entry only under the flags it was made under: the entries of the files compiled so far
     // are made now, and the flag is set before the client is compiled, so each entry is made and read
     // under the same flags.

@@ -26,11 +26,8 @@ import { bundledPackageDirs, thirdPartyNotices } from './third-party-notices.mjs
  * would then exist twice, with two copies of its classes and state (the build checks this).
  */
 const LEAVES = [
-  // undici's request API and an Agent: what a request needs; and, with undici's Cache-Control parser,
-  // which needs undici's core that the request has loaded already, the freshness of an answer to store.
-  { name: 'undici', entries: ['src/api/undici.ts', 'src/state/answer-freshness.ts'] },
-  // The whole of undici, for a proxy (EnvHttpProxyAgent): read only when one is set.
-  { name: 'undici-all', entries: ['undici'] },
+  // undici, for requests through a proxy (EnvHttpProxyAgent): read only when one is set.
+  { name: 'undici', entries: ['src/api/undici.ts'] },
   // The offline API server and its data set (`rep sandbox`, `--sandbox`).
   { name: 'sandbox', entries: ['src/sandbox/server.ts'] },
   // Where rep keeps its files: read by bin/rep.cjs too, which keeps its code cache in rep's cache dir.
@@ -41,11 +38,13 @@ const LEAVES = [
 ];
 
 /**
- * Requires that bundled packages make at load but use only on paths rep never takes, made lazy:
+ * Requires that bundled packages make at load but use only on paths rep never takes, made lazy (for
+ * undici, which rep loads only for a proxy, they still save a proxied request ~16 ms):
  * - undici's Client requires its HTTP/2 half (and with it node:http2, tls and crypto, ~8 ms), used only
  *   when a server negotiates h2, which rep never allows;
  * - undici requires node:http (~6 ms: its agent, client and server) for two things: the default
- *   maxHeaderSize (src/api/undici.ts gives the Agent one, so it is never asked for) and telling an
+ *   maxHeaderSize (src/api/undici.ts gives its agent one, so it is asked for at most by a proxy's own
+ *   connection) and telling an
  *   IncomingMessage apart when it destroys a stream (only an IncomingMessage's constructor is one once
  *   node:http is loaded by someone else);
  * - commander requires node:child_process (and with it net and dgram, ~4 ms on every command), used

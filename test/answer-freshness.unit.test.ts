@@ -1,6 +1,7 @@
-// How long the server lets the answer cache reuse an answer (src/state/answer-freshness.ts).
+// How long the server lets the answer cache reuse an answer (src/state/answer-freshness.ts), and its
+// readings of Cache-Control and HTTP-date, where a malformed header keeps less, never more.
 import { describe, expect, it } from 'vitest';
-import { freshnessOf } from '../src/state/answer-freshness.js';
+import { freshnessOf, parseCacheControl, parseHttpDate } from '../src/state/answer-freshness.js';
 
 const NOW = Date.UTC(2030, 0, 1, 12, 0, 0);
 const httpDate = (ms: number) => new Date(ms).toUTCString();
@@ -58,6 +59,89 @@ describe('freshnessOf', () => {
   it('an Expires that is no date, or two, or in the past, means already expired', () => {
     for (const expires of ['0', 'tomorrow', [httpDate(NOW + 1000), httpDate(NOW + 2000)], httpDate(NOW - 1000)]) {
       expect(freshnessOf({ expires }, NOW)).toMatchObject({ keep: false });
+    }
+  });
+});
+
+describe('parseCacheControl', () => {
+  const none = { noStore: false, noCache: false };
+
+  it('reads no-store, no-cache and max-age, in any case, among other directives', () => {
+    expect(parseCacheControl('')).toEqual(none);
+    expect(parseCacheControl('public, s-maxage=5, stale-while-revalidate=9')).toEqual(none);
+    expect(parseCacheControl('No-Store')).toEqual({ ...none, noStore: true });
+    expect(parseCacheControl('private, NO-CACHE, max-age=0')).toEqual({ noStore: false, noCache: true, maxAge: 0 });
+    expect(parseCacheControl(' max-age=60 ,public')).toEqual({ ...none, maxAge: 60 });
+    expect(parseCacheControl('max-age="60"')).toEqual({ ...none, maxAge: 60 });
+  });
+
+  it('a qualified no-cache, or one in a quoted list, is no-cache; a comma inside quotes splits nothing', () => {
+    expect(parseCacheControl('no-cache="set-cookie"')).toEqual({ ...none, noCache: true });
+    expect(parseCacheControl('no-cache="set-cookie, x-a", max-age=60')).toEqual({ ...none, noCache: true, maxAge: 60 });
+    expect(parseCacheControl('ext="a, max-age=5", max-age=60')).toEqual({ ...none, maxAge: 60 });
+    expect(parseCacheControl('ext="a \\" max-age=5", max-age=60')).toEqual({ ...none, maxAge: 60 });
+  });
+
+  it('a malformed no-store or no-cache still forbids keeping', () => {
+    expect(parseCacheControl('no-store;x')).toMatchObject({ noStore: true });
+    expect(parseCacheControl('"no-store"')).toMatchObject({ noStore: true });
+    expect(parseCacheControl('no-cache ="x"')).toMatchObject({ noCache: true });
+    expect(parseCacheControl('ext="unclosed, no-store')).toMatchObject({ noStore: true });
+    expect(parseCacheControl('no-storex')).toEqual(none); // another token
+  });
+
+  it('the smallest of several max-ages wins; a malformed one makes the answer stale', () => {
+    expect(parseCacheControl('max-age=60, max-age=30')).toEqual({ ...none, maxAge: 30 });
+    for (const header of [
+      'max-age',
+      'max-age=',
+      'max-age=abc',
+      'max-age=-1',
+      'max-age=1.5',
+      'max-age = 60',
+      'max-age= 60',
+      'max-age="60',
+      'max-age=60, max-age=x',
+      'max-age=x, max-age=60',
+    ]) {
+      expect(parseCacheControl(header), header).toEqual({ ...none, maxAge: 0 });
+    }
+    expect(parseCacheControl('max-age=99999999999999999999')).toEqual({ ...none, maxAge: 2_147_483_647 });
+    // After a quote that never closes, a max-age is not one.
+    expect(parseCacheControl('ext="x, max-age=60')).toEqual(none);
+  });
+});
+
+describe('parseHttpDate', () => {
+  const at = Date.UTC(1994, 10, 6, 8, 49, 37);
+
+  it("reads an HTTP-date's three forms", () => {
+    expect(parseHttpDate('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(at);
+    expect(parseHttpDate('Sunday, 06-Nov-94 08:49:37 GMT', Date.UTC(2026, 0, 1))).toBe(at);
+    expect(parseHttpDate('Sun Nov  6 08:49:37 1994')).toBe(at);
+    expect(parseHttpDate('sun, 06 nov 1994 08:49:37 gmt')).toBe(at);
+    expect(parseHttpDate(new Date(NOW).toUTCString())).toBe(NOW);
+  });
+
+  it('a two-digit year more than 50 years ahead is in the past century', () => {
+    const now = Date.UTC(2026, 0, 1);
+    expect(parseHttpDate('Thursday, 01-Jan-76 00:00:00 GMT', now)).toBe(Date.UTC(2076, 0, 1));
+    expect(parseHttpDate('Saturday, 01-Jan-77 00:00:00 GMT', now)).toBe(Date.UTC(1977, 0, 1));
+  });
+
+  it('anything else is no date', () => {
+    for (const text of [
+      '',
+      '0',
+      'tomorrow',
+      '2026-11-23T10:00:00Z',
+      'Sun, 06 Nov 1994 08:49:37 UTC',
+      'Sun, 6 Nov 1994 08:49:37 GMT',
+      'Sun, 31 Feb 1994 08:49:37 GMT',
+      'Sun, 06 Nov 1994 24:00:00 GMT',
+      'Sun, 06 Foo 1994 08:49:37 GMT',
+    ]) {
+      expect(parseHttpDate(text), text).toBeUndefined();
     }
   });
 });

@@ -1,4 +1,4 @@
-// createClient against real HTTP servers on 127.0.0.1 (no mocking of undici): URLs, auth, redirects,
+// createClient against real HTTP servers on 127.0.0.1 (nothing on the HTTP path mocked): URLs, auth, redirects,
 // retries, rate limits, --wait, interrupts, timeouts and network faults; with the CLI's hooks
 // (progress.ts), so the lines the CLI shows for what the client tells are checked here too.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -160,6 +160,15 @@ describe('redirects', () => {
     expect(debugLines).toContain('< 302 Found → /api/next');
     expect(debugLines).toContain('< x-ratelimit-remaining: 50');
     for (const line of debugLines) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+
+  it("reads a redirect's body away, small or large (over 64 KB it is dropped with its connection), and follows it", async () => {
+    const s = await server();
+    s.expect('/api/pulse', { status: 302, headers: { location: '/api/a' }, body: { note: 'moved' } });
+    s.expect('/api/a', { status: 307, headers: { location: '/api/b' }, body: { padding: 'x'.repeat(200_000) } });
+    s.expect('/api/b', { body: { index: 2 } });
+    expect((await client(s.baseUrl).api.pulse()).body).toEqual({ index: 2 });
+    expect(s.count()).toBe(3);
   });
 
   it('gives up after 5 redirects', async () => {

@@ -1,5 +1,5 @@
-// Network errors: what undici and Node throw when a request never gets a whole answer becomes one
-// NetworkError naming the cause (refused, DNS, TLS, reset, cut off, timeout) and what to try.
+// Network errors: what Node's client and undici throw when a request never gets a whole answer becomes
+// one NetworkError naming the cause (refused, DNS, TLS, reset, cut off, timeout) and what to try.
 import { NetworkError } from './errors.js';
 
 /** The phase a request failed in: a reset while the body streams in is an answer cut off. */

@@ -1,10 +1,42 @@
-// One attempt of a GET over undici: follows same-origin redirects (at most 5), refuses to follow a
-// redirect to another origin (the key would go with it), applies the per-attempt timeout, and turns
-// every failure into a typed error. undici is imported on first use, so loading this file is free.
+// One attempt of a GET: follows same-origin redirects (at most 5), refuses to follow a redirect to
+// another origin (the key would go with it), applies the per-attempt timeout, and turns every failure
+// into a typed error. The request itself goes out through Node's own client (src/api/http.ts) or, when
+// a proxy is set, through undici (src/api/undici.ts); either is loaded on the first request, so loading
+// this file is free.
 import { ApiError, describeUrl, InterruptedError, RepError, statusLine } from './errors.js';
 import { networkError, neverSent, type Phase, timeoutError } from './network-errors.js';
 import type { Redact } from './request.js';
-import type { RequestFn } from './undici.js';
+
+/**
+ * What a request back-end answers: the status, the headers as received, and the body (Node's stream).
+ * The body may fail before transport.ts reads it: a back-end gives it an 'error' listener, so that the
+ * failure waits on the stream (`errored`) rather than ending the process.
+ */
+export interface RawResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: BodyStream;
+}
+
+/** What transport.ts uses of a Node Readable (spelled out: the library's types carry no Node typings). */
+export interface BodyStream {
+  readonly errored: unknown;
+  readonly destroyed: boolean;
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  once(event: 'end' | 'close', listener: () => void): unknown;
+  once(event: 'error', listener: (error: unknown) => void): unknown;
+  destroy(): unknown;
+}
+
+/** One GET through a back-end; fails with the back-end's own error (transport.ts names it). */
+export type RequestFn = (url: URL, options: { headers: Record<string, string>; signal: AbortSignal }) => Promise<RawResponse>;
+
+/** The proxy settings of an environment (lower-case names win, as curl reads them); '' means none. */
+export interface ProxyVariables {
+  httpProxy: string;
+  httpsProxy: string;
+  noProxy: string;
+}
 
 /** A server's answer to one GET. */
 export interface ApiResponse {
@@ -57,7 +89,7 @@ export function createTransport(options: TransportOptions): Transport {
   const shownHeaders = redactValues(options.headers, options.redact);
 
   return async (start, signal) => {
-    const request = await (loading ??= import('./undici.js').then(({ loadRequest }) => loadRequest(options.env)));
+    const request = await (loading ??= loadRequest(options.env));
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
     const linked = linkSignals([signal, timeout.signal]);
@@ -77,7 +109,7 @@ export function createTransport(options: TransportOptions): Transport {
             durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
           });
         phase = 'connect';
-        const response = await request(url, { method: 'GET', headers: options.headers, signal: linked.signal }).catch((error: unknown) => {
+        const response = await request(url, { headers: options.headers, signal: linked.signal }).catch((error: unknown) => {
           if (!neverSent(error)) options.onSend();
           throw error;
         });
@@ -85,7 +117,7 @@ export function createTransport(options: TransportOptions): Transport {
         const headers = flattenHeaders(response.headers);
         const location = headers.location;
         if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
-          await response.body.dump().catch(() => undefined);
+          await discard(response.body);
           answered(response.statusCode, headers);
           url = followRedirect(start, url, location, hop, response.statusCode, headers);
           continue;
@@ -105,6 +137,17 @@ export function createTransport(options: TransportOptions): Transport {
       linked.dispose();
     }
   };
+}
+
+/** Node's own client, or undici when a proxy is set (Node's client has no proxy support on 20 and 22). */
+async function loadRequest(env: Record<string, string | undefined>): Promise<RequestFn> {
+  const proxies: ProxyVariables = {
+    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
+    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+  };
+  if (proxies.httpProxy || proxies.httpsProxy) return (await import('./undici.js')).proxyRequest(proxies);
+  return (await import('./http.js')).directRequest();
 }
 
 /** The next URL of a same-origin redirect; ApiError for another origin, a bad Location or too many hops. */
@@ -128,18 +171,44 @@ function followRedirect(start: URL, current: URL, location: string, hop: number,
   return next;
 }
 
-async function readBody(body: AsyncIterable<Buffer | Uint8Array> & { destroy(): unknown }, status: number, headers: Record<string, string>): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) {
+/**
+ * The body, whole, as text; the stream's own error if it fails, an ApiError past MAX_BODY_BYTES. Read
+ * with events rather than an async iterator, which costs ~0.5 ms more a request in stream machinery.
+ */
+function readBody(body: BodyStream, status: number, headers: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // Failed before this reader came (the back-ends keep the error on the stream, see RawResponse).
+    if (body.errored) return reject(body.errored);
+    if (body.destroyed) return reject(cutOff());
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    body.on('data', (chunk) => {
+      size += chunk.byteLength;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      reject(new ApiError(`the server's answer is too large (over ${MAX_BODY_BYTES / 1024 / 1024} MB)`, { status, headers }));
       body.destroy();
-      throw new ApiError(`the server's answer is too large (over ${MAX_BODY_BYTES / 1024 / 1024} MB)`, { status, headers });
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+    });
+    body.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    body.once('error', reject);
+    // Closed with neither an end nor an error: the answer was cut off (after 'end' this changes nothing).
+    body.once('close', () => reject(cutOff()));
+  });
+}
+
+const cutOff = () => Object.assign(new Error('the body closed before its end'), { code: 'ECONNRESET' });
+
+/** Reads a redirect's body away so that its connection can serve the next hop; one past 64 KB is dropped with it. */
+function discard(body: BodyStream): Promise<void> {
+  return new Promise((done) => {
+    let size = 0;
+    body.on('data', (chunk) => {
+      size += chunk.byteLength;
+      if (size > 64 * 1024) body.destroy();
+    });
+    body.once('end', done);
+    body.once('close', done);
+    body.once('error', () => done());
+  });
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {

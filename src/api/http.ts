@@ -1,0 +1,31 @@
+// Requests without a proxy go out through Node's own HTTP client (node:http, node:https). It is part of
+// every Node and parses in C++, so a request loads no package: undici, with its WebAssembly parser and
+// its ~40 modules, made each run ~10 ms slower on Node 22 and 24 (README, Performance). undici stays for
+// what Node's client lacks on 20 and 22, proxies (src/api/undici.ts); transport.ts chooses.
+import type { Agent } from 'node:http';
+import type { RawResponse, RequestFn } from './transport.js';
+
+/**
+ * A GET through Node's client, with keep-alive agents of its own (one per scheme, made on first use): a
+ * batch reuses its connections, and a run shares none with another run in the same process. An idle
+ * connection does not keep the process alive.
+ */
+export function directRequest(): RequestFn {
+  const agents = new Map<string, Agent>();
+  return (url, { headers, signal }) => {
+    // Not imported: an import of node:http reads all its exports, and on Node 22+ its WebSocket export
+    // loads Node's own undici (~10 ms). https (and with it tls) only for an https URL.
+    const client = url.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
+    let agent = agents.get(url.protocol);
+    if (!agent) agents.set(url.protocol, (agent = new client.Agent({ keepAlive: true })));
+    return new Promise<RawResponse>((resolve, reject) => {
+      const request = client.request(url, { method: 'GET', headers, signal, agent }, (response) => {
+        response.on('error', () => undefined); // kept on the stream for its reader (RawResponse)
+        resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: response });
+      });
+      // Before the answer: the request's promise fails. After it, the body's reader sees the error.
+      request.on('error', reject);
+      request.end();
+    });
+  };
+}
