@@ -188,10 +188,16 @@ function readBody(body: BodyStream, status: number, headers: Record<string, stri
       reject(new ApiError(`the server's answer is too large (over ${MAX_BODY_BYTES / 1024 / 1024} MB)`, { status, headers }));
       body.destroy();
     });
-    body.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    let ended = false;
+    body.once('end', () => {
+      ended = true;
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
     body.once('error', reject);
-    // Closed with neither an end nor an error: the answer was cut off (after 'end' this changes nothing).
-    body.once('close', () => reject(cutOff()));
+    // Closed with neither an end nor an error: the answer was cut off.
+    body.once('close', () => {
+      if (!ended) reject(cutOff());
+    });
   });
 }
 
