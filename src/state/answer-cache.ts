@@ -5,11 +5,10 @@
 // renamed into place (0600, in a 0700 directory), so parallel rep processes never see half an entry;
 // anything unreadable, foreign or damaged is a miss. A hit loads only Node built-ins and rep's own
 // small state modules: the HTTP stack, and even the Cache-Control parser, stay unloaded.
-import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseUrlKey } from '../api/request.js';
 import { ensurePrivateDir } from '../config/file.js';
-import { countPut, ENTRY_EXTENSION, evictOnce, listEntries, removeEntries } from './answer-cache-dir.js';
+import { countPut, ENTRY_EXTENSION, evictOnce, listEntries, removeEntries, removeFile } from './answer-cache-dir.js';
 import type { AnswerHeaders } from './answer-freshness.js';
 import { readPrivateFile, writePrivateFileAsync } from './files.js';
 import { keyId } from './requests.js';
@@ -134,7 +133,7 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS)
         const freshness = freshnessOf(answer.headers, answer.receivedAt);
         const path = join(dir, fileName(identity));
         if (!freshness.keep) {
-          removeEntry(path); // an older answer the server would not let us keep now goes too
+          removeFile(path); // an older answer the server would not let us keep now goes too
           return { stored: false, reason: freshness.reason };
         }
         const text = entryText(identity, answer, freshness.freshUntil);
@@ -245,14 +244,5 @@ function isJsonDocument(text: string): boolean {
     return typeof value === 'object' && value !== null;
   } catch {
     return false;
-  }
-}
-
-/** Removes an entry if there is one. Not rmSync: on Node 22 it loads Node's rimraf and lstats twice, on every no-store answer. */
-function removeEntry(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }
