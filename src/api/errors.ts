@@ -138,10 +138,11 @@ export function bodyExcerpt(text: string, redact: Redact): string {
  * 204, a bare `null` or number, text that is not JSON) is a malformed answer: ApiError, never an empty result.
  */
 export function parseJsonBody(response: ApiResponse, redact: Redact): unknown {
-  const details = { status: response.status, headers: response.headers, bodyExcerpt: bodyExcerpt(response.text, redact) };
+  // Made only for an error: a good answer (every one of a batch) needs no excerpt.
+  const details = () => ({ status: response.status, headers: response.headers, bodyExcerpt: bodyExcerpt(response.text, redact) });
   const malformed = (what: string) =>
     new ApiError(`the server's answer is ${what} (${statusLine(response.status)})`, {
-      ...details,
+      ...details(),
       hint: 'run again with --debug to see the request and the answer',
     });
   if (response.text.trim() === '') throw malformed('empty');
@@ -151,7 +152,7 @@ export function parseJsonBody(response: ApiResponse, redact: Redact): unknown {
     return parsed.value;
   }
   throw new ApiError("the server's answer is not valid JSON", {
-    ...details,
+    ...details(),
     hint: 'check --base-url (it should point at the API, usually ending in /api); --debug shows the start of the answer',
     cause: parsed.error,
   });
