@@ -85,7 +85,8 @@ function runCached(file) {
   let stat;
   try {
     stat = fstatSync(fd);
-    source = readFileSync(fd, 'utf8');
+    // dist/ is ASCII (scripts/build.mjs checks), which latin1 reads as utf8 would, in half the time.
+    source = readFileSync(fd, 'latin1');
   } finally {
     closeSync(fd);
   }
@@ -131,8 +132,12 @@ function cachePath(name) {
 function codeCacheDir() {
   const { repPaths } = runCached(PATHS);
   const dir = join(repPaths(process.env).cacheDir, 'code');
-  if (writes) mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const info = lstatSync(dir);
+  let info = lstatSync(dir, { throwIfNoEntry: false });
+  if (!info && writes) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    info = lstatSync(dir);
+  }
+  if (!info) return false;
   const uid = process.getuid?.();
   if (!info.isDirectory() || (uid !== undefined && (info.uid !== uid || (info.mode & 0o077) !== 0))) return false;
   return dir;

@@ -112,6 +112,8 @@ const deferRequires = {
   },
 };
 
+/** Where esbuild's legalComments: 'eof' starts the licence comments of a bundle. */
+const LICENCE_COMMENTS = '\n/*! Bundled license information:';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const dist = join(root, 'dist');
@@ -154,6 +156,8 @@ const common = {
   legalComments: 'eof',
   minifyWhitespace: true,
   minifySyntax: true,
+  // Characters past ASCII as escapes (esbuild's default, relied on: see the check below the build).
+  charset: 'ascii',
   logLevel: 'warning',
   metafile: true,
   write: false,
@@ -197,6 +201,17 @@ for (const { metafile } of bundles) {
   for (const input of Object.keys(metafile.inputs).filter((input) => input.startsWith('src/'))) {
     if (owner.has(input)) throw new Error(`${input} is bundled into both ${owner.get(input)} and ${file}: import it only from one side of a leaf`);
     owner.set(input, file);
+  }
+}
+
+// bin/rep.cjs reads the bundles as latin1, the faster decoding, which equals utf8 only for ASCII:
+// esbuild's charset writes other characters of the code as escapes, and only the licence comments at
+// the end (legalComments) may hold some, where how they decode changes nothing.
+for (const { outputFiles } of bundles) {
+  for (const { path, text } of outputFiles) {
+    const code = text.split(LICENCE_COMMENTS)[0];
+    const at = path.endsWith('.cjs') ? code.search(/[^\x00-\x7f]/) : -1;
+    if (at >= 0) throw new Error(`${relative(root, path)} has code that is not ASCII at offset ${at}: bin/rep.cjs reads it as latin1`);
   }
 }
 
