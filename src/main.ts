@@ -37,7 +37,7 @@ async function runCommand(argv: string[], { io, env, signal }: MainOptions): Pro
     cleanup = context.cleanup;
     const module = await load();
     await module.run(opts, context.deps);
-  });
+  }, args);
   const output = commanderOutput(io);
   for (const command of [program, ...program.commands]) {
     // Usage errors are reported here like every other error: one line and a hint, exit 2.

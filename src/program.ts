@@ -44,7 +44,15 @@ export interface CommandModule<Options> {
 /** What an action hands on: the command's module (loaded on call), its options, and the global options. */
 export type RunAction = <Options>(load: () => Promise<CommandModule<Options>>, opts: Options, globals: GlobalOptions) => Promise<void>;
 
-export function buildProgram(runAction: RunAction): Command {
+/** The commands, in the order help lists them. */
+export const COMMAND_NAMES = ['login', 'logout', 'status', 'audit', 'history', 'search', 'pulse', 'sandbox', 'cache', 'completion', 'help'] as const;
+type CommandName = (typeof COMMAND_NAMES)[number];
+
+/**
+ * The program. Given the run's arguments, it defines only the command they name where that is certain
+ * (defining every command and its options costs each run ~0.6 ms); without them, every command.
+ */
+export function buildProgram(runAction: RunAction, args?: readonly string[]): Command {
   const program = new Command('rep')
     .description('Reputation data from the command line: audit a company, search, and read the market pulse.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -88,140 +96,172 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited,
 6 network, 7 a gate failed (--fail-under, --fail-on-drop), 130 interrupted.`,
     );
 
-  program
-    .command('login')
-    .description('store an API key (read from a hidden prompt, or the first line of stdin) and base URL')
-    .option('--no-verify', 'store the key without checking it with one pulse call')
-    .addHelpText(
-      'after',
-      examples(
-        'rep login --base-url https://reputation.example.com/api',
-        `printf '%s\\n' "$KEY" | rep login --base-url https://reputation.example.com/api`,
-        'rep login --no-verify',
-      ),
-    )
-    .action((flags: { verify: boolean }, command: Command) =>
-      runAction<LoginOptions>(() => import('./commands/login.js'), { verify: flags.verify }, globalsOf(command)),
-    );
-  program
-    .command('logout')
-    .description('remove the stored API key (other settings stay)')
-    .addHelpText('after', examples('rep logout', 'rep logout && rep status'))
-    .action((_flags: object, command: Command) => runAction<LogoutOptions>(() => import('./commands/logout.js'), {}, globalsOf(command)));
-  program
-    .command('status')
-    .description('show base URL, key source, masked key, config path and recent request count')
-    .addHelpText('after', examples('rep status', 'rep status --json | jq -r .key_source', 'rep --sandbox status'))
-    .action((_flags: object, command: Command) => runAction<StatusOptions>(() => import('./commands/status.js'), {}, globalsOf(command)));
-  program
-    .command('audit')
-    .description('audit companies: Reputation Score and a summary by source')
-    .argument('[name...]', 'company name; several names, --file or - (stdin) make a batch')
-    .option('-f, --file <path>', 'read names from a file, one a line (- for stdin)')
-    .option('-c, --concurrency <n>', 'requests in flight during a batch', positiveInteger, 4)
-    .option('--batch', 'always print batch records, even for one name')
-    .option('--csv-sources', "a batch's CSV has a row per source (default: one row per company)")
-    .option('--fail-under <score>', 'exit 7 when a score is below SCORE (as the server gives it: 60, 4.5)', scoreThreshold)
-    .option('--fail-on-drop <points>', 'exit 7 when a score fell by more than POINTS since its previous recorded point', scoreThreshold)
-    .addHelpText(
-      'after',
-      examples(
-        'rep audit "Blue Bottle Coffee"',
-        'rep audit -f companies.txt --fail-on-drop 5 --format ndjson > audits.ndjson',
-        'rep --sandbox audit "Кофейня Ромашка" --format table',
-      ),
-    )
-    .action(
-      (
-        names: string[],
-        flags: { file?: string; concurrency: number; batch?: true; csvSources?: true; failUnder?: number; failOnDrop?: number },
-        command: Command,
-      ) =>
-        runAction<AuditOptions>(
-          () => import('./commands/audit.js'),
-          {
-            names,
-            file: flags.file,
-            concurrency: flags.concurrency,
-            batch: flags.batch === true,
-            csvSources: flags.csvSources === true,
-            failUnder: flags.failUnder,
-            failOnDrop: flags.failOnDrop,
-          },
+  const only = args && commandNamed(program, args);
+  const wanted = (name: CommandName) => only === undefined || only === name;
+  if (wanted('login'))
+    program
+      .command('login')
+      .description('store an API key (read from a hidden prompt, or the first line of stdin) and base URL')
+      .option('--no-verify', 'store the key without checking it with one pulse call')
+      .addHelpText(
+        'after',
+        examples(
+          'rep login --base-url https://reputation.example.com/api',
+          `printf '%s\\n' "$KEY" | rep login --base-url https://reputation.example.com/api`,
+          'rep login --no-verify',
+        ),
+      )
+      .action((flags: { verify: boolean }, command: Command) =>
+        runAction<LoginOptions>(() => import('./commands/login.js'), { verify: flags.verify }, globalsOf(command)),
+      );
+  if (wanted('logout'))
+    program
+      .command('logout')
+      .description('remove the stored API key (other settings stay)')
+      .addHelpText('after', examples('rep logout', 'rep logout && rep status'))
+      .action((_flags: object, command: Command) => runAction<LogoutOptions>(() => import('./commands/logout.js'), {}, globalsOf(command)));
+  if (wanted('status'))
+    program
+      .command('status')
+      .description('show base URL, key source, masked key, config path and recent request count')
+      .addHelpText('after', examples('rep status', 'rep status --json | jq -r .key_source', 'rep --sandbox status'))
+      .action((_flags: object, command: Command) => runAction<StatusOptions>(() => import('./commands/status.js'), {}, globalsOf(command)));
+  if (wanted('audit'))
+    program
+      .command('audit')
+      .description('audit companies: Reputation Score and a summary by source')
+      .argument('[name...]', 'company name; several names, --file or - (stdin) make a batch')
+      .option('-f, --file <path>', 'read names from a file, one a line (- for stdin)')
+      .option('-c, --concurrency <n>', 'requests in flight during a batch', positiveInteger, 4)
+      .option('--batch', 'always print batch records, even for one name')
+      .option('--csv-sources', "a batch's CSV has a row per source (default: one row per company)")
+      .option('--fail-under <score>', 'exit 7 when a score is below SCORE (as the server gives it: 60, 4.5)', scoreThreshold)
+      .option('--fail-on-drop <points>', 'exit 7 when a score fell by more than POINTS since its previous recorded point', scoreThreshold)
+      .addHelpText(
+        'after',
+        examples(
+          'rep audit "Blue Bottle Coffee"',
+          'rep audit -f companies.txt --fail-on-drop 5 --format ndjson > audits.ndjson',
+          'rep --sandbox audit "Кофейня Ромашка" --format table',
+        ),
+      )
+      .action(
+        (
+          names: string[],
+          flags: { file?: string; concurrency: number; batch?: true; csvSources?: true; failUnder?: number; failOnDrop?: number },
+          command: Command,
+        ) =>
+          runAction<AuditOptions>(
+            () => import('./commands/audit.js'),
+            {
+              names,
+              file: flags.file,
+              concurrency: flags.concurrency,
+              batch: flags.batch === true,
+              csvSources: flags.csvSources === true,
+              failUnder: flags.failUnder,
+              failOnDrop: flags.failOnDrop,
+            },
+            globalsOf(command),
+          ),
+      );
+  if (wanted('history'))
+    program
+      .command('history')
+      .description('the scores recorded for a company, oldest first (local: no request)')
+      .argument('<name...>', 'company name or the query it was audited by')
+      .option('--since <when>', 'only points since a duration back (30d, 12h) or a date (2026-11-01)')
+      .addHelpText(
+        'after',
+        examples(
+          'rep history "Blue Bottle Coffee"',
+          'rep history "Blue Bottle Coffee" --since 30d --format csv',
+          'rep history Blue Bottle Coffee --format json | jq .[].score',
+        ),
+      )
+      .action((words: string[], flags: { since?: string }, command: Command) =>
+        runAction<HistoryOptions>(() => import('./commands/history.js'), { name: words.join(' '), since: flags.since }, globalsOf(command)),
+      );
+  if (wanted('search'))
+    program
+      .command('search')
+      .description('search companies, cities and categories (at most 5 of each)')
+      .argument('<text...>', 'words to search for, joined with one space')
+      .addHelpText('after', examples('rep search coffee', "rep search coffee | jq -r '.companies[].name'", 'rep --sandbox search кофейня --format table'))
+      .action((words: string[], _flags: object, command: Command) =>
+        runAction<SearchOptions>(() => import('./commands/search.js'), { words }, globalsOf(command)),
+      );
+  if (wanted('pulse'))
+    program
+      .command('pulse')
+      .description('the market index: mean Reputation Score over all tracked companies')
+      .addHelpText('after', examples('rep pulse', 'rep pulse | jq .index', 'rep --sandbox pulse --format table'))
+      .action((_flags: object, command: Command) => runAction<PulseOptions>(() => import('./commands/pulse.js'), {}, globalsOf(command)));
+  if (wanted('sandbox'))
+    program
+      .command('sandbox')
+      .description('run a local server that speaks the same API over a built-in data set')
+      .option('-p, --port <n>', 'port to listen on (0: any free port)', portNumber, 0)
+      .option('--host <host>', 'address to listen on', '127.0.0.1')
+      .option('--limit <n>', 'requests per key per window', positiveInteger, 100)
+      .addOption(new Option('--window <duration>', 'rate-limit window (90, 90s, 15m, 1h)').argParser(parseDuration).default(3_600_000, '1h'))
+      .addHelpText('after', examples('rep sandbox --port 8080', 'rep sandbox --limit 5 --window 1m   # try rate limits and --wait quickly'))
+      .action((flags: { port: number; host: string; limit: number; window: number }, command: Command) =>
+        runAction<SandboxCommandOptions>(
+          () => import('./commands/sandbox.js'),
+          { port: flags.port, host: flags.host, limit: flags.limit, windowMs: flags.window },
           globalsOf(command),
         ),
-    );
-  program
-    .command('history')
-    .description('the scores recorded for a company, oldest first (local: no request)')
-    .argument('<name...>', 'company name or the query it was audited by')
-    .option('--since <when>', 'only points since a duration back (30d, 12h) or a date (2026-11-01)')
-    .addHelpText(
-      'after',
-      examples(
-        'rep history "Blue Bottle Coffee"',
-        'rep history "Blue Bottle Coffee" --since 30d --format csv',
-        'rep history Blue Bottle Coffee --format json | jq .[].score',
-      ),
-    )
-    .action((words: string[], flags: { since?: string }, command: Command) =>
-      runAction<HistoryOptions>(() => import('./commands/history.js'), { name: words.join(' '), since: flags.since }, globalsOf(command)),
-    );
-  program
-    .command('search')
-    .description('search companies, cities and categories (at most 5 of each)')
-    .argument('<text...>', 'words to search for, joined with one space')
-    .addHelpText('after', examples('rep search coffee', "rep search coffee | jq -r '.companies[].name'", 'rep --sandbox search кофейня --format table'))
-    .action((words: string[], _flags: object, command: Command) =>
-      runAction<SearchOptions>(() => import('./commands/search.js'), { words }, globalsOf(command)),
-    );
-  program
-    .command('pulse')
-    .description('the market index: mean Reputation Score over all tracked companies')
-    .addHelpText('after', examples('rep pulse', 'rep pulse | jq .index', 'rep --sandbox pulse --format table'))
-    .action((_flags: object, command: Command) => runAction<PulseOptions>(() => import('./commands/pulse.js'), {}, globalsOf(command)));
-  program
-    .command('sandbox')
-    .description('run a local server that speaks the same API over a built-in data set')
-    .option('-p, --port <n>', 'port to listen on (0: any free port)', portNumber, 0)
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--limit <n>', 'requests per key per window', positiveInteger, 100)
-    .addOption(new Option('--window <duration>', 'rate-limit window (90, 90s, 15m, 1h)').argParser(parseDuration).default(3_600_000, '1h'))
-    .addHelpText('after', examples('rep sandbox --port 8080', 'rep sandbox --limit 5 --window 1m   # try rate limits and --wait quickly'))
-    .action((flags: { port: number; host: string; limit: number; window: number }, command: Command) =>
-      runAction<SandboxCommandOptions>(
-        () => import('./commands/sandbox.js'),
-        { port: flags.port, host: flags.host, limit: flags.limit, windowMs: flags.window },
-        globalsOf(command),
-      ),
-    );
-  program
-    .command('cache')
-    .description('the answer cache (kept answers reused for --max-age)')
-    .command('clear')
-    .description('remove every cached answer and say how many went')
-    .addHelpText('after', examples('rep cache clear'))
-    .action((_flags: object, command: Command) => runAction<CacheClearOptions>(() => import('./commands/cache.js'), {}, globalsOf(command)));
-  program
-    .command('completion')
-    .description('print a shell completion script')
-    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
-    .addHelpText('after', examples('source <(rep completion bash)   # in ~/.bashrc; zsh alike', 'rep completion fish > ~/.config/fish/completions/rep.fish'))
-    .action((shell: CompletionOptions['shell'], _flags: object, command: Command) =>
-      runAction<CompletionOptions>(() => import('./commands/completion.js'), { shell }, globalsOf(command)),
-    );
+      );
+  if (wanted('cache'))
+    program
+      .command('cache')
+      .description('the answer cache (kept answers reused for --max-age)')
+      .command('clear')
+      .description('remove every cached answer and say how many went')
+      .addHelpText('after', examples('rep cache clear'))
+      .action((_flags: object, command: Command) => runAction<CacheClearOptions>(() => import('./commands/cache.js'), {}, globalsOf(command)));
+  if (wanted('completion'))
+    program
+      .command('completion')
+      .description('print a shell completion script')
+      .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+      .addHelpText('after', examples('source <(rep completion bash)   # in ~/.bashrc; zsh alike', 'rep completion fish > ~/.config/fish/completions/rep.fish'))
+      .action((shell: CompletionOptions['shell'], _flags: object, command: Command) =>
+        runAction<CompletionOptions>(() => import('./commands/completion.js'), { shell }, globalsOf(command)),
+      );
   // A command of its own rather than commander's help command, which shows the main help for an unknown name.
-  program
-    .command('help')
-    .description('show help for a command (the same as --help)')
-    .argument('[command]', 'the command to show help for')
-    .addHelpText('after', examples('rep help', 'rep help audit'))
-    .action((name: string | undefined) => {
-      const target = name === undefined ? program : program.commands.find((command) => command.name() === name);
-      if (!target) throw new UsageError(`unknown command '${name}'`, { hint: 'see `rep --help`' });
-      target.help(); // prints to stdout and ends the parse like --help (exit 0)
-    });
+  // (`rep help NAME` shows another command's help: `help` comes with every command.)
+  if (wanted('help'))
+    program
+      .command('help')
+      .description('show help for a command (the same as --help)')
+      .argument('[command]', 'the command to show help for')
+      .addHelpText('after', examples('rep help', 'rep help audit'))
+      .action((name: string | undefined) => {
+        const target = name === undefined ? program : program.commands.find((command) => command.name() === name);
+        if (!target) throw new UsageError(`unknown command '${name}'`, { hint: 'see `rep --help`' });
+        target.help(); // prints to stdout and ends the parse like --help (exit 0)
+      });
   return program;
+}
+
+/**
+ * The command args run, read as commander reads them: the first argument that is no global option or
+ * option value. Undefined where that is not certain (an unknown option, `--`, `help`, a word that is no
+ * command), so that the whole program is built and commander answers as it always does.
+ */
+function commandNamed(program: Command, args: readonly string[]): CommandName | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return undefined;
+    if (!arg.startsWith('-')) return COMMAND_NAMES.find((name) => name === arg && name !== 'help');
+    const [flag, value] = arg.split('=', 2) as [string, string | undefined];
+    const option = program.options.find((each) => each.long === flag || each.short === flag);
+    if (!option || option.optional || (value !== undefined && !option.required)) return undefined;
+    if (option.required && value === undefined) i++; // the next argument is its value
+  }
+  return undefined;
 }
 
 /** The global options as commander holds them: names and types follow the definitions in buildProgram. */

@@ -2,7 +2,7 @@
 // global options into GlobalOptions, whichever side of the command they were given on.
 import { describe, expect, it } from 'vitest';
 import type { GlobalOptions } from '../src/deps.js';
-import { buildProgram } from '../src/program.js';
+import { buildProgram, COMMAND_NAMES } from '../src/program.js';
 
 interface Parsed {
   module: Record<string, unknown>;
@@ -10,16 +10,65 @@ interface Parsed {
   globals: GlobalOptions;
 }
 
-/** Parses `rep …args` and returns what the action would hand the command, without running it. */
+/**
+ * Parses `rep …args` and returns what the action would hand the command, without running it: with the
+ * program main() builds for these args (only the command they name) and with the whole program, which
+ * must agree.
+ */
 async function parse(args: string[]): Promise<Parsed> {
+  const [forArgs, whole] = [await parseWith(args, args), await parseWith(args, undefined)];
+  expect(forArgs.opts).toEqual(whole.opts);
+  expect(forArgs.globals).toEqual(whole.globals);
+  expect(forArgs.module).toBe(whole.module);
+  return forArgs;
+}
+
+async function parseWith(args: string[], builtFor: string[] | undefined): Promise<Parsed> {
   let parsed: Parsed | undefined;
   const program = buildProgram(async (load, opts, globals) => {
     parsed = { module: (await load()) as unknown as Record<string, unknown>, opts, globals };
-  });
+  }, builtFor);
   await program.exitOverride().parseAsync(['node', 'rep', ...args]);
   if (!parsed) throw new Error(`no command ran for ${args.join(' ')}`);
   return parsed;
 }
+
+describe('the program main() builds defines only the command that runs, where that is certain', () => {
+  const built = (args: string[]) => buildProgram(async () => {}, args).commands.map((command) => command.name());
+
+  it('defines every command, in the order of COMMAND_NAMES, when built for no args', () => {
+    expect(buildProgram(async () => {}).commands.map((command) => command.name())).toEqual([...COMMAND_NAMES]);
+    expect(built([])).toEqual([...COMMAND_NAMES]);
+  });
+
+  it.each([
+    [['audit', 'Blue Bottle'], 'audit'],
+    [['pulse', '--json'], 'pulse'],
+    [['cache', 'clear'], 'cache'],
+    [['-q', 'search', 'coffee'], 'search'],
+    [['--format', 'csv', 'status'], 'status'],
+    [['--format=csv', '--no-color', 'history', 'x'], 'history'],
+    // a global option's value that happens to be a command's name is no command
+    [['--base-url', 'audit', 'pulse'], 'pulse'],
+    [['--max-age', '0', '--timeout', '5', 'audit', 'x'], 'audit'],
+  ])('rep %j: only %s', (args, name) => {
+    expect(built(args)).toEqual([name]);
+  });
+
+  it.each([
+    [['help', 'audit']], // help shows another command's help
+    [['--help']],
+    [['-h', 'audit']],
+    [['nosuch', 'x']], // commander suggests a similar command
+    [['Pulse']],
+    [['--bogus', 'pulse']], // an unknown option: its value, if any, is unknown
+    [['--json=yes', 'pulse']], // a value for a flag that takes none
+    [['--', 'pulse']],
+    [['--format']],
+  ])('rep %j: every command', (args) => {
+    expect(built(args)).toEqual([...COMMAND_NAMES]);
+  });
+});
 
 const DEFAULTS: GlobalOptions = {
   baseUrl: undefined,
