@@ -100,7 +100,12 @@ function startServer() {
   });
 }
 
-/** The caller's environment with a throwaway home under temp/<name> and no proxy, so every run reads and writes alike. */
+/**
+ * The caller's environment with a throwaway home under temp/<name>, no proxy and no Node options, so
+ * every run reads and writes alike. NODE_EXTRA_CA_CERTS goes too: Node 20 reads those certificates as it
+ * starts (~100 ms with a system bundle), which would add the same to every row of that line and
+ * hide rep's own cost in the ratios; 22 and 24 read them only for a TLS connection.
+ */
 function isolatedEnv(name, extra) {
   const env = { ...process.env };
   for (const variable of [
@@ -111,6 +116,7 @@ function isolatedEnv(name, extra) {
     'NO_PROXY',
     'no_proxy',
     'NODE_OPTIONS',
+    'NODE_EXTRA_CA_CERTS',
     'REP_CONFIG_DIR',
     'REP_CACHE_DIR',
     'REP_MAX_AGE',
