@@ -35,6 +35,10 @@ const PROXY_CLIENT = join(dist, 'lib', 'undici.cjs');
 /** rep's paths, which say where the code cache is: compiled without one (it is small). */
 const PATHS = join(dist, 'lib', 'paths.cjs');
 const STALE_DAYS = 30;
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+// dist/ is ASCII (scripts/build.mjs checks), which latin1 reads as utf8 would: on Node 22 in half the
+// time (~0.35 ms for dist/cli.cjs instead of ~0.7); Node 20 decodes utf8 the faster.
+const SOURCE_ENCODING = NODE_MAJOR < 22 ? 'utf8' : 'latin1';
 /** Whether --liftoff-only is set (see runCached), the scripts whose cache entries are to be written, and where. */
 let liftoffOnly = false;
 const pending = [];
@@ -71,7 +75,7 @@ try {
 function runCached(file) {
   const cached = require.cache[file];
   if (cached) return cached.exports;
-  if (file === PROXY_CLIENT && !liftoffOnly && Number(process.versions.node.split('.')[0]) < 22) {
+  if (file === PROXY_CLIENT && !liftoffOnly && NODE_MAJOR < 22) {
     // On Node 20 undici sets --liftoff-only (src/api/undici.ts, BASELINE_WASM_ONLY). V8 reads
     // a cache entry only under the flags it was made under: the entries of the files compiled so far
     // are made now, and the flag is set before the client is compiled, so each entry is made and read
@@ -85,8 +89,7 @@ function runCached(file) {
   let stat;
   try {
     stat = fstatSync(fd);
-    // dist/ is ASCII (scripts/build.mjs checks), which latin1 reads as utf8 would, in half the time.
-    source = readFileSync(fd, 'latin1');
+    source = readFileSync(fd, SOURCE_ENCODING);
   } finally {
     closeSync(fd);
   }
