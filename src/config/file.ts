@@ -22,7 +22,7 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
  * path. With `warn`, a file or directory other users can reach is reported (rep's secrets live there).
  */
 export function readConfigFile(path: string, warn?: (text: string) => void): StoredConfig {
-  let text: string;
+  let text: string | undefined;
   try {
     text = readLocalFile(path, MAX_CONFIG_BYTES);
   } catch (error) {
@@ -31,6 +31,7 @@ export function readConfigFile(path: string, warn?: (text: string) => void): Sto
     const { what, hint } = configFileProblem(error, 'read');
     throw new ConfigError(`cannot read the config file ${path}: ${what}`, { hint, cause: error });
   }
+  if (text === undefined) return {};
   if (warn) for (const problem of looseConfigPermissions(path)) warn(problem);
   return parseConfig(text, path);
 }

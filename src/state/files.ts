@@ -16,7 +16,8 @@ export type PrivateFileRead = { text: string } | 'gone' | 'unreadable' | 'not-a-
  */
 export function readPrivateFile(path: string, maxBytes: number): PrivateFileRead {
   try {
-    return { text: readLocalFile(path, maxBytes, { noFollow: true }) };
+    const text = readLocalFile(path, maxBytes, { noFollow: true });
+    return text === undefined ? 'gone' : { text };
   } catch (error) {
     if (error instanceof LocalFileError) return error.code === 'EFBIG' ? 'too-large' : 'not-a-file';
     const code = (error as NodeJS.ErrnoException).code;

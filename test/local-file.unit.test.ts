@@ -1,0 +1,67 @@
+// Reading rep's own files (src/local-file.ts and its two readers): a missing file is no error, and a
+// link that points nowhere is missing where links are followed (config) but never read where they are
+// not (state files).
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readConfigFile } from '../src/config/file.js';
+import { LocalFileError, readLocalFile } from '../src/local-file.js';
+import { readPrivateFile } from '../src/state/files.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'rep-local-file-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const file = join(dir, 'file.json');
+writeFileSync(file, '{"baseUrl":"https://x.example/api"}');
+const dangling = join(dir, 'dangling.json');
+symlinkSync(join(dir, 'nowhere.json'), dangling);
+const linkToFile = join(dir, 'link.json');
+symlinkSync(file, linkToFile);
+const folder = join(dir, 'folder');
+mkdirSync(folder);
+const missing = join(dir, 'missing.json');
+
+describe('readLocalFile', () => {
+  it('reads a file, following a link unless told not to', () => {
+    expect(readLocalFile(file, 1024)).toBe('{"baseUrl":"https://x.example/api"}');
+    expect(readLocalFile(linkToFile, 1024)).toBe('{"baseUrl":"https://x.example/api"}');
+    expect(() => readLocalFile(linkToFile, 1024, { noFollow: true })).toThrow(expect.objectContaining({ code: 'ELOOP' }));
+  });
+
+  it('is undefined for no file, and for a link to none where links are followed', () => {
+    expect(readLocalFile(missing, 1024)).toBeUndefined();
+    expect(readLocalFile(missing, 1024, { noFollow: true })).toBeUndefined();
+    expect(readLocalFile(dangling, 1024)).toBeUndefined();
+    // not followed: the link is there, and it is no regular file
+    expect(() => readLocalFile(dangling, 1024, { noFollow: true })).toThrow(expect.objectContaining({ code: 'ELOOP' }));
+  });
+
+  it('is undefined under a folder that is not there, and ENOTDIR under a file, on every Node line', () => {
+    expect(readLocalFile(join(dir, 'no-folder', 'deeper', 'config.json'), 1024)).toBeUndefined();
+    expect(readLocalFile(join(dir, 'no-folder', 'config.json'), 1024, { noFollow: true })).toBeUndefined();
+    // Node 22+ stat says "nothing" here as for a missing file
+    expect(() => readLocalFile(join(file, 'config.json'), 1024)).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+    expect(() => readLocalFile(join(file, 'deeper', 'config.json'), 1024, { noFollow: true })).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+  });
+
+  it('refuses a directory and a file over the cap', () => {
+    expect(() => readLocalFile(folder, 1024)).toThrow(LocalFileError);
+    expect(() => readLocalFile(file, 8)).toThrow(expect.objectContaining({ code: 'EFBIG' }));
+  });
+});
+
+describe('its readers', () => {
+  it('a missing config file (or a link to none) is an empty config', () => {
+    expect(readConfigFile(missing)).toEqual({});
+    expect(readConfigFile(dangling)).toEqual({});
+    expect(readConfigFile(file)).toEqual({ baseUrl: 'https://x.example/api' });
+  });
+
+  it("a state file that is missing is 'gone'; a link, even to nothing, is 'not-a-file'", () => {
+    expect(readPrivateFile(missing, 1024)).toBe('gone');
+    expect(readPrivateFile(dangling, 1024)).toBe('not-a-file');
+    expect(readPrivateFile(linkToFile, 1024)).toBe('not-a-file');
+    expect(readPrivateFile(file, 1024)).toEqual({ text: '{"baseUrl":"https://x.example/api"}' });
+  });
+});
