@@ -5,6 +5,7 @@
 // renamed into place (0600, in a 0700 directory), so parallel rep processes never see half an entry;
 // anything unreadable, foreign or damaged is a miss. A hit loads only Node built-ins and rep's own
 // small state modules: the HTTP stack, and even the Cache-Control parser, stay unloaded.
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseUrlKey } from '../api/request.js';
 import { ensurePrivateDir } from '../config/file.js';
@@ -133,7 +134,9 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS)
         const freshness = freshnessOf(answer.headers, answer.receivedAt);
         const path = join(dir, fileName(identity));
         if (!freshness.keep) {
-          removeFile(path); // an older answer the server would not let us keep now goes too
+          // An older answer the server would not let us keep now goes too. Looked for first: there is
+          // seldom one (pulse is never kept), and unlink would throw ENOENT (see readLocalFile).
+          if (lstatSync(path, { throwIfNoEntry: false })) removeFile(path);
           return { stored: false, reason: freshness.reason };
         }
         const text = entryText(identity, answer, freshness.freshUntil);
