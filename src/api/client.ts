@@ -313,13 +313,14 @@ export function createClient(options: ClientOptions): RepClient {
     hooks.onCache?.({ endpoint, query, kind: 'put', outcome });
   }
 
-  /** send() under the client's signal and the call's together. */
+  /** The cached answer, else send() under the client's signal and the call's together. */
   async function call<V>(endpoint: Endpoint, q: string | undefined, callOptions: CallOptions | undefined, view: (body: unknown) => V): Promise<RepResult<V>> {
+    const hit = cached(endpoint, q);
+    if (hit) return { ...hit, view: view(hit.body) };
+    if (callOptions?.onlyIfCached) throw new NotCachedError(`no cached answer for ${endpoint}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
     const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
     try {
-      const hit = cached(endpoint, q);
-      if (!hit && callOptions?.onlyIfCached) throw new NotCachedError(`no cached answer for ${endpoint}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
-      const result = hit ?? (await send(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal, callOptions?.onAnswered));
+      const result = await send(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal, callOptions?.onAnswered);
       return { ...result, view: view(result.body) };
     } finally {
       linked?.dispose();
