@@ -18,7 +18,7 @@ const { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readF
 // The CommonJS Module class, as node:module exports it, without loading node:module (~1 ms) unless its
 // compile cache is used.
 const Module = module.constructor;
-const { dirname, join, relative } = require('node:path');
+const { dirname, isAbsolute, join, relative } = require('node:path');
 const { Script } = require('node:vm');
 
 const dist = join(__dirname, '..', 'dist');
@@ -32,8 +32,6 @@ const trivial = (args.length === 1 && (args[0] === '--version' || args[0] === '-
 const kind = trivial ? 'version' : (args.find((arg) => COMMANDS.includes(arg)) ?? 'other');
 /** undici, which rep loads only for requests through a proxy. */
 const PROXY_CLIENT = join(dist, 'lib', 'undici.cjs');
-/** rep's paths, which say where the code cache is: compiled without one (it is small). */
-const PATHS = join(dist, 'lib', 'paths.cjs');
 const STALE_DAYS = 30;
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 // dist/ is ASCII (scripts/build.mjs checks), which latin1 reads as utf8 would: on Node 22 in half the
@@ -48,24 +46,30 @@ let compileCache;
 // `--sandbox` writes no file (README): it reads entries other runs made, and makes none.
 const writes = !args.includes('--sandbox');
 
-try {
-  if (process.env.NODE_DISABLE_COMPILE_CACHE || args.includes('--debug')) require(bundle);
-  else if (trivial && (compileCache = require('node:module').enableCompileCache)) {
-    // Node's compile cache (22.1+) does as well for `--version`, which compiles hardly more than the
-    // top level; it is kept beside rep's own, in code/node.
-    const dir = cachePath('node');
-    if (dir) compileCache(dir);
-    require(bundle);
-  } else {
-    runCached(bundle);
-    process.once('exit', keepPending);
+// Run as the bin (always, but when a test requires this file for repCacheDir).
+if (require.main === module) run();
+module.exports = { repCacheDir };
+
+function run() {
+  try {
+    if (process.env.NODE_DISABLE_COMPILE_CACHE || args.includes('--debug')) require(bundle);
+    else if (trivial && (compileCache = require('node:module').enableCompileCache)) {
+      // Node's compile cache (22.1+) does as well for `--version`, which compiles hardly more than the
+      // top level; it is kept beside rep's own, in code/node.
+      const dir = cachePath('node');
+      if (dir) compileCache(dir);
+      require(bundle);
+    } else {
+      runCached(bundle);
+      process.once('exit', keepPending);
+    }
+  } catch (error) {
+    // The package always ships dist/; a clone has it only once built (npm ci does not build).
+    if (error?.code !== 'MODULE_NOT_FOUND' && error?.code !== 'ENOENT') throw error;
+    if (!String(error.message).includes(bundle) && error.path !== bundle) throw error;
+    process.stderr.write('rep: dist/ is not built in this checkout\nhint: run `npm run build` (`npm test` builds it too)\n');
+    process.exitCode = 1;
   }
-} catch (error) {
-  // The package always ships dist/; a clone has it only once built (npm ci does not build).
-  if (error?.code !== 'MODULE_NOT_FOUND' && error?.code !== 'ENOENT') throw error;
-  if (!String(error.message).includes(bundle) && error.path !== bundle) throw error;
-  process.stderr.write('rep: dist/ is not built in this checkout\nhint: run `npm run build` (`npm test` builds it too)\n');
-  process.exitCode = 1;
 }
 
 /**
@@ -94,8 +98,7 @@ function runCached(file) {
     closeSync(fd);
   }
   const name = relative(dist, file).replace(/[^\w.-]/g, '_');
-  const cacheFile =
-    file !== PATHS && cachePath(`${name}-${kind}${liftoffOnly ? '-liftoff' : ''}-${process.versions.v8}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`);
+  const cacheFile = cachePath(`${name}-${kind}${liftoffOnly ? '-liftoff' : ''}-${process.versions.v8}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`);
   let cachedData;
   try {
     if (cacheFile) cachedData = readFileSync(cacheFile);
@@ -118,9 +121,8 @@ function runCached(file) {
 }
 
 /**
- * The entry's path in `code/` of rep's cache directory (src/config/paths.ts: the platform's cache dir
- * for rep, so HOME and XDG_CACHE_HOME move it, as they move every file rep keeps), or undefined when
- * there is none to trust: it must be a directory of this user's that no one else can write to.
+ * The entry's path in `code/` of rep's cache directory (repCacheDir), or undefined when there is none to
+ * trust: it must be a directory of this user's that no one else can write to.
  */
 function cachePath(name) {
   try {
@@ -133,8 +135,7 @@ function cachePath(name) {
 }
 
 function codeCacheDir() {
-  const { repPaths } = runCached(PATHS);
-  const dir = join(repPaths(process.env).cacheDir, 'code');
+  const dir = join(repCacheDir(process.env, process.platform), 'code');
   let info = lstatSync(dir, { throwIfNoEntry: false });
   if (!info && writes) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -144,6 +145,19 @@ function codeCacheDir() {
   const uid = process.getuid?.();
   if (!info.isDirectory() || (uid !== undefined && (info.uid !== uid || (info.mode & 0o077) !== 0))) return false;
   return dir;
+}
+
+/**
+ * `repPaths(env, platform).cacheDir` of src/config/paths.ts, the platform's cache dir for rep (so HOME and
+ * XDG_CACHE_HOME move it, as they move every file rep keeps), written out again here: finding the code
+ * cache then compiles no file of dist/ but the bundle (~1 ms). test/startup.test.ts checks that the two agree.
+ */
+function repCacheDir(env, platform) {
+  const home = () => env.HOME || require('node:os').homedir();
+  if (platform === 'darwin') return join(home(), 'Library', 'Caches', 'rep');
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(env.USERPROFILE || home(), 'AppData', 'Local'), 'rep', 'Cache');
+  const xdg = env.XDG_CACHE_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home(), '.cache'), 'rep');
 }
 
 /** Writes the entries this run had none for (or V8 rejected): what V8 compiled of each file by now. */

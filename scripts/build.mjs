@@ -21,7 +21,7 @@ import { bundledPackageDirs, thirdPartyNotices } from './third-party-notices.mjs
 
 /**
  * The leaves: each is bundled alone into dist/lib/<name>.cjs, and an import of one of its entries in rep's code (a lazy
- * `await import(...)`, but for paths: test/startup.test.ts checks what each command loads) becomes a
+ * `await import(...)`: test/startup.test.ts checks what each command loads) becomes a
  * require of that file. A leaf must not bundle a module of rep's that the CLI or library bundles too: that module
  * would then exist twice, with two copies of its classes and state (the build checks this).
  */
@@ -30,8 +30,6 @@ const LEAVES = [
   { name: 'undici', entries: ['src/api/undici.ts'] },
   // The offline API server and its data set (`rep sandbox`, `--sandbox`).
   { name: 'sandbox', entries: ['src/sandbox/server.ts'] },
-  // Where rep keeps its files: read by bin/rep.cjs too, which keeps its code cache in rep's cache dir.
-  { name: 'paths', entries: ['src/config/paths.ts'] },
   { name: 'cli-table3', entries: ['cli-table3'] },
   { name: 'ora', entries: ['ora'] },
   { name: 'conf', entries: ['conf'] },

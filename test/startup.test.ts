@@ -9,11 +9,13 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempHome, REP_BIN, runCli, type TempHome } from './helpers/cli.js';
 import { writeLoadHooks } from './helpers/load-hooks.js';
 import { buildProgram } from '../src/program.js';
+import { repPaths } from '../src/config/paths.js';
 import { startFaultServer } from './helpers/fault-server.js';
 import { startProxy } from './helpers/proxy.js';
 
@@ -74,12 +76,11 @@ function bundledPackagesOf(file: string): string[] {
 const heavyIn = (packages: Set<string>) => HEAVY.filter((name) => packages.has(name));
 
 describe('start-up loads only what the command uses', () => {
-  it('--version loads the CLI bundle alone: no leaf of dist/lib/ but the paths, nothing heavy', async () => {
+  it('--version loads the CLI bundle alone: no leaf of dist/lib/, nothing heavy', async () => {
     const { code, files, packages } = await packagesLoaded(['--version']);
     expect(code).toBe(0);
-    // (and on Node 20, which has no compile cache of its own, the paths bin/rep.cjs keeps its code cache by)
     const loaded = files.filter((file) => file.includes(`${sep}dist${sep}`)).map((file) => relative(DIST, file));
-    expect(loaded.filter((file) => file !== join('lib', 'paths.cjs'))).toEqual(['cli.cjs']);
+    expect(loaded).toEqual(['cli.cjs']);
     expect(heavyIn(packages)).toEqual([]);
   });
 
@@ -144,6 +145,27 @@ describe("bin/rep.cjs's code cache", () => {
     const names = [...listed.matchAll(/'([^']+)'/g)].map((match) => match[1]);
     const program = buildProgram(async () => {});
     expect(names.sort()).toEqual(program.commands.map((command) => command.name()).sort());
+  });
+
+  it("is in rep's cache dir, as src/config/paths.ts says, on every platform", () => {
+    // Required, not run: the bin runs the CLI only as the main module.
+    const { repCacheDir } = createRequire(import.meta.url)(REP_BIN) as { repCacheDir: (env: NodeJS.ProcessEnv, platform: NodeJS.Platform) => string };
+    const environments: NodeJS.ProcessEnv[] = [
+      { HOME: '/home/ana' },
+      { HOME: '/home/ana', XDG_CACHE_HOME: '/var/cache/ana' },
+      { HOME: '/home/ana', XDG_CACHE_HOME: 'relative/cache' },
+      { HOME: '/home/ana', XDG_CACHE_HOME: '' },
+      { HOME: '/home/ana', XDG_CONFIG_HOME: '/etc/ana', XDG_STATE_HOME: '/var/state', REP_CONFIG_DIR: '/tmp/rep-config' },
+      { HOME: '/home/ana', LOCALAPPDATA: 'C:\\Users\\ana\\AppData\\Local', USERPROFILE: 'C:\\Users\\ana' },
+      { HOME: '/home/ana', USERPROFILE: 'C:\\Users\\ana' },
+      { USERPROFILE: 'C:\\Users\\ana', APPDATA: 'C:\\Users\\ana\\AppData\\Roaming' },
+      {}, // no HOME: the account's home directory
+    ];
+    for (const platform of ['linux', 'darwin', 'win32', 'freebsd'] as const) {
+      for (const env of environments) {
+        expect({ platform, env, dir: repCacheDir(env, platform) }).toEqual({ platform, env, dir: repPaths(env, platform).cacheDir });
+      }
+    }
   });
 });
 
