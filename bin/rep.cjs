@@ -18,7 +18,7 @@ const { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readF
 // The CommonJS Module class, as node:module exports it, without loading node:module (~1 ms) unless its
 // compile cache is used.
 const Module = module.constructor;
-const { dirname, isAbsolute, join, relative } = require('node:path');
+const { dirname, isAbsolute, join } = require('node:path');
 const { Script } = require('node:vm');
 
 const dist = join(__dirname, '..', 'dist');
@@ -97,7 +97,8 @@ function runCached(file) {
   } finally {
     closeSync(fd);
   }
-  const name = relative(dist, file).replace(/[^\w.-]/g, '_');
+  // Its path in dist/ (every file run here is one of dist/), as a file name: `cli.cjs`, `lib_undici.cjs`.
+  const name = file.slice(dist.length + 1).replace(/[^\w.-]/g, '_');
   const cacheFile = cachePath(`${name}-${kind}${liftoffOnly ? '-liftoff' : ''}-${process.versions.v8}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`);
   let cachedData;
   try {
