@@ -52,7 +52,12 @@ module.exports = { repCacheDir };
 
 function run() {
   try {
-    if (process.env.NODE_DISABLE_COMPILE_CACHE || args.includes('--debug')) require(bundle);
+    if (args.includes('--debug')) {
+      // Node reads a file's source map as it loads the file, and only once this is on: stack traces
+      // then point at src/*.ts lines and name rep's own functions.
+      process.setSourceMapsEnabled(true);
+      require(bundle);
+    } else if (process.env.NODE_DISABLE_COMPILE_CACHE) require(bundle);
     else if (trivial && (compileCache = require('node:module').enableCompileCache)) {
       // Node's compile cache (22.1+) does as well for `--version`, which compiles hardly more than the
       // top level; it is kept beside rep's own, in code/node.

@@ -36,8 +36,6 @@ async function run(args: string[]): Promise<number> {
     io.out(completeWords(args.slice(1), process.env));
     return exitAfterOutput(io, ExitCode.ok, false);
   }
-  // The bundle is minified: under --debug, stack traces point into src/ through the source maps.
-  if (args.includes('--debug')) process.setSourceMapsEnabled(true);
   const { main } = await import('./main.js');
   return main(process.argv, { io, env: process.env, signal: interrupt.signal });
 }

@@ -83,6 +83,17 @@ describe('server faults exit 1', () => {
     expect(result.stderr).toContain('not json at all');
     expect(result.stderr).not.toContain(KEY);
   });
+
+  it('--debug stacks of the built CLI name the error and point at src/*.ts through the source maps', async () => {
+    server = await session.server();
+    server.expect('/api/pulse', { status: 200, body: 'not json at all' });
+    const result = await spawnRep(['--debug', 'pulse'], server.baseUrl.href, {});
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^ApiError: the server's answer is not valid JSON$/m);
+    expect(result.stderr).toMatch(/\n\s+at parseJsonBody \(\S*src[\\/]api[\\/]\S+\.ts:\d+:\d+\)/);
+    // (a frame in a bundled package, commander's, names its dist/ file: the maps cover rep's own code)
+    expect(result.stderr).toMatch(/\n\s+at async fetchAndShow \(\S*src[\\/]commands[\\/]query\.ts:\d+:\d+\)/);
+  });
 });
 
 describe('network faults exit 6', () => {
