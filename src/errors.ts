@@ -19,11 +19,13 @@ export {
 
 /** A configuration file that cannot be read as rep's config. */
 export class ConfigError extends RepError {
+  override readonly name = 'ConfigError';
   readonly exitCode = ExitCode.error;
 }
 
 /** stdout could not be written (full disk, I/O error): what was printed is incomplete. */
 export class OutputError extends RepError {
+  override readonly name = 'OutputError';
   readonly exitCode = ExitCode.error;
   constructor(cause: unknown) {
     super(`cannot write output: ${systemErrorText(cause)}`, { cause });

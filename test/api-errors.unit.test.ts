@@ -15,6 +15,10 @@ import {
   type RequestFacts,
 } from '../src/api/errors.js';
 import type { ApiResponse } from '../src/api/transport.js';
+import { BatchError } from '../src/batch/outcome.js';
+import { HistoryFileError } from '../src/commands/history.js';
+import { ConfigError, NotCachedError, OutputError } from '../src/errors.js';
+import { GateError } from '../src/history/watch.js';
 
 const url = new URL('https://api.example.com/v1/audit?q=secret');
 const answer = (status: number, text = '', headers: Record<string, string> = {}): ApiResponse => ({ status, headers, text, url });
@@ -24,6 +28,29 @@ const facts = (overrides: Partial<RequestFacts> = {}): RequestFacts => ({
   hasKey: true,
   redact: (text) => text.replaceAll('KEY123', '****'),
   ...overrides,
+});
+
+describe('error names', () => {
+  // Spelled out in each class (the CLI's bundle is minified, where a class's own name would not be its
+  // name); test/faults.test.ts checks one on the built CLI.
+  it.each([
+    [new UsageError('x'), UsageError],
+    [new AuthError('x'), AuthError],
+    [new NotFoundError('x'), NotFoundError],
+    [new ApiError('x', { status: 500 }), ApiError],
+    [new RateLimitError('x', {}), RateLimitError],
+    [new NetworkError('x'), NetworkError],
+    [new NotCachedError('x'), NotCachedError],
+    [new InterruptedError(), InterruptedError],
+    [new ConfigError('x'), ConfigError],
+    [new OutputError(new Error('x')), OutputError],
+    [new BatchError('x', 1), BatchError],
+    [new HistoryFileError('x'), HistoryFileError],
+    [new GateError('x'), GateError],
+  ])('%s is named after its class', (error, kind) => {
+    expect(error.name).toBe(kind.name);
+    expect(String(error.stack)).toMatch(new RegExp(`^${kind.name}: `));
+  });
 });
 
 describe('errorFromResponse', () => {

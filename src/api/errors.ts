@@ -20,36 +20,44 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** Every failure the client reports is one of these; `instanceof` tells the kinds apart. */
+/**
+ * Every failure the client reports is one of these; `instanceof` tells the kinds apart. Each names
+ * itself (`name`, the first word of its stack) in so many letters: the CLI's bundle is minified, and a
+ * class's own name would be a minified one.
+ */
 export abstract class RepError extends Error {
+  abstract override readonly name: string;
   abstract readonly exitCode: ExitCodeValue;
   /** One line saying what the user can do about it, in the CLI's words (`--wait`, `rep login`). */
   hint?: string;
   constructor(message: string, options?: { hint?: string; cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
     if (options?.hint) this.hint = options.hint;
   }
 }
 
 /** Bad input, sent nowhere: an empty name or text, a bad base URL or key (and the CLI's bad command lines). */
 export class UsageError extends RepError {
+  override readonly name = 'UsageError';
   readonly exitCode = ExitCode.usage;
 }
 
 /** No base URL, no key where one is needed, or the key was rejected (401/403). */
 export class AuthError extends RepError {
+  override readonly name = 'AuthError';
   readonly exitCode = ExitCode.auth;
   status?: number;
 }
 
 /** The audited company does not exist. */
 export class NotFoundError extends RepError {
+  override readonly name = 'NotFoundError';
   readonly exitCode = ExitCode.notFound;
 }
 
 /** The server answered, but not with something rep can use (5xx, unexpected status, malformed body). */
 export class ApiError extends RepError {
+  override readonly name = 'ApiError';
   readonly exitCode = ExitCode.error;
   readonly status: number;
   readonly headers: Record<string, string>;
@@ -65,6 +73,7 @@ export class ApiError extends RepError {
 
 /** 429: the rate limit is spent. */
 export class RateLimitError extends RepError {
+  override readonly name = 'RateLimitError';
   readonly exitCode = ExitCode.rateLimited;
   /** When the limit resets (epoch ms), if known or estimated. */
   readonly resetAt: number | undefined;
@@ -82,6 +91,7 @@ export class RateLimitError extends RepError {
 
 /** Refused, DNS, TLS, timeout, connection reset: the request never got a whole answer. */
 export class NetworkError extends RepError {
+  override readonly name = 'NetworkError';
   readonly exitCode = ExitCode.network;
   /** false when trying again cannot help (a TLS certificate the client refuses). */
   readonly retryable: boolean;
@@ -93,11 +103,13 @@ export class NetworkError extends RepError {
 
 /** A call made with `onlyIfCached` found no cached answer young enough; nothing was sent. */
 export class NotCachedError extends RepError {
+  override readonly name = 'NotCachedError';
   readonly exitCode = ExitCode.error;
 }
 
 /** The signal given to the client or to a call was aborted (the CLI's Ctrl-C / SIGTERM). */
 export class InterruptedError extends RepError {
+  override readonly name = 'InterruptedError';
   readonly exitCode = ExitCode.interrupted;
   constructor() {
     super('interrupted');

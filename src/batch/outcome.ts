@@ -62,6 +62,7 @@ function namesCount(count: number): string {
 
 /** A batch that did not fully succeed: exit 5 when a rate limit stopped it, else its first failure's code. */
 export class BatchError extends RepError {
+  override readonly name = 'BatchError';
   readonly exitCode: ExitCodeValue;
 
   constructor(message: string, exitCode: ExitCodeValue, hint?: string) {

@@ -19,6 +19,7 @@ export interface HistoryOptions {
 
 /** The history file exists but cannot be read. */
 export class HistoryFileError extends RepError {
+  override readonly name = 'HistoryFileError';
   readonly exitCode = ExitCode.error;
 }
 

@@ -10,6 +10,7 @@ import { evaluateGates, type GateLimits } from './gates.js';
 
 /** Some name failed `--fail-under` or `--fail-on-drop`; the names are already on stderr. */
 export class GateError extends RepError {
+  override readonly name = 'GateError';
   readonly exitCode = ExitCode.gate;
 }
 
