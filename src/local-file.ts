@@ -30,15 +30,19 @@ export function readLocalFile(path: string, maxBytes: number, options: { noFollo
     if (!stat.isFile()) throw new LocalFileError(`is ${kindOf(stat)}, not a regular file`, 'ENOTREG');
     const chunks: Buffer[] = [];
     let total = 0;
+    // The first read asks for a byte more than the file's size: a file that did not change meanwhile is
+    // read in one call into a buffer of its size. Any other (grown, or sized 0 like procfs) reads on to its end.
+    let want = Math.min(stat.size, maxBytes) + 1;
     for (;;) {
-      const chunk = Buffer.alloc(CHUNK_BYTES);
-      const read = readSync(fd, chunk, 0, CHUNK_BYTES, null);
-      if (read === 0) break;
+      const chunk = Buffer.allocUnsafe(want);
+      const read = readSync(fd, chunk, 0, want, null);
       total += read;
       if (total > maxBytes) throw new LocalFileError(`is larger than ${formatBytes(maxBytes)}`, 'EFBIG');
-      chunks.push(chunk.subarray(0, read));
+      if (read > 0) chunks.push(chunk.subarray(0, read));
+      if (read === 0 || (read < want && total === stat.size)) break;
+      want = CHUNK_BYTES;
     }
-    return Buffer.concat(chunks).toString('utf8');
+    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
   } finally {
     closeSync(fd);
   }

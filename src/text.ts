@@ -27,5 +27,5 @@ export function isRecord(value: unknown): value is JsonRecord {
 
 /** Parses JSON text, a leading byte-order mark ignored (editors on Windows write one). Throws SyntaxError. */
 export function parseJson(text: string): unknown {
-  return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
+  return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
 }

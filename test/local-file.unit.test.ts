@@ -49,6 +49,27 @@ describe('readLocalFile', () => {
     expect(() => readLocalFile(folder, 1024)).toThrow(LocalFileError);
     expect(() => readLocalFile(file, 8)).toThrow(expect.objectContaining({ code: 'EFBIG' }));
   });
+
+  it('reads files of every size whole, up to the cap exactly', () => {
+    const text = 'Кофейня Ромашка, '.repeat(12_000); // ~370 KB, characters across every read's edge
+    const bytes = Buffer.byteLength(text);
+    for (const [name, content] of [
+      ['empty', ''],
+      ['one', 'x'],
+      ['big', text],
+    ] as const) {
+      writeFileSync(join(dir, name), content);
+      expect(readLocalFile(join(dir, name), Math.max(Buffer.byteLength(content), 1))).toBe(content);
+    }
+    expect(() => readLocalFile(join(dir, 'big'), bytes - 1)).toThrow(expect.objectContaining({ code: 'EFBIG' }));
+  });
+
+  it.runIf(process.platform === 'linux')('reads a file whose size the system gives as 0 to its end (procfs)', () => {
+    const status = readLocalFile('/proc/self/status', 1024 * 1024);
+    expect(status).toMatch(/^Name:/);
+    expect(status).toMatch(/\nPid:\s+\d+\n/);
+    expect(status?.endsWith('\n')).toBe(true);
+  });
 });
 
 describe('its readers', () => {

@@ -13,7 +13,8 @@ export const BOM = '\uFEFF';
 
 /** Whether CSV output starts with the BOM: `--bom`, or REP_CSV_BOM set to 1 (or true). */
 export function csvBom({ globals, env }: Pick<Deps, 'globals' | 'env'>): boolean {
-  return Boolean(globals.bom) || /^(1|true)$/i.test(env.REP_CSV_BOM?.trim() ?? '');
+  const value = env.REP_CSV_BOM?.trim().toLowerCase();
+  return Boolean(globals.bom) || value === '1' || value === 'true';
 }
 
 // Leading characters that make Excel, LibreOffice or Sheets treat a cell as a formula (OWASP); no CR:
