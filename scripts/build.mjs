@@ -161,21 +161,19 @@ const common = {
   write: false,
   define: { __REP_VERSION__: JSON.stringify(version) },
 };
-const bundles = await Promise.all([
+/** The core: the CLI and the library, each with its own copy of rep's modules (they never load each other). */
+const coreOptions = { ...common, outdir: 'dist', outExtension: { '.js': '.cjs' }, plugins: [deferRequires, leafImports(dist)] };
+const core = [
   // The CLI's bundle gets short names too: a third smaller, and ~1-2 ms less to read and run from the code
   // cache (fewer pages touched, fewer strings for V8 to make). Under --debug its stack traces point at
   // src/*.ts lines through the source map, which maps most function names back, not all (Node maps a
   // frame's name only where the map names a token at the function's start or the calling site). The
   // library keeps its names, for the stacks its users read. Error classes spell out their `name`.
-  build({
-    ...common,
-    entryPoints: { cli: 'src/cli.ts' },
-    outdir: 'dist',
-    outExtension: { '.js': '.cjs' },
-    minifyIdentifiers: true,
-    plugins: [deferRequires, leafImports(dist)],
-  }),
-  build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, plugins: [deferRequires, leafImports(dist)] }),
+  { ...coreOptions, entryPoints: { cli: 'src/cli.ts' }, minifyIdentifiers: true },
+  { ...coreOptions, entryPoints: { index: 'src/index.ts' } },
+];
+const bundles = await Promise.all([
+  ...core.map((options) => build(options)),
   ...LEAVES.map(({ name, entries }) =>
     build({
       ...common,
@@ -203,8 +201,7 @@ if (unbundled.size > 0) throw new Error(`dist/ would import ${[...unbundled].joi
 const owner = new Map();
 for (const [index, { metafile }] of bundles.entries()) {
   const [file] = Object.keys(metafile.outputs).filter((path) => path.endsWith('.cjs'));
-  // bundles[0] and [1] are the CLI and the library: the core, which each has a copy of.
-  const side = index < 2 ? 'the core (dist/cli.cjs, dist/index.cjs)' : file;
+  const side = index < core.length ? 'the core (dist/cli.cjs, dist/index.cjs)' : file;
   for (const input of Object.keys(metafile.inputs).filter((input) => input.startsWith('src/'))) {
     if (owner.has(input) && owner.get(input) !== side)
       throw new Error(`${input} is bundled into ${owner.get(input)} and into ${file} too: import it only from one side of a leaf`);
