@@ -66,7 +66,7 @@ function run() {
       require(bundle);
     } else {
       runCached(bundle);
-      process.once('exit', keepPending);
+      process.on('exit', keepPending); // ('exit' comes once: `on` does, and costs less than `once` on Node 20)
     }
   } catch (error) {
     // The package always ships dist/; a clone has it only once built (npm ci does not build).

@@ -12,11 +12,16 @@ export type Redact = (text: string) => string;
  * userinfo, query, fragment or trailing slash, as requests never carry them. Throws for no URL.
  */
 export function baseUrlKey(baseUrl: URL | string): string {
-  const url = new URL(String(baseUrl));
-  url.username = '';
-  url.password = '';
-  url.search = '';
-  url.hash = '';
+  const url = new URL(typeof baseUrl === 'string' ? baseUrl : baseUrl.href);
+  // Only what is there is cleared: each setter parses the URL again (and on Node 20 compiles on first use).
+  if (url.username || url.password) {
+    url.username = '';
+    url.password = '';
+  }
+  if (url.href.includes('?') || url.href.includes('#')) {
+    url.search = '';
+    url.hash = '';
+  }
   return url.href.replace(/\/+$/, '');
 }
 
@@ -53,7 +58,7 @@ export function checkBaseUrl(value: string | URL, from: string): URL {
       hint: 'give the URL that ends in /api, e.g. https://example.com/api',
     });
   }
-  url.pathname = url.pathname.replace(/\/+$/, '');
+  if (url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/\/+$/, '');
   return url;
 }
 
@@ -136,10 +141,11 @@ function renameFields(record: Record<string, unknown>, redact: (text: string) =>
 
 /** `https://host/v2/api` + `audit` + `AT&T #5` → `https://host/v2/api/audit?q=AT%26T%20%235`. */
 export function buildUrl(baseUrl: URL, endpoint: Endpoint, q?: string): URL {
-  const url = new URL(baseUrl.href);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${endpoint}`;
-  url.hash = '';
+  // Parsed once from text (each setter of a URL parses it again). In an href the first `?` or `#`
+  // starts the query or fragment: elsewhere they are percent-encoded.
+  const href = baseUrl.href;
+  const end = href.search(/[?#]/);
+  const path = (end === -1 ? href : href.slice(0, end)).replace(/\/+$/, '');
   // encodeURIComponent, not URLSearchParams: spaces go as %20 and every reserved character is escaped.
-  url.search = q === undefined ? '' : `?q=${encodeURIComponent(q)}`;
-  return url;
+  return new URL(`${path}/${endpoint}${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`);
 }

@@ -161,7 +161,7 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS)
 
 /** The four things an answer is keyed by, the base URL normalised; undefined for a base URL that is no URL. */
 function identify(key: AnswerKey): Identity | undefined {
-  const baseUrl = cacheBaseUrl(String(key.baseUrl));
+  const baseUrl = cacheBaseUrl(typeof key.baseUrl === 'string' ? key.baseUrl : key.baseUrl.href);
   if (baseUrl === undefined) return undefined;
   return { baseUrl, endpoint: key.endpoint, query: key.query, key: key.apiKey ? keyId(key.apiKey) : 'none' };
 }
