@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Format } from '../src/deps.js';
 import { testIO } from '../src/io.js';
-import { createBatchWriter, type BatchRecord } from '../src/output/batch.js';
+import { batchShowsChange, createBatchWriter, type BatchRecord } from '../src/output/batch.js';
 
 const RECORDS: BatchRecord[] = [
   {
@@ -33,6 +33,28 @@ async function writeAll(format: Format, records: readonly BatchRecord[], columns
   await writer.end();
   return { text: io.stdoutText(), afterEach };
 }
+
+describe('batchShowsChange', () => {
+  it("is true exactly where the writer's output differs when it is given a change (the history is read for no other)", async () => {
+    const change = { previous: 90, delta: -2.6, at: '2026-11-01T00:00:00Z', direction: 'down' as const };
+    const written = async (format: Format, csvSources: boolean, withChange: boolean) => {
+      const io = testIO({ columns: 120 });
+      const writer = createBatchWriter(io, format, { csvSources });
+      writer.write(RECORDS[0]!, withChange ? change : undefined);
+      await writer.end();
+      return io.stdoutText();
+    };
+    const shown: string[] = [];
+    for (const format of ['table', 'json', 'ndjson', 'csv', 'markdown'] as const) {
+      for (const csvSources of [false, true]) {
+        const differs = (await written(format, csvSources, true)) !== (await written(format, csvSources, false));
+        expect(batchShowsChange(format, { csvSources }), `${format} csvSources=${csvSources}`).toBe(differs);
+        if (differs) shown.push(`${format}${csvSources ? ' --csv-sources' : ''}`);
+      }
+    }
+    expect(shown).toEqual(['table', 'table --csv-sources', 'csv', 'markdown', 'markdown --csv-sources']);
+  });
+});
 
 describe('createBatchWriter', () => {
   it('ndjson: streams one compact record a line, in input order, duplicates included', async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Format } from '../src/deps.js';
 import { testIO } from '../src/io.js';
 import type { Endpoint } from '../src/api/request.js';
-import { writeResult } from '../src/output/render.js';
+import { showsChange, writeResult, writeView } from '../src/output/render.js';
+import { viewOf } from '../src/views/index.js';
 
 const AUDIT = {
   company: { id: 'c-1', name: 'Кофейня Ромашка', city: 'Москва', category: 'Кофейня' },
@@ -318,5 +319,23 @@ describe('table', () => {
       'table',
     );
     expect(whole).toMatch(/│ x +│ +4\.0 │ +1,000 │/);
+  });
+});
+
+describe('showsChange', () => {
+  it('is true exactly for the formats whose audit differs when it is given a change (the history is read for no other)', async () => {
+    const change = { previous: 90, delta: -2.6, at: '2026-11-01T00:00:00Z', direction: 'down' as const };
+    const written = async (format: Format, withChange: boolean) => {
+      const io = testIO({ columns: 120 });
+      await writeView(io, { body: AUDIT, ...viewOf('audit', AUDIT) }, format, withChange ? { change } : {});
+      return io.stdoutText();
+    };
+    const shown: Format[] = [];
+    for (const format of ['table', 'json', 'ndjson', 'csv', 'markdown'] as const) {
+      const differs = (await written(format, true)) !== (await written(format, false));
+      expect(showsChange(format), format).toBe(differs);
+      if (differs) shown.push(format);
+    }
+    expect(shown).toEqual(['table', 'markdown']);
   });
 });

@@ -1,6 +1,8 @@
 // Watching over time, end to end through the built CLI against a server whose scores change between
 // calls: each fresh audit is a history point, `rep history` lists them oldest first, and the gates
 // (--fail-under, --fail-on-drop) exit 7 with the failing names on stderr and every record on stdout.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRep } from './helpers/cli.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
@@ -72,6 +74,40 @@ describe('rep history after audits', () => {
     expect(server.count('/api/audit')).toBe(1);
     const json = await rep(server, ['history', 'Blue Bottle', '--format', 'json']);
     expect((JSON.parse(json.stdout) as Array<{ score: number }>).map((point) => point.score)).toEqual([80]);
+  });
+
+  it('the history is read only where its previous point is used: the change a table shows, a batch CSV, or --fail-on-drop', async () => {
+    const server = await serverWith({ 'Blue Bottle': [80] });
+    const cached = { REP_MAX_AGE: undefined };
+    expect((await rep(server, ['audit', 'Blue Bottle', '--format', 'json'], cached)).code).toBe(0);
+    // From here on the history file cannot be read (a directory), and the answer comes from the cache.
+    const unreadable = join(session.home().dir, 'history-as-a-directory');
+    mkdirSync(unreadable);
+    const env = { ...cached, REP_HISTORY_FILE: unreadable, NO_COLOR: '1' };
+    const warning = `cannot read the history file ${unreadable}`;
+    const quiet = [
+      ['audit', 'Blue Bottle', '--format', 'json'],
+      ['audit', 'Blue Bottle', '--format', 'ndjson'],
+      ['audit', 'Blue Bottle', '--format', 'csv'],
+      ['audit', 'Blue Bottle', '--fail-under', '50', '--format', 'json'],
+      ['audit', 'Blue Bottle', '--batch', '--format', 'ndjson'],
+      ['audit', 'Blue Bottle', '--batch', '--format', 'csv', '--csv-sources'],
+    ];
+    for (const args of quiet) {
+      const result = await rep(server, args, env);
+      expect({ args, code: result.code, warned: result.stderr.includes(warning) }).toEqual({ args, code: 0, warned: false });
+    }
+    const reading = [
+      ['audit', 'Blue Bottle', '--format', 'table'],
+      ['audit', 'Blue Bottle', '--format', 'markdown'],
+      ['audit', 'Blue Bottle', '--fail-on-drop', '5', '--format', 'json'],
+      ['audit', 'Blue Bottle', '--batch', '--format', 'csv'],
+    ];
+    for (const args of reading) {
+      const result = await rep(server, args, env);
+      expect({ args, code: result.code, warned: result.stderr.includes(warning) }).toEqual({ args, code: 0, warned: true });
+    }
+    expect(server.count('/api/audit')).toBe(1);
   });
 
   it('a cached answer compares with the point before the one it was recorded as, so --fail-on-drop still sees the drop', async () => {

@@ -3,6 +3,7 @@ import { UsageError } from '../errors.js';
 import { shellQuote } from '../shell-quote.js';
 import { startWatch } from '../history/watch.js';
 import type { AuditView } from '../views/audit.js';
+import { showsChange } from '../output/render.js';
 import { fetchAndShow, queryFrom } from './query.js';
 
 export interface AuditOptions {
@@ -34,7 +35,7 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
   };
   if (!opts.batch && !isBatch(names, opts.file)) {
     const query = queryFrom(names, 'company name');
-    const watch = await startWatch(deps, limits, { oneName: true });
+    const watch = await startWatch(deps, limits, { oneName: true, showsChange: showsChange(deps.format()) });
     await watch.finish(fetchAndShow(deps, 'audit', query, (view, fromCache) => watch.see(query, view as AuditView, fromCache)));
     return;
   }
@@ -50,8 +51,8 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
   });
   const bareWords = opts.file === undefined && names.length > 1 && names.every((word) => word !== STDIN && !/\s/.test(word));
   const typedNames = deps.io.stdinIsTTY && (names.includes(STDIN) || opts.file === STDIN);
-  const { runBatch } = await import('../batch/run.js');
-  const watch = await startWatch(deps, limits);
+  const [{ runBatch }, { batchShowsChange }] = await Promise.all([import('../batch/run.js'), import('../output/batch.js')]);
+  const watch = await startWatch(deps, limits, { showsChange: batchShowsChange(deps.format(), { csvSources: opts.csvSources }) });
   await watch.finish(
     runBatch(deps, input, {
       onAnswer: (query, view, fromCache) => watch.see(query, view, fromCache),

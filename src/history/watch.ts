@@ -24,14 +24,18 @@ export interface AuditWatch {
   finish(run: Promise<void>): Promise<void>;
 }
 
-/** `oneName`: the run audits one name (see AuditHistoryOptions). */
-export async function startWatch(deps: Deps, limits: GateLimits, { oneName = false } = {}): Promise<AuditWatch> {
+/**
+ * `oneName`: the run audits one name (see AuditHistoryOptions). `showsChange`: the output shows each
+ * change; when it does not and no --fail-on-drop asks for one, the history is not read (only written).
+ */
+export async function startWatch(deps: Deps, limits: GateLimits, { oneName = false, showsChange = true } = {}): Promise<AuditWatch> {
   const baseUrl = deps.globals.sandbox ? undefined : (await deps.settings()).baseUrl;
   const history: AuditHistory | undefined = baseUrl ? openAuditHistory(deps, baseUrl, { oneName }) : undefined;
+  const readsPrevious = showsChange || limits.failOnDrop !== undefined;
   const failures: string[] = [];
   return {
     see(query, view, fromCache) {
-      const previous = history?.previous(query, view.name, fromCache?.fetchedAt);
+      const previous = readsPrevious ? history?.previous(query, view.name, fromCache?.fetchedAt) : undefined;
       if (!fromCache) history?.record(query, { name: view.name, score: view.score, scoreMax: view.scoreMax, sources: view.sources });
       const judged = evaluateGates({ name: view.name ?? query, score: view.score, previousScore: previous?.score }, limits);
       failures.push(...judged.map((failure) => failure.reason));

@@ -91,6 +91,11 @@ function tableWriter(io: IO, signal: AbortSignal | undefined): BatchWriter {
   };
 }
 
+/** Whether a batch written in `format` shows each score's change (the `change` its writer is given). */
+export function batchShowsChange(format: Format, { csvSources = false }: { csvSources?: boolean } = {}): boolean {
+  return format === 'table' || format === 'markdown' || (format === 'csv' && !csvSources);
+}
+
 /** `signal` (Ctrl-C, SIGTERM) stops drawing a long summary table between blocks of rows; `bom` starts CSV with a BOM. */
 export function createBatchWriter(
   io: IO,

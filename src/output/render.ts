@@ -27,6 +27,11 @@ export async function writeResult(io: IO, endpoint: Endpoint, body: unknown, for
   await writeView(io, { body, ...viewOf(endpoint, body) }, format, options);
 }
 
+/** Whether an audit written in `format` shows its change since the previous point (writeView's `change`). */
+export function showsChange(format: Format): boolean {
+  return format === 'table' || format === 'markdown';
+}
+
 /** Writes the answer; after a signal nothing is written. */
 export async function writeView(io: IO, answer: ViewedBody, format: Format, { signal, bom = false, change }: RenderOptions = {}): Promise<void> {
   await checkpoint(signal); // a signal that came with the answer
