@@ -35,23 +35,39 @@ process.on = function (event, listener) {
 `;
 
 describe('a signal during start-up', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s before main has loaded exits 130, not killed by the signal', async (signalName) => {
+  /** Runs `args` held before main until a signal has come, and returns the result. */
+  async function heldThenSignalled(args: string[], signalName: 'SIGTERM' | 'SIGINT', env: Record<string, string> = {}) {
     const dir = fixture.home().dir;
     const gate = { log: join(dir, 'gate.log'), release: join(dir, 'release') };
     writeFileSync(join(dir, 'gate.cjs'), GATE);
     writeFileSync(gate.log, '');
     const interrupt = new AbortController();
-    const running = runCli(['--sandbox', 'pulse'], {
+    const running = runCli(args, {
       home: fixture.home(),
-      env: { NODE_OPTIONS: `--require=${join(dir, 'gate.cjs')}`, REP_TEST_GATE: JSON.stringify(gate) },
+      env: { ...env, NODE_OPTIONS: `--require=${join(dir, 'gate.cjs')}`, REP_TEST_GATE: JSON.stringify(gate) },
       signal: interrupt.signal,
       interruptWith: signalName,
     });
     await until(() => readFileSync(gate.log, 'utf8').includes('holding main'));
     interrupt.abort(); // cli.ts has set its handlers; main, which runs the command, is not loaded yet
     writeFileSync(gate.release, '');
-    const result = await running;
-    expect(result).toEqual({ code: 130, signal: null, stdout: '', stderr: '' });
+    return running;
+  }
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s before main has loaded exits 130, not killed by the signal', async (signalName) => {
+    expect(await heldThenSignalled(['--sandbox', 'pulse'], signalName)).toEqual({ code: 130, signal: null, stdout: '', stderr: '' });
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s: an answer from the cache, which waits for nothing, is not written either', async (signalName) => {
+    const server = await fixture.server();
+    serveCompanyAudits(server, { companies: ['Blue Bottle'] });
+    const env = { REP_API_KEY: 'k', REP_BASE_URL: server.baseUrl.href };
+    const args = ['--retries', '0', '--format', 'json', 'audit', 'Blue Bottle'];
+    expect((await runCli(args, { home: fixture.home(), env })).code).toBe(0); // the answer is in the cache now
+    const result = await heldThenSignalled(args, signalName, env);
+    expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 130, stdout: '' });
+    expect(result.stderr).toMatch(/^rep: cached answer from just now .*\n$/);
+    expect(server.count('/api/audit')).toBe(1);
   });
 });
 
