@@ -35,7 +35,7 @@ export async function fetchAndShow(
   const change = onAnswer?.(response.view, response.fromCache);
   // The client already built the view: the renderers take it as it is.
   const answer = { body: response.body, endpoint, view: response.view } as EndpointView & { body: unknown };
-  for (const line of fieldPaths(answer)) deps.debug(`view: ${line}`);
+  if (deps.globals.debug) for (const line of fieldPaths(answer)) deps.debug(`view: ${line}`);
   await writeView(deps.io, answer, deps.format(), { signal: deps.signal, bom: csvBom(deps), ...(change ? { change } : {}) });
 }
 
