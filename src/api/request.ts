@@ -78,7 +78,7 @@ function withoutUserinfo(value: string): string {
  * `::1`), so the check is on that form (node:net's BlockList would cost a module load of every run).
  */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const host = (hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname).toLowerCase();
   if (host === 'localhost') return true;
   if (host.includes(':')) return /^::(1|ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4})$/.test(URL.parse(`http://[${host}]/`)?.hostname.slice(1, -1) ?? '');
   return /^127\.\d+\.\d+\.\d+$/.test(URL.parse(`http://${host}/`)?.hostname ?? '');

@@ -28,16 +28,17 @@ export interface GateFailure {
 export function evaluateGates(input: GateInput, limits: GateLimits): GateFailure[] {
   const { score, previousScore } = input;
   if (score === undefined || !Number.isFinite(score)) return [];
-  const name = scrubLine(input.name);
+  // Scrubbed only for a failure's line: most runs have no gate, or pass it.
+  const name = () => scrubLine(input.name);
   const failures: GateFailure[] = [];
   if (limits.failUnder !== undefined && score < limits.failUnder) {
-    failures.push({ gate: 'fail-under', reason: `${name}: ${scoreText(score)} is under ${limits.failUnder}` });
+    failures.push({ gate: 'fail-under', reason: `${name()}: ${scoreText(score)} is under ${limits.failUnder}` });
   }
   const drop = previousScore === undefined ? undefined : roundScore(previousScore - score);
   if (limits.failOnDrop !== undefined && drop !== undefined && drop > limits.failOnDrop) {
     failures.push({
       gate: 'fail-on-drop',
-      reason: `${name}: fell ${scoreText(drop)} (from ${scoreText(previousScore!)} to ${scoreText(score)}), more than ${limits.failOnDrop}`,
+      reason: `${name()}: fell ${scoreText(drop)} (from ${scoreText(previousScore!)} to ${scoreText(score)}), more than ${limits.failOnDrop}`,
     });
   }
   return failures;
