@@ -5,7 +5,7 @@
 // Why not Node's compile cache (module.enableCompileCache): it keeps the code V8 compiled before a
 // file ran, little more than its top level, so every function a command calls (commander's parser,
 // the views, the renderers, undici) was compiled again on every run. A code cache made after the run
-// holds them all; a cached answer costs ~15-20% less CPU with it. As the cache holds what one run
+// holds them all, so a cached answer costs less CPU (docs/performance.md). As the cache holds what one run
 // compiled, each command keeps entries of its own.
 //
 // The cache is `code/` in rep's cache directory (0700, owned by this user, else not used); V8 checks
@@ -15,10 +15,10 @@
 // the source maps that Node reads for files it loads itself.
 'use strict';
 // Node's own modules come through process.getBuiltinModule (Node 20.16+): require()'s way to a built-in
-// (the CommonJS loader, and an ES module facade for it) costs ~0.15 ms more on its first use on Node 20.
+// (the CommonJS loader, and an ES module facade for it) costs more on its first use on Node 20.
 const builtin = (id) => process.getBuiltinModule(id);
 const { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = builtin('node:fs');
-// The CommonJS Module class, as node:module exports it, without loading node:module (~1 ms) unless its
+// The CommonJS Module class, as node:module exports it, without loading node:module unless its
 // compile cache is used.
 const Module = module.constructor;
 const { dirname, isAbsolute, join } = builtin('node:path');
@@ -37,8 +37,8 @@ const kind = trivial ? 'version' : (args.find((arg) => COMMANDS.includes(arg)) ?
 const PROXY_CLIENT = join(dist, 'lib', 'undici.cjs');
 const STALE_DAYS = 30;
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
-// dist/ is ASCII (scripts/build.mjs checks), which latin1 reads as utf8 would: on Node 22 in half the
-// time (~0.35 ms for dist/cli.cjs instead of ~0.7); Node 20 decodes utf8 the faster.
+// dist/ is ASCII (scripts/build.mjs checks), which latin1 reads as utf8 would: faster on Node 22+;
+// Node 20 decodes utf8 the faster.
 const SOURCE_ENCODING = NODE_MAJOR < 22 ? 'utf8' : 'latin1';
 /** Whether --liftoff-only is set (see runCached), the scripts whose cache entries are to be written, and where. */
 let liftoffOnly = false;
@@ -163,7 +163,7 @@ function codeCacheDir() {
 /**
  * `repPaths(env, platform).cacheDir` of src/config/paths.ts, the platform's cache dir for rep (so HOME and
  * XDG_CACHE_HOME move it, as they move every file rep keeps), written out again here: finding the code
- * cache then compiles no file of dist/ but the bundle (~1 ms). test/startup.test.ts checks that the two agree.
+ * cache then compiles no file of dist/ but the bundle. test/startup.test.ts checks that the two agree.
  */
 function repCacheDir(env, platform) {
   const home = () => env.HOME || builtin('node:os').homedir();

@@ -23,8 +23,8 @@ const CONCURRENCY = 4;
 const { values: flags } = parseArgs({
   options: { rounds: { type: 'string', default: '60' }, batch: { type: 'string', default: '10000' }, 'batch-runs': { type: 'string', default: '3' } },
 });
-// 60 rounds: with 30, the median of a command near its bound moved by up to 0.1-0.3x from one run to
-// the next on a shared 2-core VM; twice the rounds halve the variance of each median (~1.5 min).
+// 60 rounds: with 30, the median of a command near its bound moved too much from one run to the next
+// on a shared 2-core VM (docs/performance.md); twice the rounds halve the variance of each median.
 const ROUNDS = Number(flags.rounds);
 const BATCH_NAMES = Number(flags.batch);
 const BATCH_RUNS = Number(flags['batch-runs']);
@@ -105,7 +105,7 @@ function startServer() {
 /**
  * The caller's environment with a throwaway home under temp/<name>, no proxy and no Node options, so
  * every run reads and writes alike. NODE_EXTRA_CA_CERTS goes too: Node 20 reads those certificates as it
- * starts (~100 ms with a system bundle), which would add the same to every row of that line and
+ * starts (a system bundle takes long), which would add the same to every row of that line and
  * hide rep's own cost in the ratios; 22 and 24 read them only for a TLS connection.
  */
 function isolatedEnv(name, extra) {

@@ -37,15 +37,15 @@ const LEAVES = [
 
 /**
  * Requires that bundled packages make at load but use only on paths rep never takes, made lazy (for
- * undici, which rep loads only for a proxy, they still save a proxied request ~16 ms):
- * - undici's Client requires its HTTP/2 half (and with it node:http2, tls and crypto, ~8 ms), used only
+ * undici, which rep loads only for a proxy, they still speed up a proxied request; docs/performance.md):
+ * - undici's Client requires its HTTP/2 half (and with it node:http2, tls and crypto), used only
  *   when a server negotiates h2, which rep never allows;
- * - undici requires node:http (~6 ms: its agent, client and server) for two things: the default
+ * - undici requires node:http (its agent, client and server) for two things: the default
  *   maxHeaderSize (src/api/undici.ts gives its agent one, so it is asked for at most by a proxy's own
  *   connection) and telling an
  *   IncomingMessage apart when it destroys a stream (only an IncomingMessage's constructor is one once
  *   node:http is loaded by someone else);
- * - commander requires node:child_process (and with it net and dgram, ~4 ms on every command), used
+ * - commander requires node:child_process (and with it net and dgram, on every command), used
  *   only to spawn executable subcommands, which rep has none of.
  * Each listed text must be in its file (else the build fails: the package changed).
  */
@@ -88,7 +88,7 @@ const DEFERRED = [
   },
 ];
 /**
- * undici requires node:assert (~2 ms) in 33 files, only to call assert(condition) on paths that hold:
+ * undici requires node:assert in 33 files, only to call assert(condition) on paths that hold:
  * it gets a function that requires node:assert to throw its AssertionError when one does not hold.
  */
 const UNDICI_FILE = /[\\/]undici[\\/]lib[\\/].*\.js$/;
@@ -164,7 +164,7 @@ const common = {
 /** The core: the CLI and the library, each with its own copy of rep's modules (they never load each other). */
 const coreOptions = { ...common, outdir: 'dist', outExtension: { '.js': '.cjs' }, plugins: [deferRequires, leafImports(dist)] };
 const core = [
-  // The CLI's bundle gets short names too: a third smaller, and ~1-2 ms less to read and run from the code
+  // The CLI's bundle gets short names too: a third smaller, and less to read and run from the code
   // cache (fewer pages touched, fewer strings for V8 to make). Under --debug its stack traces point at
   // src/*.ts lines through the source map, which maps most function names back, not all (Node maps a
   // frame's name only where the map names a token at the function's start or the calling site). The

@@ -87,8 +87,8 @@ export interface Streams {
 
 /**
  * stdout or stderr written with writeSync, as Node itself writes a file, and on Linux a pipe or a
- * socket, synchronously, but without loading Node's stream modules (~20 of them: a few ms of a run
- * that prints a line or two, ~8 ms behind a pipe). For a regular file, /dev/null, a pipe or a socket;
+ * socket, synchronously, but without loading Node's stream modules (some 20, a real share of a run
+ * that prints a line or two; docs/performance.md). For a regular file, /dev/null, a pipe or a socket;
  * undefined for a terminal or any other device, which keep the process's stream (`stream`). A pipe
  * its opener left non-blocking may be full (EAGAIN): from then on `stream` writes, and waits.
  */
@@ -148,7 +148,7 @@ export function directOutput(fd: number, stream: () => NodeJS.WriteStream): Outp
 
 /**
  * Runs `callback` after the current code, in order: as a microtask, not with process.nextTick, whose
- * first use in a run costs ~0.5 ms on Node 20 (Node compiles its tick queue then), and nothing else of
+ * first use in a run is costly on Node 20 (Node compiles its tick queue then), and nothing else of
  * an answer from the cache uses it.
  */
 function later(callback: () => void): void {

@@ -50,8 +50,8 @@ export function readLocalFile(path: string, maxBytes: number, options: { noFollo
 
 /**
  * Whether there is nothing at path and nothing wrong on the way to it. No file is common (no config
- * yet, a question not asked before): stats find that in ~10 µs each, where the ENOENT that open()
- * throws costs a run's first exception ~0.1 ms on Node 22 and ~0.5 ms on 20. Node 22+ says "nothing"
+ * yet, a question not asked before): stats find that cheaply, where the ENOENT that open() throws
+ * costs a run's first exception, dearest on Node 20 (docs/performance.md). Node 22+ says "nothing"
  * for a file where a folder of the path should be (ENOTDIR) too, so the nearest thing that exists on the
  * way up must be a folder; otherwise open() names what is wrong. (A file made or removed meanwhile is
  * open()'s to find, as before.)

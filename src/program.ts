@@ -50,7 +50,7 @@ type CommandName = (typeof COMMAND_NAMES)[number];
 
 /**
  * The program. Given the run's arguments, it defines only the command they name where that is certain
- * (defining every command and its options costs each run ~0.6 ms); without them, every command.
+ * (defining every command and its options is a measurable share of a run); without them, every command.
  */
 export function buildProgram(runAction: RunAction, args?: readonly string[]): Command {
   const program = new Command('rep')

@@ -1,6 +1,6 @@
 // Requests without a proxy go out through Node's own HTTP client (node:http, node:https). It is part of
 // every Node and parses in C++, so a request loads no package: undici, with its WebAssembly parser and
-// its ~40 modules, made each run ~10 ms slower on Node 22 and 24 (README, Performance). undici stays for
+// its ~40 modules, made each run slower on Node 22 and 24 (docs/performance.md). undici stays for
 // what Node's client lacks on 20 and 22, proxies (src/api/undici.ts); transport.ts chooses.
 import type { Agent } from 'node:http';
 import type { RawResponse, RequestFn } from './transport.js';
@@ -14,7 +14,7 @@ export function directRequest(): RequestFn {
   const agents = new Map<string, Agent>();
   return (url, { headers, signal }) => {
     // Not imported: an import of node:http reads all its exports, and on Node 22+ its WebSocket export
-    // loads Node's own undici (~10 ms). https (and with it tls) only for an https URL.
+    // loads Node's own undici. https (and with it tls) only for an https URL.
     const client = url.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
     let agent = agents.get(url.protocol);
     if (!agent) agents.set(url.protocol, (agent = new client.Agent({ keepAlive: true })));

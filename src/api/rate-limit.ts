@@ -95,7 +95,7 @@ function count(value: string | undefined): number | undefined {
 }
 
 function headerReader(headers: HeaderBag): (name: string) => string | undefined {
-  // Duck-typed: reading the global `Headers` makes Node load its own copy of undici (~20-50 ms).
+  // Duck-typed: reading the global `Headers` makes Node load its own copy of undici.
   if (typeof headers.get === 'function') return (name) => (headers as Headers).get(name) ?? undefined;
   const lower = new Map<string, string>();
   for (const [name, value] of Object.entries(headers)) {

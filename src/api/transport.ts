@@ -99,7 +99,7 @@ export function createTransport(options: TransportOptions): Transport {
       for (let hop = 0; ; hop++) {
         if (signal?.aborted) throw new InterruptedError();
         options.onRequest?.({ method: 'GET', url: url.href, headers: shownHeaders });
-        // Not performance.now(): the `performance` global loads all of perf_hooks on first use (~1 ms).
+        // Not performance.now(): the `performance` global loads all of perf_hooks on first use.
         const started = process.hrtime.bigint();
         const answered = (status: number, headers: Record<string, string>) =>
           options.onResponse?.({
@@ -173,7 +173,7 @@ function followRedirect(start: URL, current: URL, location: string, hop: number,
 
 /**
  * The body, whole, as text; the stream's own error if it fails, an ApiError past MAX_BODY_BYTES. Read
- * with events rather than an async iterator, which costs ~0.5 ms more a request in stream machinery.
+ * with events rather than an async iterator, which costs more a request in stream machinery.
  */
 function readBody(body: BodyStream, status: number, headers: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {

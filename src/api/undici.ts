@@ -11,10 +11,10 @@ const BASELINE_WASM_ONLY = Number(process.versions.node.split('.')[0]) < 22;
 /** A GET through the proxy the variables name, on a dispatcher of its own (not the process's global one). */
 export function proxyRequest(proxies: ProxyVariables): RequestFn {
   // undici parses HTTP with llhttp in WebAssembly. On Node 20 (V8 11.3) its optimising tier compiles it on
-  // a background thread that the process waits for at exit (~200 ms a run); the baseline tier parses
+  // a background thread that the process waits for at exit; the baseline tier parses
   // an answer as well. Node 22 and 24 do not wait, and there the flag only costs (node:v8 and the flag).
   if (BASELINE_WASM_ONLY) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
-  // The header limit is Node's default, given here: undici would load node:http (~6 ms) to ask for it.
+  // The header limit is Node's default, given here: undici would load node:http to ask for it.
   const dispatcher = new EnvHttpProxyAgent({ ...proxies, maxHeaderSize: 16 * 1024 });
   return async (url, { headers, signal }) => {
     const { statusCode, headers: received, body } = await request(url, { method: 'GET', headers, signal, dispatcher });

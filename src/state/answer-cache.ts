@@ -168,7 +168,7 @@ function identify(key: AnswerKey): Identity | undefined {
 
 /**
  * Names and base URLs already worked out in this process: a batch asks for each name twice (its plan,
- * then its request), and each URL parse and SHA-256 in JavaScript costs ~40 µs. Bounded, for a
+ * then its request), and each URL parse and SHA-256 in JavaScript has its cost. Bounded, for a
  * long-lived library user.
  */
 const known = { baseUrls: new Map<string, string | undefined>(), fileNames: new Map<string, string>() };

@@ -1,5 +1,5 @@
-// Hashes and random ids for rep's local files, without node:crypto: loading it costs about 8 ms of every
-// run (17 of Node's own modules), more than a cached answer's whole lookup. SHA-256 comes from
+// Hashes and random ids for rep's local files, without node:crypto: loading it costs a run
+// 17 of Node's own modules, more than a cached answer's whole lookup. SHA-256 comes from
 // @noble/hashes (audited, no dependencies); the random ids only keep apart the files and records of
 // processes that already differ by pid and time, so Math.random (seeded per process by V8 from the
 // system's entropy) is enough for them. Nothing here protects a secret from an attacker: the key's
@@ -15,7 +15,7 @@ export function sha256Hex(text: string): string {
 /**
  * A checksum of a text (FNV-1a, 32 bits, over its UTF-16 code units) in 8 hex digits: it finds a file
  * that was cut off or damaged, as a SHA-256 would, at a fraction of the cost (SHA-256 in JavaScript
- * takes ~1.5 ms for a 600-byte answer on a cold run). Not a hash for secrets or names.
+ * is slow on a cold run; docs/performance.md). Not a hash for secrets or names.
  */
 export function checksum(text: string): string {
   let hash = 0x811c9dc5;
