@@ -1,9 +1,9 @@
 // The config file: read with plain fs (fast, and never rewrites a broken file), written with conf
 // (atomic, mode 0600) only by `login` and `logout`, in a directory kept at mode 0700.
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { LocalFileError, readLocalFile } from '../local-file.js';
+import { ensurePrivateDir, LocalFileError, readLocalFile } from '../local-file.js';
 import { isRecord, parseJson } from '../text.js';
 
 export interface StoredConfig {
@@ -75,18 +75,6 @@ export function looseConfigPermissions(path: string): string[] {
     }
   }
   return problems;
-}
-
-/**
- * Creates the config dir with mode 0700, and tightens an existing one that others can reach, unless
- * it is a shared directory (sticky bit, like /tmp) or someone else's: that is not rep's to change.
- */
-export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform === 'win32') return;
-  const stat = statSync(dir);
-  const owned = process.getuid === undefined || stat.uid === process.getuid();
-  if (stat.mode & 0o077 && owned && !(stat.mode & 0o1000)) chmodSync(dir, 0o700);
 }
 
 /**
