@@ -94,6 +94,25 @@ export function fileForeignness(path: string): string | undefined {
 }
 
 /**
+ * `check` (a foreignness) run once, when first asked; `onForeign` hears its reason once. One that cannot
+ * look (an unreadable folder) counts as trusted: each read and write then finds that for itself.
+ */
+export function foreignnessOnce(check: () => string | undefined, onForeign: (reason: string) => void): () => string | undefined {
+  let result: { reason: string | undefined } | undefined;
+  return () => {
+    if (!result) {
+      try {
+        result = { reason: check() };
+      } catch {
+        result = { reason: undefined };
+      }
+      if (result.reason) onForeign(result.reason);
+    }
+    return result.reason;
+  };
+}
+
+/**
  * Makes dir (mode 0700) and tightens an existing folder of this user's that others can reach; never
  * through a link (a link of the user's own is followed, its target left as it is), and never a shared
  * folder (sticky bit, like /tmp) or another user's: those are not rep's to change.

@@ -8,7 +8,7 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseUrlKey } from '../api/request.js';
-import { ensurePrivateDir, folderForeignness } from '../local-file.js';
+import { ensurePrivateDir, folderForeignness, foreignnessOnce } from '../local-file.js';
 import { countPut, ENTRY_EXTENSION, evictOnce, listEntries, removeEntries, removeFile } from './answer-cache-dir.js';
 import type { AnswerHeaders } from './answer-freshness.js';
 import { readPrivateFile, writePrivateFileAsync } from './files.js';
@@ -106,23 +106,14 @@ type Identity = Pick<EntryFacts, 'baseUrl' | 'endpoint' | 'query' | 'key'>;
  * written: `warn` says so once, and the question goes to the API.
  */
 export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS, warn?: (text: string) => void): AnswerCache {
-  // The folder is checked once, when first used (undefined: not yet).
-  let foreign: string | false | undefined;
-  const refused = (): boolean => {
-    if (foreign === undefined) {
-      try {
-        foreign = folderForeignness(dir) ?? false;
-      } catch {
-        foreign = false; // unreadable: each read and write finds that for itself
-      }
-      if (foreign) warn?.(`not using the answer cache: the folder ${dir} ${foreign}`);
-    }
-    return foreign !== false;
-  };
+  const foreign = foreignnessOnce(
+    () => folderForeignness(dir),
+    (reason) => warn?.(`not using the answer cache: the folder ${dir} ${reason}`),
+  );
   return {
     dir,
     get(key, { maxAgeMs, now = Date.now() }) {
-      if (!(maxAgeMs > 0) || refused()) return undefined;
+      if (!(maxAgeMs > 0) || foreign()) return undefined;
       const identity = identify(key);
       if (!identity) return undefined;
       const path = join(dir, fileName(identity));
@@ -144,7 +135,8 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS,
       try {
         const identity = identify(key);
         if (!identity) return { stored: false, reason: 'the base URL is not a URL' };
-        if (refused()) return { stored: false, reason: `the folder ${dir} ${foreign}` };
+        const refusal = foreign();
+        if (refusal) return { stored: false, reason: `the folder ${dir} ${refusal}` };
         if (!(answer.status >= 200 && answer.status <= 299)) return { stored: false, reason: `status ${answer.status} is not a success` };
         if (!isJsonDocument(answer.bodyText)) return { stored: false, reason: 'the body is not a JSON object or array' };
         // A server that echoes the key (or a query that holds it) would put the secret on disk.

@@ -4,7 +4,7 @@
 // Bounded: once an append takes the file past 8 MiB it is compacted to the newest 4 MiB, keeping at
 // most 1,000 points per (base URL, query).
 import { join } from 'node:path';
-import { fileForeignness } from '../local-file.js';
+import { fileForeignness, foreignnessOnce } from '../local-file.js';
 import { baseUrlKey } from '../api/request.js';
 import { scrubLine } from '../text.js';
 import { openAppendLog } from './append-log.js';
@@ -78,19 +78,11 @@ export function openHistory(file: string, options: HistoryStoreOptions = {}): Hi
   const limits = options.limits ?? HISTORY_LIMITS;
   // A file far past the limits is no longer ours alone: only its newest part is read.
   const log = openAppendLog(file, { compactAtBytes: limits.compactAtBytes, readCapBytes: 2 * Math.max(limits.compactAtBytes, limits.keepBytes) });
-  // Checked once, when first used: a file or folder another user owns or can write is neither read nor written.
-  let foreign: string | false | undefined;
-  const refused = (): boolean => {
-    if (foreign === undefined) {
-      try {
-        foreign = fileForeignness(file) ?? false;
-      } catch {
-        foreign = false; // unreadable: each read and write finds that for itself
-      }
-      if (foreign) options.warn?.(`not using the history file ${file}: ${foreign}`);
-    }
-    return foreign !== false;
-  };
+  // A file or folder another user owns or can write is neither read nor written.
+  const refused = foreignnessOnce(
+    () => fileForeignness(file),
+    (reason) => options.warn?.(`not using the history file ${file}: ${reason}`),
+  );
   const warned = ({ points, corrupt }: { points: HistoryPoint[]; corrupt: number }) => {
     if (corrupt > 0) options.warn?.(`skipped ${corrupt === 1 ? 'a corrupt line' : `${corrupt} corrupt lines`} in the history file ${file}`);
     return points;
