@@ -151,4 +151,33 @@ describe.skipIf(process.getuid?.() !== 0)('state another user owns or can write 
     expect(JSON.parse(status.stdout)).toMatchObject({ requests_last_hour: 0 });
     expect(status.stderr).toMatch(/^rep: warning: cannot read the request count in .*requests \(the folder is owned by another user \(uid 65534\)\)$/m);
   });
+
+  describe('the config file', () => {
+    const login = () => rep(['login', '--no-verify', '--base-url', 'https://api.example.com/api'], { input: `${KEY}\n` });
+
+    it('in a folder another user owns: login writes no key there, and says why', async () => {
+      const dir = home().configDir;
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      chownSync(dir, OTHER, OTHER);
+      const result = await login();
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /^rep: will not write the config file .*config\.json: its folder .* is owned by another user \(uid 65534\)\nhint: set REP_CONFIG_DIR/m,
+      );
+      expect(readdirSync(dir)).toEqual([]);
+    });
+
+    it('a link another user made: not written through', async () => {
+      const dir = home().configDir;
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const victim = join(home().dir, 'victim.json');
+      writeFileSync(victim, '{}', { mode: 0o644 });
+      symlinkSync(victim, join(dir, 'config.json'));
+      lchownSync(join(dir, 'config.json'), OTHER, OTHER);
+      const result = await login();
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^rep: will not write the config file .*config\.json: it is a link another user made \(uid 65534\)$/m);
+      expect(readFileSync(victim, 'utf8')).toBe('{}');
+    });
+  });
 });

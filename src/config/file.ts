@@ -3,7 +3,7 @@
 import { chmodSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { ensurePrivateDir, LocalFileError, readLocalFile } from '../local-file.js';
+import { ensurePrivateDir, fileForeignness, LocalFileError, readLocalFile } from '../local-file.js';
 import { isRecord, parseJson } from '../text.js';
 
 export interface StoredConfig {
@@ -86,6 +86,9 @@ export async function updateConfigFile(path: string, change: (config: StoredConf
   const { default: Conf } = await import('conf');
   try {
     ensurePrivateDir(dirname(path));
+    // conf writes its temp file with 'w' (no O_EXCL): only in a folder no one else can write to.
+    const foreign = fileForeignness(path);
+    if (foreign) throw new ConfigError(`will not write the config file ${path}: ${foreign}`, { hint: ELSEWHERE });
     // clearInvalidConfig: false makes conf throw on a file broken since readConfigFile, not empty it.
     const store = new Conf<StoredConfig>({
       projectName: 'rep',
@@ -101,6 +104,7 @@ export async function updateConfigFile(path: string, change: (config: StoredConf
     // An existing file keeps its mode through some write paths (conf under Snap): set it explicitly.
     if (process.platform !== 'win32') chmodSync(path, 0o600);
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     if (error instanceof SyntaxError) throw new ConfigError(`the config file ${path} is not valid JSON`, { hint: FIX_HINT, cause: error });
     const { what, hint } = configFileProblem(error, 'write');
     throw new ConfigError(`cannot write the config file ${path}: ${what}`, { hint, cause: error });
