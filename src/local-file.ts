@@ -55,11 +55,12 @@ export function readLocalFile(path: string, maxBytes: number, options: { noFollo
  * (uid 1001)`), or undefined when it is: it must be theirs and not writable by group or others (a
  * sticky folder, like /tmp, is not). Files another user can write are not ours to trust (POSIX only).
  */
-export function foreignness(stat: Stats): string | undefined {
+export function foreignness(stat: Stats, ownerOnly = false): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
   if (stat.uid !== uid) return `is owned by another user (uid ${stat.uid})`;
-  if ((stat.mode & 0o022) !== 0 && !(stat.isDirectory() && stat.mode & 0o1000)) return `is writable by other users (mode ${(stat.mode & 0o777).toString(8)})`;
+  if (!ownerOnly && (stat.mode & 0o022) !== 0 && !(stat.isDirectory() && stat.mode & 0o1000))
+    return `is writable by other users (mode ${(stat.mode & 0o777).toString(8)})`;
   return undefined;
 }
 
@@ -67,29 +68,30 @@ export function foreignness(stat: Stats): string | undefined {
  * Why the folder of rep's state at dir (a link to one counts as it) is not this user's to trust, or
  * undefined when it is or is not there yet. A link another user made is never followed.
  */
-export function folderForeignness(dir: string): string | undefined {
+export function folderForeignness(dir: string, ownerOnly = false): string | undefined {
   const link = lstatSync(dir, { throwIfNoEntry: false });
   if (!link) return undefined;
   if (link.isSymbolicLink()) {
     if (process.getuid && link.uid !== process.getuid()) return `is a link another user made (uid ${link.uid})`;
     const target = statSync(dir, { throwIfNoEntry: false });
-    return target ? foreignness(target) : undefined;
+    return target ? foreignness(target, ownerOnly) : undefined;
   }
-  return foreignness(link);
+  return foreignness(link, ownerOnly);
 }
 
 /**
  * Why the state file at path (a link of the user's own is followed) or its folder is not the user's to
  * trust, in words (`it is owned by …`, `its folder /x is …`); undefined when both are, or are not there yet.
+ * `ownerOnly`: one of the user's that others can write counts as theirs (the config, which rep tightens).
  */
-export function fileForeignness(path: string): string | undefined {
+export function fileForeignness(path: string, ownerOnly = false): string | undefined {
   const link = lstatSync(path, { throwIfNoEntry: false });
   if (link?.isSymbolicLink() && process.getuid && link.uid !== process.getuid()) return `it is a link another user made (uid ${link.uid})`;
   const stat = link && statSync(path, { throwIfNoEntry: false });
-  const own = stat && foreignness(stat);
+  const own = stat && foreignness(stat, ownerOnly);
   if (own) return `it ${own}`;
   const dir = dirname(stat ? realpathSync(path) : path);
-  const folder = folderForeignness(dir);
+  const folder = folderForeignness(dir, ownerOnly);
   return folder && `its folder ${dir} ${folder}`;
 }
 

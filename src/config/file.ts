@@ -86,8 +86,8 @@ export async function updateConfigFile(path: string, change: (config: StoredConf
   const { default: Conf } = await import('conf');
   try {
     ensurePrivateDir(dirname(path));
-    // conf writes its temp file with 'w' (no O_EXCL): only in a folder no one else can write to.
-    const foreign = fileForeignness(path);
+    // conf writes its temp file with 'w' (no O_EXCL) and through links: only where nothing is another user's.
+    const foreign = fileForeignness(path, true);
     if (foreign) throw new ConfigError(`will not write the config file ${path}: ${foreign}`, { hint: ELSEWHERE });
     // clearInvalidConfig: false makes conf throw on a file broken since readConfigFile, not empty it.
     const store = new Conf<StoredConfig>({
