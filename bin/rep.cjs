@@ -9,15 +9,19 @@
 // compiled, each command keeps entries of its own.
 //
 // The cache is `code/` in rep's cache directory (0700, owned by this user, else not used); V8 checks
-// each entry against the source and its own version and flags, and an entry it rejects is written
-// again. Nothing here may fail a run: any error of the cache's is a run without it.
+// each entry against the source's length and its own version and flags, and an entry it rejects is
+// written again. V8 accepts an entry made from any source of that length, so an entry runs as code:
+// one is used only when the open file is this user's and no one else's to write, and the cache not at
+// all when another user could swap a folder on the way to it (see trustedFolders).
+// Nothing here may fail a run: any error of the cache's is a run without it.
 // NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch) turns it off; so does --debug, whose stack traces go through
 // the source maps that Node reads for files it loads itself.
 'use strict';
 // Node's own modules come through process.getBuiltinModule (Node 20.16+): require()'s way to a built-in
 // (the CommonJS loader, and an ES module facade for it) costs more on its first use on Node 20.
 const builtin = (id) => process.getBuiltinModule(id);
-const { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = builtin('node:fs');
+const { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } =
+  builtin('node:fs');
 // The CommonJS Module class, as node:module exports it, without loading node:module unless its
 // compile cache is used.
 const Module = module.constructor;
@@ -114,7 +118,7 @@ function runCached(file) {
   const cacheFile = cachePath(`${name}-${kind}${liftoffOnly ? '-liftoff' : ''}-${process.versions.v8}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`);
   let cachedData;
   try {
-    if (cacheFile) cachedData = readFileSync(cacheFile);
+    if (cacheFile) cachedData = readOwnEntry(cacheFile);
   } catch {}
   // The wrapper's first line is line 0, so line numbers in stack traces are the file's.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
@@ -149,15 +153,52 @@ function cachePath(name) {
 
 function codeCacheDir() {
   const dir = join(repCacheDir(process.env, process.platform), 'code');
+  const uid = process.getuid?.();
   let info = lstatSync(dir, { throwIfNoEntry: false });
   if (!info && writes) {
+    // Checked before it is made too: root (`sudo -E`) makes no folder in a user's home.
+    if (!trustedFolders(dirname(dir), uid)) return false;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     info = lstatSync(dir);
   }
-  if (!info) return false;
-  const uid = process.getuid?.();
-  if (!info.isDirectory() || (uid !== undefined && (info.uid !== uid || (info.mode & 0o077) !== 0))) return false;
-  return dir;
+  if (!info?.isDirectory() || !(uid === undefined || (info.uid === uid && (info.mode & 0o077) === 0))) return false;
+  return trustedFolders(dirname(dir), uid) ? dir : false;
+}
+
+/**
+ * Whether no other user can swap a folder on the way to dir: each folder from it up is this user's or
+ * root's and not writable by others (or sticky, like /tmp), up to the first of root's (up to / when
+ * rep runs as root); a link's target is checked too. Folders not there yet are skipped (rep makes them).
+ */
+function trustedFolders(dir, uid) {
+  if (uid === undefined) return true;
+  for (let path = dir; ; path = dirname(path)) {
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    if (info?.isSymbolicLink()) {
+      if (!trustedFolders(realpathSync(path), uid)) return false;
+    } else if (info) {
+      if (!info.isDirectory() || (info.uid !== uid && info.uid !== 0)) return false;
+      if ((info.mode & 0o022) !== 0 && (info.mode & 0o1000) === 0) return false;
+      if (info.uid === 0 && uid !== 0) return true;
+    }
+    if (dirname(path) === path) return true;
+  }
+}
+
+/**
+ * An entry's bytes, read from the file it opened (never a link, never a FIFO), if that file is a regular
+ * file of this user's that no one else can write to; else undefined. Throws when there is none.
+ */
+function readOwnEntry(path) {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const info = fstatSync(fd);
+    const uid = process.getuid?.();
+    if (!info.isFile() || (uid !== undefined && (info.uid !== uid || (info.mode & 0o022) !== 0))) return undefined;
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -182,11 +223,11 @@ function keepPending() {
   } catch {}
 }
 
-/** Writes what V8 compiled of a script, whole (temp file, then rename), for the next run. */
+/** Writes what V8 compiled of a script, whole (temp file made anew, never through a link; then rename), for the next run. */
 function keep(cacheFile, script) {
   const temp = `${cacheFile}.${process.pid}.tmp`;
   try {
-    writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+    writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
     renameSync(temp, cacheFile);
   } catch {
     try {

@@ -119,7 +119,7 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
 export async function answerCacheFor(deps: Deps, settings: Settings): Promise<Pick<ClientOptions, 'cache'>> {
   if (settings.keySource === 'sandbox' || deps.globals.cache === false) return {};
   const maxAgeMs = maxAgeFrom(deps.globals.maxAge, deps.env);
-  return { cache: { store: openAnswerCache(cacheDirFrom(deps.env, deps.paths())), maxAge: maxAgeMs / 1000 } };
+  return { cache: { store: openAnswerCache(cacheDirFrom(deps.env, deps.paths()), undefined, deps.warn), maxAge: maxAgeMs / 1000 } };
 }
 
 /**

@@ -1,15 +1,15 @@
 // Reading rep's own files (config, state): only regular files, and only up to a size cap. A FIFO
 // would block open() until a writer came (deaf even to SIGTERM), and /dev/zero never ends.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 
 const CHUNK_BYTES = 64 * 1024;
 
-/** Why a file was not read: `ENOTREG` (not a regular file) or `EFBIG` (over the cap); message in words. */
+/** Why a file was not read: `ENOTREG` (not a regular file), `EFBIG` (over the cap) or `EFOREIGN` (see foreignness); message in words. */
 export class LocalFileError extends Error {
   constructor(
     message: string,
-    readonly code: 'ENOTREG' | 'EFBIG',
+    readonly code: 'ENOTREG' | 'EFBIG' | 'EFOREIGN',
   ) {
     super(message);
     this.name = 'LocalFileError';
@@ -21,13 +21,15 @@ export class LocalFileError extends Error {
  * included, unless `noFollow`); symlinks are followed unless `noFollow` (then a link fails with ELOOP).
  * Throws LocalFileError for anything else, and fs errors (EACCES, …) as they come.
  */
-export function readLocalFile(path: string, maxBytes: number, options: { noFollow?: boolean } = {}): string | undefined {
+export function readLocalFile(path: string, maxBytes: number, options: { noFollow?: boolean; ownOnly?: boolean } = {}): string | undefined {
   if (plainlyMissing(path, options.noFollow === true)) return undefined;
   // O_NONBLOCK: opening a FIFO returns at once, so fstat can refuse it (it is not used for reading).
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.noFollow ? constants.O_NOFOLLOW : 0));
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new LocalFileError(`is ${kindOf(stat)}, not a regular file`, 'ENOTREG');
+    const foreign = options.ownOnly ? foreignness(stat) : undefined;
+    if (foreign) throw new LocalFileError(foreign, 'EFOREIGN');
     const chunks: Buffer[] = [];
     let total = 0;
     // The first read asks for a byte more than the file's size: a file that did not change meanwhile is
@@ -45,6 +47,98 @@ export function readLocalFile(path: string, maxBytes: number, options: { noFollo
     return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Why a file or folder of rep's state is not this user's to trust, in words (`is owned by another user
+ * (uid 1001)`), or undefined when it is: it must be theirs and not writable by group or others (a
+ * sticky folder, like /tmp, is not). Files another user can write are not ours to trust (POSIX only).
+ */
+export function foreignness(stat: Stats, ownerOnly = false): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  if (stat.uid !== uid) return `is owned by another user (uid ${stat.uid})`;
+  if (!ownerOnly && (stat.mode & 0o022) !== 0 && !(stat.isDirectory() && stat.mode & 0o1000))
+    return `is writable by other users (mode ${(stat.mode & 0o777).toString(8)})`;
+  return undefined;
+}
+
+/**
+ * Why the folder of rep's state at dir (a link to one counts as it) is not this user's to trust, or
+ * undefined when it is or is not there yet. A link another user made is never followed.
+ */
+export function folderForeignness(dir: string, ownerOnly = false): string | undefined {
+  const link = lstatSync(dir, { throwIfNoEntry: false });
+  if (!link) return undefined;
+  if (link.isSymbolicLink()) {
+    if (process.getuid && link.uid !== process.getuid()) return `is a link another user made (uid ${link.uid})`;
+    const target = statSync(dir, { throwIfNoEntry: false });
+    return target ? foreignness(target, ownerOnly) : undefined;
+  }
+  return foreignness(link, ownerOnly);
+}
+
+/**
+ * Why the state file at path (a link of the user's own is followed) or its folder is not the user's to
+ * trust, in words (`it is owned by …`, `its folder /x is …`); undefined when both are, or are not there yet.
+ * `ownerOnly`: one of the user's that others can write counts as theirs (the config, which rep tightens).
+ */
+export function fileForeignness(path: string, ownerOnly = false): string | undefined {
+  const link = lstatSync(path, { throwIfNoEntry: false });
+  if (link?.isSymbolicLink() && process.getuid && link.uid !== process.getuid()) return `it is a link another user made (uid ${link.uid})`;
+  const stat = link && statSync(path, { throwIfNoEntry: false });
+  const own = stat && foreignness(stat, ownerOnly);
+  if (own) return `it ${own}`;
+  const dir = dirname(stat ? realpathSync(path) : path);
+  const folder = folderForeignness(dir, ownerOnly);
+  return folder && `its folder ${dir} ${folder}`;
+}
+
+/**
+ * `check` (a foreignness) run once, when first asked; `onForeign` hears its reason once. One that cannot
+ * look (an unreadable folder) counts as trusted: each read and write then finds that for itself.
+ */
+export function foreignnessOnce(check: () => string | undefined, onForeign: (reason: string) => void): () => string | undefined {
+  let result: { reason: string | undefined } | undefined;
+  return () => {
+    if (!result) {
+      try {
+        result = { reason: check() };
+      } catch {
+        result = { reason: undefined };
+      }
+      if (result.reason) onForeign(result.reason);
+    }
+    return result.reason;
+  };
+}
+
+/**
+ * Makes dir (mode 0700) and tightens an existing folder of this user's that others can reach; never
+ * through a link (a link of the user's own is followed, its target left as it is), and never a shared
+ * folder (sticky bit, like /tmp) or another user's: those are not rep's to change.
+ */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform === 'win32') return;
+  const fd = openDirectory(dir);
+  if (fd === undefined) return;
+  try {
+    const stat = fstatSync(fd);
+    if (stat.mode & 0o077 && stat.uid === process.getuid?.() && !(stat.mode & 0o1000)) fchmodSync(fd, 0o700);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The folder itself, opened for fstat and fchmod; undefined for a link (O_NOFOLLOW: ELOOP). */
+function openDirectory(dir: string): number | undefined {
+  try {
+    return openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
+    throw error;
   }
 }
 

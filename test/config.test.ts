@@ -4,7 +4,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configFileProblem, ensurePrivateDir, looseConfigPermissions, readConfigFile, updateConfigFile } from '../src/config/file.js';
+import { configFileProblem, looseConfigPermissions, readConfigFile, updateConfigFile } from '../src/config/file.js';
+import { ensurePrivateDir } from '../src/local-file.js';
 import { checkKey, isLoopbackHost, maskKey, parseBaseUrl, resolveSettings } from '../src/config/settings.js';
 import { ConfigError, UsageError } from '../src/errors.js';
 

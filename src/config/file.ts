@@ -1,9 +1,9 @@
 // The config file: read with plain fs (fast, and never rewrites a broken file), written with conf
 // (atomic, mode 0600) only by `login` and `logout`, in a directory kept at mode 0700.
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { LocalFileError, readLocalFile } from '../local-file.js';
+import { ensurePrivateDir, fileForeignness, LocalFileError, readLocalFile } from '../local-file.js';
 import { isRecord, parseJson } from '../text.js';
 
 export interface StoredConfig {
@@ -78,18 +78,6 @@ export function looseConfigPermissions(path: string): string[] {
 }
 
 /**
- * Creates the config dir with mode 0700, and tightens an existing one that others can reach, unless
- * it is a shared directory (sticky bit, like /tmp) or someone else's: that is not rep's to change.
- */
-export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform === 'win32') return;
-  const stat = statSync(dir);
-  const owned = process.getuid === undefined || stat.uid === process.getuid();
-  if (stat.mode & 0o077 && owned && !(stat.mode & 0o1000)) chmodSync(dir, 0o700);
-}
-
-/**
  * Applies `change` to the stored config and writes it atomically with mode 0600. A broken file is
  * reported, not overwritten: the user may want what is in it.
  */
@@ -98,6 +86,9 @@ export async function updateConfigFile(path: string, change: (config: StoredConf
   const { default: Conf } = await import('conf');
   try {
     ensurePrivateDir(dirname(path));
+    // conf writes its temp file with 'w' (no O_EXCL) and through links: only where nothing is another user's.
+    const foreign = fileForeignness(path, true);
+    if (foreign) throw new ConfigError(`will not write the config file ${path}: ${foreign}`, { hint: ELSEWHERE });
     // clearInvalidConfig: false makes conf throw on a file broken since readConfigFile, not empty it.
     const store = new Conf<StoredConfig>({
       projectName: 'rep',
@@ -113,6 +104,7 @@ export async function updateConfigFile(path: string, change: (config: StoredConf
     // An existing file keeps its mode through some write paths (conf under Snap): set it explicitly.
     if (process.platform !== 'win32') chmodSync(path, 0o600);
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     if (error instanceof SyntaxError) throw new ConfigError(`the config file ${path} is not valid JSON`, { hint: FIX_HINT, cause: error });
     const { what, hint } = configFileProblem(error, 'write');
     throw new ConfigError(`cannot write the config file ${path}: ${what}`, { hint, cause: error });

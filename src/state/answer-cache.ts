@@ -8,7 +8,7 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseUrlKey } from '../api/request.js';
-import { ensurePrivateDir } from '../config/file.js';
+import { ensurePrivateDir, folderForeignness, foreignnessOnce } from '../local-file.js';
 import { countPut, ENTRY_EXTENSION, evictOnce, listEntries, removeEntries, removeFile } from './answer-cache-dir.js';
 import type { AnswerHeaders } from './answer-freshness.js';
 import { readPrivateFile, writePrivateFileAsync } from './files.js';
@@ -101,15 +101,25 @@ interface EntryFacts {
 /** The identity of a question: what an entry must match to answer it. */
 type Identity = Pick<EntryFacts, 'baseUrl' | 'endpoint' | 'query' | 'key'>;
 
-export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS): AnswerCache {
+/**
+ * The cache in dir. A folder or entry of another user's, or one others can write, is neither read nor
+ * written: `warn` says so once, and the question goes to the API.
+ */
+export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS, warn?: (text: string) => void): AnswerCache {
+  const foreign = foreignnessOnce(
+    () => folderForeignness(dir),
+    (reason) => warn?.(`not using the answer cache: the folder ${dir} ${reason}`),
+  );
   return {
     dir,
     get(key, { maxAgeMs, now = Date.now() }) {
-      if (!(maxAgeMs > 0)) return undefined;
+      if (!(maxAgeMs > 0) || foreign()) return undefined;
       const identity = identify(key);
       if (!identity) return undefined;
-      const file = readPrivateFile(join(dir, fileName(identity)), MAX_ENTRY_BYTES);
-      const entry = typeof file === 'object' ? parseEntry(file.text, identity) : undefined;
+      const path = join(dir, fileName(identity));
+      const file = readPrivateFile(path, MAX_ENTRY_BYTES);
+      if (typeof file === 'object' && 'foreign' in file) warn?.(`not using the cached answer ${path}: it ${file.foreign}`);
+      const entry = typeof file === 'object' && 'text' in file ? parseEntry(file.text, identity) : undefined;
       if (!entry) return undefined;
       // Another process may store an answer between the caller reading the clock and this read: a
       // little "in the future" is age 0; far in the future means the clock was turned back, a miss.
@@ -125,6 +135,8 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS)
       try {
         const identity = identify(key);
         if (!identity) return { stored: false, reason: 'the base URL is not a URL' };
+        const refusal = foreign();
+        if (refusal) return { stored: false, reason: `the folder ${dir} ${refusal}` };
         if (!(answer.status >= 200 && answer.status <= 299)) return { stored: false, reason: `status ${answer.status} is not a success` };
         if (!isJsonDocument(answer.bodyText)) return { stored: false, reason: 'the body is not a JSON object or array' };
         // A server that echoes the key (or a query that holds it) would put the secret on disk.

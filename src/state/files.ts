@@ -7,19 +7,20 @@ import { LocalFileError, readLocalFile } from '../local-file.js';
 import { randomHex } from './ids.js';
 
 /** What reading a private file found: its text, or why there is none. */
-export type PrivateFileRead = { text: string } | 'gone' | 'unreadable' | 'not-a-file' | 'too-large';
+export type PrivateFileRead = { text: string } | 'gone' | 'unreadable' | 'not-a-file' | 'too-large' | { foreign: string };
 
 /**
- * A file's text, if it is a regular file of at most maxBytes. 'gone' when it does not exist,
- * 'unreadable' when it cannot be opened now, 'not-a-file' for a link, FIFO or device (never
- * followed, never blocked on), 'too-large' past maxBytes.
+ * A file's text, if it is a regular file of this user's of at most maxBytes that no one else can
+ * write. 'gone' when it does not exist, 'unreadable' when it cannot be opened now, 'not-a-file' for a
+ * link, FIFO or device (never followed, never blocked on), 'too-large' past maxBytes, `foreign` (why,
+ * in words) for a file of another user's or one others can write (checked on the open file).
  */
 export function readPrivateFile(path: string, maxBytes: number): PrivateFileRead {
   try {
-    const text = readLocalFile(path, maxBytes, { noFollow: true });
+    const text = readLocalFile(path, maxBytes, { noFollow: true, ownOnly: true });
     return text === undefined ? 'gone' : { text };
   } catch (error) {
-    if (error instanceof LocalFileError) return error.code === 'EFBIG' ? 'too-large' : 'not-a-file';
+    if (error instanceof LocalFileError) return error.code === 'EFOREIGN' ? { foreign: error.message } : error.code === 'EFBIG' ? 'too-large' : 'not-a-file';
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' ? 'gone' : code === 'ELOOP' ? 'not-a-file' : 'unreadable';
   }

@@ -4,6 +4,7 @@
 // Bounded: once an append takes the file past 8 MiB it is compacted to the newest 4 MiB, keeping at
 // most 1,000 points per (base URL, query).
 import { join } from 'node:path';
+import { fileForeignness, foreignnessOnce } from '../local-file.js';
 import { baseUrlKey } from '../api/request.js';
 import { scrubLine } from '../text.js';
 import { openAppendLog } from './append-log.js';
@@ -77,6 +78,11 @@ export function openHistory(file: string, options: HistoryStoreOptions = {}): Hi
   const limits = options.limits ?? HISTORY_LIMITS;
   // A file far past the limits is no longer ours alone: only its newest part is read.
   const log = openAppendLog(file, { compactAtBytes: limits.compactAtBytes, readCapBytes: 2 * Math.max(limits.compactAtBytes, limits.keepBytes) });
+  // A file or folder another user owns or can write is neither read nor written.
+  const refused = foreignnessOnce(
+    () => fileForeignness(file),
+    (reason) => options.warn?.(`not using the history file ${file}: ${reason}`),
+  );
   const warned = ({ points, corrupt }: { points: HistoryPoint[]; corrupt: number }) => {
     if (corrupt > 0) options.warn?.(`skipped ${corrupt === 1 ? 'a corrupt line' : `${corrupt} corrupt lines`} in the history file ${file}`);
     return points;
@@ -84,12 +90,13 @@ export function openHistory(file: string, options: HistoryStoreOptions = {}): Hi
   return {
     file,
     read() {
-      return warned(parseLines(log.readLines()));
+      return refused() ? [] : warned(parseLines(log.readLines()));
     },
     readFor(names) {
-      return warned(parseLines(linesThatMayHold(log.readText(), names)));
+      return refused() ? [] : warned(parseLines(linesThatMayHold(log.readText(), names)));
     },
     append(points) {
+      if (refused()) return;
       log.append(
         points.map((point) => JSON.stringify(point)),
         (lines) => compactLines(lines, limits),

@@ -5,6 +5,7 @@
 // waits on a lock: the lock below only keeps processes from merging the same files at once.
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { folderForeignness } from '../local-file.js';
 import { readPrivateFile, TEMP_SUFFIX, writePrivateFile } from './files.js';
 import { randomHex } from './ids.js';
 
@@ -80,9 +81,13 @@ export function openRecordStore<T extends StoredRecord>(dir: string, options: Re
   }
 
   return {
-    read: () => [...readAll().records.values()],
+    read: () => {
+      trustFolder(dir);
+      return [...readAll().records.values()];
+    },
     add(records) {
       if (records.length === 0) return;
+      trustFolder(dir);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       writeRecordFile(dir, records);
       try {
@@ -92,6 +97,12 @@ export function openRecordStore<T extends StoredRecord>(dir: string, options: Re
       }
     },
   };
+}
+
+/** Throws when dir is another user's or others can write to it: its records are not ours to read or add to. */
+function trustFolder(dir: string): void {
+  const foreign = folderForeignness(dir);
+  if (foreign) throw new Error(`the folder ${foreign}`);
 }
 
 /** The names of the record files in dir, none while it does not exist. */
@@ -111,13 +122,13 @@ function writeRecordFile(dir: string, records: StoredRecord[]): void {
 }
 
 /**
- * A record file's text; none from what is not a regular file of a sane size (a FIFO does not
+ * A record file's text; none from what is not a regular file of this user's of a sane size (a FIFO does not
  * block: it is never read), so a merge removes it. 'gone' when a merge removed it since the listing,
  * 'unreadable' when it cannot be opened now (it stays for later).
  */
 function readRecordFile(path: string): { text: string } | 'gone' | 'unreadable' {
   const file = readPrivateFile(path, MAX_FILE_BYTES);
-  return file === 'not-a-file' || file === 'too-large' ? { text: '' } : file;
+  return file === 'not-a-file' || file === 'too-large' || (typeof file === 'object' && 'foreign' in file) ? { text: '' } : file;
 }
 
 function parseLine(line: string): unknown {
