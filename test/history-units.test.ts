@@ -85,12 +85,13 @@ describe('gates', () => {
     expect(evaluateGates({ name: 'First audit', score: 10 }, { failOnDrop: 5 })).toEqual([]);
   });
 
-  it('both gates at once; no score, no gate; no limits, no failures; names are scrubbed', () => {
+  it('both gates at once; no score fails either; no limits, no failures; names are scrubbed', () => {
     expect(evaluateGates({ name: 'Both', score: 50, previousScore: 70 }, { failUnder: 60, failOnDrop: 5 }).map((failure) => failure.gate)).toEqual([
       'fail-under',
       'fail-on-drop',
     ]);
-    expect(evaluateGates({ name: 'No score' }, { failUnder: 60, failOnDrop: 5 })).toEqual([]);
+    expect(evaluateGates({ name: 'No score' }, { failUnder: 60, failOnDrop: 5 })).toEqual([{ gate: 'no-score', reason: 'No score: no score to compare' }]);
+    expect(evaluateGates({ name: 'No score, no gate' }, {})).toEqual([]);
     expect(evaluateGates({ name: 'Free', score: 1, previousScore: 100 }, {})).toEqual([]);
     expect(evaluateGates({ name: 'Evil\u001b[2J\nCo', score: 1 }, { failUnder: 2 })[0]?.reason).toBe('Evil Co: 1.0 is under 2');
   });
