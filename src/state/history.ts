@@ -5,7 +5,7 @@
 // most 1,000 points per (base URL, query).
 import { join } from 'node:path';
 import { baseUrlKey } from '../api/request.js';
-import { scrubLine } from '../text.js';
+import { INVISIBLE_CHARACTERS, scrubLine } from '../text.js';
 import { openAppendLog } from './append-log.js';
 import { randomHex } from './ids.js';
 
@@ -226,7 +226,7 @@ function parseLines(lines: readonly string[]): { points: HistoryPoint[]; corrupt
 }
 
 /** Characters of a line whose text nameKey may not see as it stands: an escape, and what scrubbing removes (see SCRUBBED; raw controls are no JSON). */
-const MAY_DIFFER = /[\\\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const MAY_DIFFER = new RegExp(`[\\\\\\u007f-\\u009f\\u200c\\u200d\\u2028\\u2029${INVISIBLE_CHARACTERS}]`, 'gu');
 
 /**
  * The non-empty lines of `text` that may hold a point whose query or company name matches one of
@@ -302,8 +302,8 @@ function lineStarts(text: string): number[] {
 
 const LINE_START = '{"id":';
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-/** What scrubLine acts on: controls (escape sequences start with one), bidi marks, line breaks. */
-const SCRUBBED = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+/** What scrubLine acts on: controls (escape sequences start with one), invisible characters and joiners, line breaks. */
+const SCRUBBED = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u200c\\u200d\\u2028\\u2029${INVISIBLE_CHARACTERS}]`, 'u');
 
 /** A line as a point; a line glued to the torn end of a failed write is still read from its own start. */
 function parsePoint(line: string): HistoryPoint | undefined {
