@@ -18,13 +18,26 @@ describe('csvCell', () => {
   });
 
   it('prefixes text a spreadsheet would run as a formula', () => {
-    expect(csvRow(['=1+1', '+A1', '-A1', '@SUM(A1)', '\tx', '-12 apples', '- 5'])).toBe("'=1+1,'+A1,'-A1,'@SUM(A1),'\tx,'-12 apples,'- 5\n");
+    expect(csvRow(['=1+1', '+A1', '-A1', '@SUM(A1)', '\tx', '-12 apples', '- 5'])).toBe("'=1+1,'+A1,'-A1,'@SUM(A1),\"'\tx\",'-12 apples,'- 5\n");
     expect(csvCell('\r=x')).toBe("'=x"); // a carriage return is scrubbed, and hides no formula
     expect(csvCell('a=b')).toBe('a=b');
   });
 
   it('quotes cells holding a quote, a comma or a line break, doubling quotes', () => {
     expect(csvRow(['say "hi"', 'a,b', 'two\nlines', 'cr\rhere', 'plain'])).toBe('"say ""hi""","a,b","two\nlines",crhere,plain\n');
+  });
+
+  it('quotes a cell holding a semicolon or a tab, so a `;` or tab sheet reads it as one cell', () => {
+    expect(csvRow(['a;b', 'x\ty', 'plain'])).toBe('"a;b","x\ty",plain\n');
+  });
+
+  it('neutralises a formula at the start of any part a `,`, `;`, tab or line break separates', () => {
+    expect(csvCell('x;=1+1;y')).toBe(`"x;'=1+1;y"`);
+    expect(csvCell('x,=HYPERLINK("http://e.test")')).toBe(`"x,'=HYPERLINK(""http://e.test"")"`);
+    expect(csvCell('a\t+A1')).toBe(`"a\t'+A1"`);
+    expect(csvCell('one\n@SUM(A1)')).toBe(`"one\n'@SUM(A1)"`);
+    expect(csvCell('a;-5;-x')).toBe(`"a;-5;'-x"`); // a plain number is left as it is
+    expect(csvCell('a; =1')).toBe('"a; =1"');
   });
 
   it('scrubs escape sequences from text, and writes records as compact JSON', () => {

@@ -91,6 +91,7 @@ describe('rep history', () => {
         scale: 100,
         change: [null, -7, 1.5][day],
         name: 'Blue Bottle Coffee',
+        future: false,
         query: 'blue bottle',
         base_url: BASE,
         sources: [{ source: 'Google', rating: 4.5 }],

@@ -85,12 +85,13 @@ describe('gates', () => {
     expect(evaluateGates({ name: 'First audit', score: 10 }, { failOnDrop: 5 })).toEqual([]);
   });
 
-  it('both gates at once; no score, no gate; no limits, no failures; names are scrubbed', () => {
+  it('both gates at once; no score fails either; no limits, no failures; names are scrubbed', () => {
     expect(evaluateGates({ name: 'Both', score: 50, previousScore: 70 }, { failUnder: 60, failOnDrop: 5 }).map((failure) => failure.gate)).toEqual([
       'fail-under',
       'fail-on-drop',
     ]);
-    expect(evaluateGates({ name: 'No score' }, { failUnder: 60, failOnDrop: 5 })).toEqual([]);
+    expect(evaluateGates({ name: 'No score' }, { failUnder: 60, failOnDrop: 5 })).toEqual([{ gate: 'no-score', reason: 'No score: no score to compare' }]);
+    expect(evaluateGates({ name: 'No score, no gate' }, {})).toEqual([]);
     expect(evaluateGates({ name: 'Free', score: 1, previousScore: 100 }, {})).toEqual([]);
     expect(evaluateGates({ name: 'Evil\u001b[2J\nCo', score: 1 }, { failUnder: 2 })[0]?.reason).toBe('Evil Co: 1.0 is under 2');
   });
@@ -154,9 +155,20 @@ function gfmCells(row: string): string[] {
 }
 
 describe('markdown', () => {
-  it('markdownCell: an @mention in server text notifies nobody (a zero-width space after the @, as Dependabot does); e-mail addresses stay', () => {
+  it('markdownCell: an @mention in server text notifies nobody (a zero-width space after the @, as Dependabot does)', () => {
     expect(markdownCell('@octocat and @org/team, (@x)')).toBe('@&#8203;octocat and @&#8203;org/team, (@&#8203;x)');
-    expect(markdownCell('info@cafe.example')).toBe('info@cafe.example');
+  });
+
+  it('markdownCell: a bare URL or e-mail address is a code span, which GFM never autolinks', () => {
+    expect(markdownCell('see https://evil.example/x, www.evil.example or info@cafe.example')).toBe(
+      'see `https://evil.example/x,` `www.evil.example` or `info@cafe.example`',
+    );
+    expect(markdownCell('(http://a.test/*b*) WWW.A.TEST mailto:x@y.test a,ftp://z.test')).toBe(
+      '`(http://a.test/*b*)` `WWW.A.TEST` `mailto:x@y.test` `a,ftp://z.test`',
+    );
+    expect(markdownCell('https://a.test/|x')).toBe('`https://a.test/\\|x`'); // the table still splits on a bare pipe
+    expect(markdownCell('https://a.test/`x`')).toBe('`` https://a.test/`x` ``');
+    expect(markdownCell('a@b no.link, note: 1')).toBe('a@b no.link, note: 1');
   });
 
   it('markdownCell keeps text literal: pipes, markup and backslashes escaped, newlines as <br>, controls removed', () => {

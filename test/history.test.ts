@@ -237,14 +237,15 @@ describe('the history store', () => {
     expect(warnings).toHaveLength(1);
   });
 
-  it('latestPoints gives the newest point whose query or company name matches the query or the name, at its base URL', () => {
+  it('latestPoints gives the newest point of the query; only where it has none, of a matching query or company name; at its base URL', () => {
     const points = [
       point('blue', T0, 1, { name: 'Blue Bottle' }),
       point('Blue Bottle Coffee', T0 + DAY, 2, { name: 'Blue Bottle Coffee' }),
       point('blue', T0 + 2 * DAY, 3, { name: 'Blue Bottle Coffee' }),
     ];
     expect(latestPoints(points, BASE)('blue', 'Blue Bottle Coffee')?.score).toBe(3);
-    expect(latestPoints(points.slice(0, 2), BASE)('BLUE', 'blue bottle coffee')?.score).toBe(2);
+    expect(latestPoints(points.slice(0, 2), BASE)('BLUE', 'blue bottle coffee')?.score).toBe(1); // its own query's, though older
+    expect(latestPoints(points.slice(0, 2), BASE)('bottle', 'blue bottle coffee')?.score).toBe(2); // a new query: by the name
     expect(latestPoints(points.slice(0, 2), BASE)('blue')?.score).toBe(1);
     expect(latestPoints(points.slice(0, 2), BASE)('blue bottle')?.score).toBe(1); // by the company name of the first
     expect(latestPoints(points, BASE)('nothing')).toBeUndefined();

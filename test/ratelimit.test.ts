@@ -26,7 +26,7 @@ describe('parseRetryAfter', () => {
   });
   it('clamps huge values', () => {
     expect(parseRetryAfter('99999999999999999999', NOW)).toBe(NOW + MAX_RESET_MS);
-    expect(parseRetryAfter('Fri, 01 Jan 2100 00:00:00 GMT', NOW)).toBe(NOW + MAX_RESET_MS);
+    expect(parseRetryAfter('Fri, 01 Jan 2100 00:00:00 GMT', NOW)).toBe(Date.UTC(2100, 0, 1)); // far, but as said
   });
 });
 
@@ -158,6 +158,7 @@ describe('reset clock', () => {
     expect(describeReset(now + 5_000, now, false)).toBe(`resets in 5 s (at ${clock(now + 5_000, true)})`);
     expect(describeReset(now + 14 * 60_000, now, false)).toBe(`resets in 14 min (at ${clock(now + 14 * 60_000, false)})`);
     expect(describeReset(now + 14 * 60_000, now, true)).toBe(`resets in about 14 min (at about ${clock(now + 14 * 60_000, false)})`);
+    expect(describeReset(Date.UTC(2036, 0, 15, 12), Date.UTC(2026, 0, 18, 12), false)).toBe('resets in 3649 days (on 2036-01-15)');
     expect(clock(now, true)).toMatch(/^(17:44:10|5:44:10\sPM)$/);
   });
 });

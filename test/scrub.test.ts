@@ -21,6 +21,10 @@ describe('scrubText', () => {
     ['BEL and backspace', 'a\u0007\u0008b', 'ab'],
     ['lone C1 control', 'a\u0085b', 'ab'],
     ['unterminated CSI at the end', 'a\u001b[31', 'a31'],
+    ['zero-width space, word joiner and BOM', 'pay\u200bpal\u2060\ufeff.com', 'paypal.com'],
+    ['invisible operators and the Mongolian vowel separator', 'a\u2061\u2062\u2063\u2064\u180eb', 'ab'],
+    ['Unicode tag characters (hidden ASCII)', 'ok\u{E0001}\u{E0069}\u{E0067}\u{E006E}\u{E007F}', 'ok'],
+    ['a zero-width joiner or non-joiner outside the text that uses it', '\u200dA\u200d\u200cB\u200c', 'AB'],
   ])('removes %s', (_name, input, expected) => {
     expect(scrubText(input)).toBe(expected);
   });
@@ -28,6 +32,16 @@ describe('scrubText', () => {
   it('keeps ordinary Unicode: Cyrillic, CJK, accents and emoji', () => {
     const text = 'Кофейня «Ромашка» — café 東京 👩‍💻 🇷🇺 ☕️';
     expect(scrubText(text)).toBe(text);
+  });
+
+  it('keeps the joiners that text needs: emoji sequences and Persian', () => {
+    const text = 'می\u200cخواهم 👨\u200d👩\u200d👧 👋🏽\u200d';
+    expect(scrubText(text)).toBe('می\u200cخواهم 👨\u200d👩\u200d👧 👋🏽');
+  });
+
+  it('reads a line or paragraph separator as a newline', () => {
+    expect(scrubText('a\u2028b\u2029c')).toBe('a\nb\nc');
+    expect(scrubLine('a\u2028b')).toBe('a b');
   });
 
   it('keeps tabs and newlines', () => {

@@ -17,8 +17,12 @@ export interface RateLimitInfo {
 
 export type HeaderBag = Record<string, string | string[] | undefined> | Headers;
 
-/** No server-given reset further away than this is believed (a typo or a bug, not a plan). */
-export const MAX_RESET_MS = 24 * 60 * 60 * 1000;
+/**
+ * The furthest reset kept as the server said it (a thousand years: a Date still holds it). Told as
+ * said; never waited for, since --max-wait (at most about 24 days) refuses it.
+ */
+export const MAX_RESET_MS = 1000 * 365 * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 const NON_NEGATIVE_NUMBER = /^\d+(?:\.\d+)?$/;
 const EPOCH_MS_FLOOR = 1e12; // 2001-09-09 in ms; any reset value above it is epoch ms
@@ -256,7 +260,16 @@ export function rateLimitError(info: RateLimitInfo, reset: ResetEstimate, nowMs:
 export function describeReset(resetAt: number, nowMs: number, estimated: boolean): string {
   const about = estimated ? 'about ' : '';
   if (resetAt <= nowMs) return `resets ${about}now`;
+  // Past two days a clock time alone would read as tomorrow's: days and the date, as the server said.
+  if (resetAt - nowMs >= 2 * DAY_MS) return `resets in ${about}${Math.round((resetAt - nowMs) / DAY_MS)} days (on ${about}${localDay(resetAt)})`;
   return `resets in ${about}${formatRelative(resetAt - nowMs)} (at ${about}${formatClock(resetAt, nowMs)})`;
+}
+
+/** `2036-11-22`, in the local time zone. */
+function localDay(atMs: number): string {
+  const date = new Date(atMs);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
 function perWindow(windowSeconds: number | undefined): string {

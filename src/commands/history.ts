@@ -8,6 +8,7 @@ import { historyCsv, historyJson, historyMarkdown, historyNdjsonLines, historyRo
 import { parseSince } from '../history/since.js';
 import { shellQuote } from '../shell-quote.js';
 import { baseUrlKey } from '../api/request.js';
+import { scrubLine } from '../text.js';
 import { historyFile, openHistory, pointsFor, type HistoryPoint } from '../state/history.js';
 
 export interface HistoryOptions {
@@ -35,7 +36,14 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<void> {
   const base = baseUrl ? baseUrlKey(baseUrl) : points.at(-1)?.base_url;
   const series = points.filter((point) => point.base_url === base);
   if (series.length === 0) throw noHistory(name, points);
-  const rows = historyRows(series).filter((row) => since === undefined || Date.parse(row.point.at) >= since);
+  const rows = historyRows(series, deps.now()).filter((row) => since === undefined || Date.parse(row.point.at) >= since);
+  const future = rows.filter((row) => row.future).length;
+  if (future > 0) {
+    const count = future === 1 ? '1 point' : `${future} points`;
+    deps.warn(
+      `${count} of ${scrubLine(name)} ${future === 1 ? 'is' : 'are'} dated in the future (a wrong clock?): ${future === 1 ? 'it is' : 'they are'} never the previous point`,
+    );
+  }
   if (rows.length === 0) {
     throw new NotFoundError(`no history for ${name} since ${localDateTime(new Date(since!).toISOString())}`, {
       hint: `its ${series.length === 1 ? 'one point is' : `${series.length} points are`} older: give an earlier --since`,

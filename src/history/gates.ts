@@ -13,23 +13,27 @@ export interface GateLimits {
 export interface GateInput {
   /** The company's name as shown (server text: scrubbed here). */
   name: string;
-  /** Undefined when the answer had none: no gate can judge it, so none fails. */
+  /** Undefined when the answer had none: a gate cannot judge it, so it fails (a first point, with a score, passes --fail-on-drop). */
   score?: number;
   /** The score of the previous recorded point, when there is one. */
   previousScore?: number;
 }
 
 export interface GateFailure {
-  gate: 'fail-under' | 'fail-on-drop';
+  /** `no-score`: a gate was asked for and the answer had no score to judge. */
+  gate: 'fail-under' | 'fail-on-drop' | 'no-score';
   /** One line for stderr: `Blue Bottle: fell 7.0 (from 80.0 to 73.0), more than 5`. */
   reason: string;
 }
 
 export function evaluateGates(input: GateInput, limits: GateLimits): GateFailure[] {
   const { score, previousScore } = input;
-  if (score === undefined || !Number.isFinite(score)) return [];
   // Scrubbed only for a failure's line: most runs have no gate, or pass it.
   const name = () => scrubLine(input.name);
+  if (score === undefined || !Number.isFinite(score)) {
+    const gated = limits.failUnder !== undefined || limits.failOnDrop !== undefined;
+    return gated ? [{ gate: 'no-score', reason: `${name()}: no score to compare` }] : [];
+  }
   const failures: GateFailure[] = [];
   if (limits.failUnder !== undefined && score < limits.failUnder) {
     failures.push({ gate: 'fail-under', reason: `${name()}: ${scoreText(score)} is under ${limits.failUnder}` });

@@ -6,7 +6,7 @@ import { csvRow } from '../output/csv.js';
 import { jsonText } from '../output/json-text.js';
 import { markdownTable } from '../output/markdown.js';
 import { scrubLine } from '../text.js';
-import type { HistoryPoint, HistorySource } from '../state/history.js';
+import { isFuture, type HistoryPoint, type HistorySource } from '../state/history.js';
 import { changeFrom, changeText, localDateTime, scoreText, type Change } from './change.js';
 import { sparkline } from './sparkline.js';
 
@@ -14,6 +14,8 @@ export interface HistoryRow {
   point: HistoryPoint;
   /** Since the point before it; none for the first. */
   change?: Change;
+  /** Dated in the future (a wrong clock): shown marked, never the previous point of an audit. */
+  future?: boolean;
 }
 
 /** What json and ndjson give per point. */
@@ -25,26 +27,32 @@ export interface HistoryRecord {
   change: number | null;
   /** The company's name in the answer; null when it gave none. */
   name: string | null;
+  /** Dated in the future (a wrong clock on the machine that recorded it). */
+  future: boolean;
   query: string;
   base_url: string;
   sources: HistorySource[];
 }
 
-/** Rows for one series of points, oldest first, each with its change since the one before. */
-export function historyRows(points: readonly HistoryPoint[]): HistoryRow[] {
+/** Rows for one series of points, oldest first, each with its change since the one before; `now` marks future ones. */
+export function historyRows(points: readonly HistoryPoint[], now: number): HistoryRow[] {
   return points.map((point, index) => {
+    const row: HistoryRow = { point };
     const change = changeFrom(points[index - 1], point.score);
-    return change ? { point, change } : { point };
+    if (change) row.change = change;
+    if (isFuture(point, now)) row.future = true;
+    return row;
   });
 }
 
-export function historyRecord({ point, change }: HistoryRow): HistoryRecord {
+export function historyRecord({ point, change, future }: HistoryRow): HistoryRecord {
   return {
     at: point.at,
     score: point.score,
     scale: point.scale ?? null,
     change: change?.delta ?? null,
     name: point.name ?? null,
+    future: future === true,
     query: point.query,
     base_url: point.base_url,
     sources: point.sources,
@@ -70,7 +78,7 @@ export function historyCsv(rows: readonly HistoryRow[]): string {
 export function historyMarkdown(rows: readonly HistoryRow[]): string {
   const table = markdownTable(
     ['Date', 'Score', 'Change', 'Name'],
-    rows.map(({ point, change }) => [localDateTime(point.at), scoreWithScale(point), change ? changeText(change) : '—', shownName(point)]),
+    rows.map(({ point, change, future }) => [dateText(point, future), scoreWithScale(point), change ? changeText(change) : '—', shownName(point)]),
     ['left', 'right', 'left', 'left'],
   );
   return `${table}\n${trendLine(rows, Number.POSITIVE_INFINITY)}\n`;
@@ -86,8 +94,8 @@ export async function historyTable(io: IO, rows: readonly HistoryRow[]): Promise
   const grid = await drawGrid(
     kit,
     ['Date', 'Score', 'Change'],
-    rows.map(({ point, change }) => [
-      localDateTime(point.at),
+    rows.map(({ point, change, future }) => [
+      dateText(point, future),
       colourScore(kit, formatScore(point.score, point.scale, decimals), point.score, point.scale),
       change ? paint[change.direction](changeText(change)) : kit.chalk.dim('—'),
     ]),
@@ -105,6 +113,11 @@ function trendLine(rows: readonly HistoryRow[], width: number): string {
   if (scores.length <= room) return `Trend  ${sparkline(scores)}  ${summary}`;
   const drawn = Math.max(1, room - ` (the last ${room} drawn)`.length);
   return `Trend  ${sparkline(scores.slice(-drawn))}  ${summary} (the last ${drawn} drawn)`;
+}
+
+/** The local date and time, marked when in the future. */
+function dateText(point: HistoryPoint, future: boolean | undefined): string {
+  return future ? `${localDateTime(point.at)} (future)` : localDateTime(point.at);
 }
 
 function scoreWithScale(point: HistoryPoint): string {

@@ -52,7 +52,7 @@ export async function startWatch(deps: Deps, limits: GateLimits, { oneName = fal
       for (const reason of failures) deps.io.err(`rep: gate failed: ${reason}\n`);
       if (error !== undefined) throw error;
       if (failures.length > 0) {
-        throw new GateError(`${failures.length === 1 ? 'a score' : `${failures.length} scores`} failed ${gateNames(limits)}`);
+        throw new GateError(`${failures.length === 1 ? 'a name' : `${failures.length} names`} failed ${gateNames(limits)}`);
       }
     },
   };

@@ -1,5 +1,6 @@
 // RFC 4180 CSV with LF line ends, made safe for spreadsheets: server text is scrubbed of escape
-// sequences and a cell that a spreadsheet would run as a formula is prefixed with `'`.
+// sequences, and a cell (or a part of one a `;` or tab sheet splits off) that a spreadsheet would
+// run as a formula is prefixed with `'`.
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { serializeJson } from './json-text.js';
@@ -20,7 +21,10 @@ export function csvBom({ globals, env }: Pick<Deps, 'globals' | 'env'>): boolean
 // Leading characters that make Excel, LibreOffice or Sheets treat a cell as a formula (OWASP); no CR:
 // scrubText has removed it already.
 const FORMULA_START = /^[=+\-@\t]/;
-const NEEDS_QUOTES = /[",\n]/;
+// A sheet opened with `;` or tab as its separator (many European locales) splits a cell there: a part
+// after one is a cell of its own, so it is guarded as well, and the cell quoted.
+const PART_FORMULA = /(?<=[,;\t\r\n])[=+\-@][^,;\t\r\n]*/g;
+const NEEDS_QUOTES = /[",;\t\r\n]/;
 // A plain number ("-5", "-1.5e3") evaluates to itself, so it is left as is even when it came as text.
 const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
 
@@ -30,8 +34,10 @@ export function csvCell(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   const text = scrubText(typeof value === 'string' ? value : serializeJson(value));
-  const guarded = FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
-  return NEEDS_QUOTES.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
+  const guard = (part: string) => (PLAIN_NUMBER.test(part) ? part : `'${part}`);
+  const cell = FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+  if (!NEEDS_QUOTES.test(cell)) return cell;
+  return `"${cell.replace(PART_FORMULA, guard).replaceAll('"', '""')}"`;
 }
 
 /** One record: cells joined by commas, ended by LF. */

@@ -3,7 +3,7 @@
 // and --fail-on-drop), and record each fresh answer.
 // Neither ever fails the run: a history that cannot be read or written is one warning.
 import { systemErrorText } from '../errors.js';
-import { historyFile, latestPoints, openHistory, pointFromAudit, type AuditAnswer, type HistoryPoint, type HistoryStore } from './history.js';
+import { FUTURE_SLACK_MS, historyFile, latestPoints, openHistory, pointFromAudit, type AuditAnswer, type HistoryPoint, type HistoryStore } from './history.js';
 
 /** The parts of Deps the history needs. */
 export interface HistoryDeps {
@@ -15,9 +15,10 @@ export interface HistoryDeps {
 
 export interface AuditHistory {
   /**
-   * The newest point recorded for this query or company name at this base URL before this run
-   * (points this run records are not seen: a name audited twice compares both times with the same point),
-   * and, with `before`, recorded before that time: for a cached answer, the time it was fetched.
+   * The newest point recorded for this query at this base URL before this run (the company name only
+   * where the query has none; see latestPoints), never one dated in the future (points this run
+   * records are not seen: a name audited twice compares both times with the same point), and, with
+   * `before`, recorded before that time: for a cached answer, the time it was fetched.
    */
   previous(query: string, name?: string, before?: number): HistoryPoint | undefined;
   /**
@@ -51,9 +52,11 @@ export function openAuditHistory(deps: HistoryDeps, baseUrl: URL | string, { one
   let all: ReturnType<typeof latestPoints> | undefined;
   return {
     previous(query, name, before) {
-      if (oneName) return lookup(() => store.readFor(name === undefined ? [query] : [query, name]))(query, name, before);
+      // A point dated after now (a wrong clock on some machine) would otherwise stay "previous" for ever.
+      const until = Math.min(before ?? Number.POSITIVE_INFINITY, deps.now() + FUTURE_SLACK_MS);
+      if (oneName) return lookup(() => store.readFor(name === undefined ? [query] : [query, name]))(query, name, until);
       all ??= lookup(() => store.read());
-      return all(query, name, before);
+      return all(query, name, until);
     },
     record(query, answer) {
       const point = pointFromAudit(answer, { at: deps.now(), baseUrl, query });

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { fileForeignness, foreignnessOnce } from '../local-file.js';
 import { baseUrlKey } from '../api/request.js';
-import { scrubLine } from '../text.js';
+import { INVISIBLE_CHARACTERS, scrubLine } from '../text.js';
 import { openAppendLog } from './append-log.js';
 import { randomHex } from './ids.js';
 
@@ -144,36 +144,50 @@ export function pointsFor(points: readonly HistoryPoint[], name: string, baseUrl
   );
 }
 
+/** A point dated more than this after now is from a wrong clock: never "the previous point", and marked by `rep history`. */
+export const FUTURE_SLACK_MS = 60 * 1000;
+
+/** Whether a point is dated in the future (past the slack a clock may be off by). */
+export function isFuture(point: Pick<HistoryPoint, 'at'>, now: number): boolean {
+  return Date.parse(point.at) > now + FUTURE_SLACK_MS;
+}
+
 /**
- * A lookup of the newest point per name at one base URL: a query or company name gives the newest
- * point whose query or company name matches either; with `before`, the newest recorded before that
- * time (an answer from the cache compares with the point before its own). One pass over the points.
+ * A lookup of the previous point at one base URL: the newest point of the same query; only where the
+ * query has none, the newest whose query or company name matches the query or the name (a chain's
+ * branches share one company name: their series must not mix). With `before`, only points recorded
+ * before that time (an answer from the cache compares with the point before its own). One pass.
  */
 export function latestPoints(
   points: readonly HistoryPoint[],
   baseUrl: URL | string,
 ): (query: string, name?: string, before?: number) => HistoryPoint | undefined {
   const base = baseUrlKey(baseUrl);
-  const byKey = new Map<string, HistoryPoint[]>(); // oldest first, as the file holds them
+  const byQuery = new Map<string, HistoryPoint[]>(); // oldest first, as the file holds them
+  const byAny = new Map<string, HistoryPoint[]>();
+  const add = (map: Map<string, HistoryPoint[]>, key: string, point: HistoryPoint) => {
+    const list = map.get(key);
+    if (list) list.push(point);
+    else map.set(key, [point]);
+  };
   for (const point of points) {
     if (point.base_url !== base) continue;
-    const keys = new Set([point.query, point.name].filter((text) => text !== undefined).map(nameKey));
-    for (const key of keys) {
-      const list = byKey.get(key);
-      if (list) list.push(point);
-      else byKey.set(key, [point]);
-    }
+    const queryKey = nameKey(point.query);
+    add(byQuery, queryKey, point);
+    for (const key of new Set([queryKey, point.name === undefined ? queryKey : nameKey(point.name)])) add(byAny, key, point);
   }
-  const newest = (key: string, before: number) => {
-    const list = byKey.get(key) ?? [];
+  const newest = (map: Map<string, HistoryPoint[]>, key: string, before: number) => {
+    const list = map.get(key) ?? [];
     for (let index = list.length - 1; index >= 0; index--) if (Date.parse(list[index]!.at) < before) return list[index];
     return undefined;
   };
   return (query, name, before = Number.POSITIVE_INFINITY) => {
-    const byQuery = newest(nameKey(query), before);
-    const byName = name === undefined ? undefined : newest(nameKey(name), before);
-    if (!byQuery || !byName) return byQuery ?? byName;
-    return byName.at > byQuery.at ? byName : byQuery;
+    const own = newest(byQuery, nameKey(query), before);
+    if (own) return own;
+    const byQueryText = newest(byAny, nameKey(query), before);
+    const byName = name === undefined ? undefined : newest(byAny, nameKey(name), before);
+    if (!byQueryText || !byName) return byQueryText ?? byName;
+    return byName.at > byQueryText.at ? byName : byQueryText;
   };
 }
 
@@ -219,7 +233,7 @@ function parseLines(lines: readonly string[]): { points: HistoryPoint[]; corrupt
 }
 
 /** Characters of a line whose text nameKey may not see as it stands: an escape, and what scrubbing removes (see SCRUBBED; raw controls are no JSON). */
-const MAY_DIFFER = /[\\\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const MAY_DIFFER = new RegExp(`[\\\\\\u007f-\\u009f\\u200c\\u200d\\u2028\\u2029${INVISIBLE_CHARACTERS}]`, 'gu');
 
 /**
  * The non-empty lines of `text` that may hold a point whose query or company name matches one of
@@ -295,8 +309,8 @@ function lineStarts(text: string): number[] {
 
 const LINE_START = '{"id":';
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-/** What scrubLine acts on: controls (escape sequences start with one), bidi marks, line breaks. */
-const SCRUBBED = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+/** What scrubLine acts on: controls (escape sequences start with one), invisible characters and joiners, line breaks. */
+const SCRUBBED = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u200c\\u200d\\u2028\\u2029${INVISIBLE_CHARACTERS}]`, 'u');
 
 /** A line as a point; a line glued to the torn end of a failed write is still read from its own start. */
 function parsePoint(line: string): HistoryPoint | undefined {
