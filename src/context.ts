@@ -96,6 +96,8 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
   const { stateDir } = deps.paths();
   const requestLog = settings.keySource === 'sandbox' ? undefined : openRequestLog(stateDir, keyId(settings.key ?? ''));
   if (requestLog) {
+    // Each request is saved as it is sent; a second signal's exit only hands the run's file over sooner.
+    deps.exiting.addEventListener('abort', () => requestLog.flush(), { once: true });
     deps.onExit(() => {
       const failure = requestLog.flush();
       if (failure)

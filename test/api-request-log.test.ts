@@ -119,6 +119,22 @@ describe('openRequestLog', () => {
     expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(3);
   });
 
+  it("a run's live file is counted while it runs, left alone by merges, and counted once after them", () => {
+    const running = openRequestLog(dir, 'abc', () => NOW);
+    running.record(NOW);
+    for (let run = 0; run < 2 * MERGE_AT; run++) {
+      const other = openRequestLog(dir, 'abc', () => NOW);
+      other.record(NOW);
+      other.flush(); // merges as the files pile up
+    }
+    running.record(NOW);
+    expect(recordFiles().filter((name) => name.endsWith('.live.jsonl'))).toHaveLength(1);
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(2 * MERGE_AT + 2);
+    running.flush();
+    expect(recordFiles().filter((name) => name.endsWith('.live.jsonl'))).toHaveLength(0);
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(2 * MERGE_AT + 2);
+  });
+
   it('keeps the files few: merged once there are MERGE_AT of them, every count kept', () => {
     for (let run = 0; run < 5 * MERGE_AT; run++) {
       const log = openRequestLog(dir, 'abc', () => NOW);
