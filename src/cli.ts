@@ -6,13 +6,20 @@ import { ExitCode, InterruptedError } from './errors.js';
 import { directOutput, exitAfterOutput, streamIO } from './io.js';
 import { VERSION } from './version.js';
 
-/** Aborted on the first Ctrl-C or SIGTERM (so a signal during start-up still ends in exit 130); a second one exits at once. */
+/**
+ * Aborted on the first Ctrl-C, SIGTERM, SIGHUP or SIGQUIT (so a signal during start-up still ends in
+ * exit 130). A second one exits at once, after `exiting`'s listeners have closed the output.
+ */
 const interrupt = new AbortController();
+const exiting = new AbortController();
 const onSignal = () => {
-  if (interrupt.signal.aborted) process.exit(ExitCode.interrupted);
+  if (interrupt.signal.aborted) {
+    exiting.abort(); // its listeners are synchronous: they finish before the exit
+    process.exit(ExitCode.interrupted);
+  }
   interrupt.abort(new InterruptedError());
 };
-process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
+for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const) process.on(name, onSignal);
 
 // Node's streams for stdout and stderr are made only for a terminal; a file or a pipe is written directly.
 const stdout = () => process.stdout;
@@ -37,5 +44,5 @@ async function run(args: string[]): Promise<number> {
     return exitAfterOutput(io, ExitCode.ok, false);
   }
   const { main } = await import('./main.js');
-  return main(process.argv, { io, env: process.env, signal: interrupt.signal });
+  return main(process.argv, { io, env: process.env, signal: interrupt.signal, exiting: exiting.signal });
 }

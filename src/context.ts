@@ -19,10 +19,15 @@ export interface DepsInput {
   io: IO;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
+  /** Aborted when the process exits at once; never, by default. */
+  exiting?: AbortSignal;
   now?: () => number;
 }
 
-export function createDeps({ globals, io, env, signal, now = Date.now }: DepsInput): { deps: Deps; cleanup: () => Promise<void> } {
+export function createDeps({ globals, io, env, signal, exiting = new AbortController().signal, now = Date.now }: DepsInput): {
+  deps: Deps;
+  cleanup: () => Promise<void>;
+} {
   const cleanups: Array<() => Promise<void> | void> = [];
   const warned = new Set<string>();
   let paths: RepPaths | undefined;
@@ -35,6 +40,7 @@ export function createDeps({ globals, io, env, signal, now = Date.now }: DepsInp
     globals,
     now,
     signal,
+    exiting,
     // Debug lines quote the server (a redirect's Location, header values): scrubbed so they cannot drive a terminal.
     debug: globals.debug ? (line) => io.err(`debug: ${scrubLine(line)}\n`) : () => {},
     warn(text) {
@@ -90,6 +96,8 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
   const { stateDir } = deps.paths();
   const requestLog = settings.keySource === 'sandbox' ? undefined : openRequestLog(stateDir, keyId(settings.key ?? ''));
   if (requestLog) {
+    // Each request is saved as it is sent; a second signal's exit only hands the run's file over sooner.
+    deps.exiting.addEventListener('abort', () => requestLog.flush(), { once: true });
     deps.onExit(() => {
       const failure = requestLog.flush();
       if (failure)

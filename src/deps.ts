@@ -37,8 +37,13 @@ export interface Deps {
   env: NodeJS.ProcessEnv;
   globals: GlobalOptions;
   now(): number;
-  /** Aborted on Ctrl-C / SIGTERM: stop sending, end with exit 130. */
+  /** Aborted on Ctrl-C, SIGTERM, SIGHUP or SIGQUIT: stop sending, end with exit 130. */
   signal: AbortSignal;
+  /**
+   * Aborted when a second signal ends the process at once: onExit cleanups will not run, so a listener
+   * closes what must not be left open (a JSON array), synchronously.
+   */
+  exiting: AbortSignal;
   /** Writes one `--debug` line to stderr (no-op without `--debug`). Callers never pass the key. */
   debug(line: string): void;
   /** Writes a warning line to stderr (`rep: warning: …`), at most once per distinct text; silent under --quiet. */

@@ -71,6 +71,7 @@ export function describeError(error: unknown): ErrorReport {
   if (error instanceof RepError) {
     const report: ErrorReport = { exitCode: error.exitCode, message: oneLine(error.message) };
     if (error.hint) report.hint = oneLine(error.hint);
+    if (error.attempts !== undefined && error.attempts > 1) tellAttempts(report, error.attempts, error.elapsedMs ?? 0);
     const details = [error.stack ?? ''];
     if (error instanceof ApiError && error.bodyExcerpt) details.push(`body: ${error.bodyExcerpt}`);
     if (error.cause instanceof Error && error.cause.stack) details.push(`cause: ${error.cause.stack}`);
@@ -84,6 +85,13 @@ export function describeError(error: unknown): ErrorReport {
     hint: 'run again with --debug for details',
     debug: error instanceof Error ? (error.stack ?? message) : message,
   };
+}
+
+/** A failure after retries says how many attempts were made and over how long; the hint no longer offers retries as new. */
+function tellAttempts(report: ErrorReport, attempts: number, elapsedMs: number): void {
+  const seconds = elapsedMs < 10_000 ? Math.round(elapsedMs / 100) / 10 : Math.round(elapsedMs / 1000);
+  report.message += ` (${attempts} attempts over ${seconds} s)`;
+  if (report.hint?.includes('--retries')) report.hint = `try again later, or raise --retries (${attempts - 1} retries were made)`;
 }
 
 /** Formats a report as the lines written to stderr. */

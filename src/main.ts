@@ -12,18 +12,21 @@ export interface MainOptions {
   io: IO;
   /** The environment rep reads (REP_*, HOME, XDG_*, NO_COLOR, proxies): process.env, or a test's own. */
   env: NodeJS.ProcessEnv;
-  /** Aborted on Ctrl-C / SIGTERM: the command stops and the run exits 130. */
+  /** Aborted on Ctrl-C, SIGTERM, SIGHUP or SIGQUIT: the command stops and the run exits 130. */
   signal: AbortSignal;
+  /** Aborted when the process exits at once (a second signal): listeners close what must be closed, synchronously. */
+  exiting?: AbortSignal;
 }
 
 /** Parses argv, runs one command, and returns the exit code. Nothing else decides it. */
-export async function main(argv: string[], { io, env, signal }: MainOptions): Promise<number> {
+export async function main(argv: string[], options: MainOptions): Promise<number> {
+  const { io, signal } = options;
   if (signal.aborted) return ExitCode.interrupted; // a signal came while rep was starting
-  const code = await runCommand(argv, { io, env, signal });
+  const code = await runCommand(argv, options);
   return exitAfterOutput(io, code, argv.includes('--debug'));
 }
 
-async function runCommand(argv: string[], { io, env, signal }: MainOptions): Promise<number> {
+async function runCommand(argv: string[], { io, env, signal, exiting }: MainOptions): Promise<number> {
   const args = argv.slice(2);
   let globals: GlobalOptions | undefined;
   let cleanup: () => Promise<void> = async () => {};
@@ -33,7 +36,7 @@ async function runCommand(argv: string[], { io, env, signal }: MainOptions): Pro
     const commandIO = globals.color ? io : withoutColor(io);
     // Loaded here, not at the top: `--help` and usage errors need no config, paths or client.
     const { createDeps } = await import('./context.js');
-    const context = createDeps({ globals, io: commandIO, env, signal });
+    const context = createDeps({ globals, io: commandIO, env, signal, ...(exiting ? { exiting } : {}) });
     cleanup = context.cleanup;
     const module = await load();
     await module.run(opts, context.deps);

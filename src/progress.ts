@@ -53,7 +53,8 @@ function startProgress(deps: Deps, initial: string, shown: boolean): Progress {
     import('ora')
       .then(({ default: ora }) => {
         if (stopped) return;
-        spinner = ora({ text, stream: deps.io.stderrStream, color: 'cyan', isEnabled });
+        // discardStdin off: ora's raw stdin makes Ctrl-C a byte it never reads, so the run would go on.
+        spinner = ora({ text, stream: deps.io.stderrStream, color: 'cyan', isEnabled, discardStdin: false });
         if (holds === 0) spinner.start();
       })
       .catch(() => {});

@@ -45,11 +45,12 @@ describe('openRequestLog', () => {
     expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(3);
   });
 
-  it('writes nothing until flush, then a 0600 file in a 0700 dir, read back by a new log', () => {
+  it('saves each request as it is sent (a kill loses none) in a 0600 file in a 0700 dir, read back by a new log', () => {
     const log = openRequestLog(dir, 'abc', () => NOW);
+    expect(() => statSync(dir)).toThrow();
     log.record(NOW);
     log.noteRateLimit({ limit: 100, remaining: 42, resetAt: NOW + 600_000, seenAt: NOW });
-    expect(() => statSync(dir)).toThrow();
+    expect(readRequestStatus(dir, 'abc', NOW)).toEqual({ lastHour: 1, rateLimit: { limit: 100, remaining: 42, resetAt: NOW + 600_000, seenAt: NOW } });
     expect(log.flush()).toBeUndefined();
     expect(statSync(join(dir, REQUESTS_DIR)).mode & 0o777).toBe(0o700);
     const files = recordFiles();
@@ -98,9 +99,11 @@ describe('openRequestLog', () => {
     const log = openRequestLog(dir, 'abc', () => NOW);
     log.record(NOW - 2 * HOUR);
     for (let i = 0; i < 10_000; i++) log.record(NOW - 50 * MINUTE + i * 300);
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(10_000); // saved as they went
     log.flush();
-    const text = readFileSync(join(dir, REQUESTS_DIR, recordFiles()[0] as string), 'utf8');
-    expect(text.length).toBeLessThan(2000);
+    const files = recordFiles();
+    expect(files).toHaveLength(1);
+    expect(readFileSync(join(dir, REQUESTS_DIR, files[0] as string), 'utf8').length).toBeLessThan(70_000); // started again as it grew
     expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(10_000);
   });
 
@@ -114,6 +117,22 @@ describe('openRequestLog', () => {
     second.flush();
     first.flush(); // nothing pending: no double count
     expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(3);
+  });
+
+  it("a run's live file is counted while it runs, left alone by merges, and counted once after them", () => {
+    const running = openRequestLog(dir, 'abc', () => NOW);
+    running.record(NOW);
+    for (let run = 0; run < 2 * MERGE_AT; run++) {
+      const other = openRequestLog(dir, 'abc', () => NOW);
+      other.record(NOW);
+      other.flush(); // merges as the files pile up
+    }
+    running.record(NOW);
+    expect(recordFiles().filter((name) => name.endsWith('.live.jsonl'))).toHaveLength(1);
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(2 * MERGE_AT + 2);
+    running.flush();
+    expect(recordFiles().filter((name) => name.endsWith('.live.jsonl'))).toHaveLength(0);
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(2 * MERGE_AT + 2);
   });
 
   it('keeps the files few: merged once there are MERGE_AT of them, every count kept', () => {

@@ -96,11 +96,22 @@ describe('answers the CLI must tell apart', () => {
     expect(api.count('/api/pulse')).toBe(2);
   });
 
-  it('when the retries run out, the last failure is reported (exit 1)', async () => {
+  it('when the retries run out, the last failure is reported with the attempts made and how long they took (exit 1)', async () => {
     const api = await server();
     api.expect('/api/pulse', { status: 503 }, { status: 502 }, { status: 504 });
-    expectReport(await rep(['--retries', '2', 'pulse'], api), 1, /^rep: the server failed \(504 Gateway Timeout\)$/, /./);
+    expectReport(
+      await rep(['--retries', '2', 'pulse'], api),
+      1,
+      /^rep: the server failed \(504 Gateway Timeout\) \(3 attempts over \d+(\.\d)? s\)$/,
+      /^hint: try again later, or raise --retries \(2 retries were made\)$/,
+    );
     expect(api.count('/api/pulse')).toBe(3);
+  });
+
+  it('without retries, a 5xx says nothing of attempts and points at --retries', async () => {
+    const api = await server();
+    api.expect('/api/pulse', { status: 503 });
+    expectReport(await rep(['--retries', '0', 'pulse'], api), 1, /^rep: the server failed \(503 Service Unavailable\)$/, /--retries retries automatically/);
   });
 });
 

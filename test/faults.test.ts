@@ -131,6 +131,14 @@ describe('network faults exit 6', () => {
     expectCleanFailure(await rep(['--timeout', '0.3', 'pulse'], server.baseUrl.href), 6, /no answer from 127\.0\.0\.1 within 0\.3 s/);
   });
 
+  it('a timeout after retries says how many attempts, over how long', async () => {
+    server = await session.server();
+    server.expect('/api/pulse', { fault: 'hang' }, { fault: 'hang' });
+    const result = await rep(['--timeout', '0.2', '--retries', '1', 'pulse'], server.baseUrl.href);
+    expectCleanFailure(result, 6, /^rep: no answer from 127\.0\.0\.1 within 0\.2 s \(2 attempts over \d+(\.\d)? s\)$/);
+    expect(server.count('/api/pulse')).toBe(2);
+  });
+
   it('retries network errors and 5xx, then succeeds', async () => {
     server = await session.server();
     server.expect('/api/pulse', { status: 503, body: 'busy' }, { fault: 'reset' }, { status: 200, body: { index: 70 } });

@@ -1,9 +1,10 @@
-// Ctrl-C and SIGTERM end rep with exit 130 whenever they come: during start-up, before the command
-// has even been loaded, and in the middle of a batch, whose JSON array is still closed on the way out.
-import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+// Ctrl-C, SIGTERM, SIGHUP and SIGQUIT end rep with exit 130 whenever they come: during start-up, before
+// the command has even been loaded, and in the middle of a batch, whose JSON array is still closed on the
+// way out, even when a second signal cuts the shutdown short; every request sent is counted, even under SIGKILL.
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, useRep } from './helpers/cli.js';
+import { runCli, runInProcess, useRep } from './helpers/cli.js';
 import { auditBody, serveCompanyAudits } from './helpers/companies.js';
 
 const fixture = useRep();
@@ -72,8 +73,10 @@ describe('a signal during start-up', () => {
 });
 
 describe('an interrupted json batch', () => {
-  it.each(['SIGINT', 'SIGTERM'] as const)('%s: the file holds every record written so far and a closed array, exit 130', async (signalName) => {
-    const names = Array.from({ length: 10 }, (_, i) => `Company ${i + 1}`);
+  const names = Array.from({ length: 10 }, (_, i) => `Company ${i + 1}`);
+
+  /** A one-at-a-time json batch into a file, sent `signals` once Company 6's request (the sixth) has arrived. */
+  async function interruptedBatch(signals: NodeJS.Signals | NodeJS.Signals[]) {
     const server = await fixture.server();
     const audits = serveCompanyAudits(server, { companies: names, hold: ['Company 6'] });
     const out = join(fixture.home().dir, 'out.json');
@@ -82,16 +85,45 @@ describe('an interrupted json batch', () => {
     const interrupt = new AbortController();
     // One request at a time: when Company 6's request arrives, records 1-5 are in the file.
     void audits.arrived('Company 6').then(() => interrupt.abort());
+    const env = { REP_API_KEY: 'k', REP_BASE_URL: server.baseUrl.href };
     const result = await runCli(['--retries', '0', '--format', 'json', 'audit', '--concurrency', '1', ...names], {
       home: fixture.home(),
-      env: { REP_API_KEY: 'k', REP_BASE_URL: server.baseUrl.href },
+      env,
       stdoutFd: fd,
       signal: interrupt.signal,
-      interruptWith: signalName,
+      interruptWith: signals,
     });
-    expect(result.code).toBe(130);
-    expect(result.stderr).toBe('');
-    expect(existsSync(out)).toBe(true);
-    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(names.slice(0, 5).map((name) => ({ query: name, result: auditBody(name) })));
+    const status = await runInProcess(['--json', 'status'], { home: fixture.home(), env });
+    const counted = (JSON.parse(status.stdout) as { requests_last_hour: number }).requests_last_hour;
+    return { ...result, text: readFileSync(out, 'utf8'), counted, sent: server.count('/api/audit') };
+  }
+  const firstFive = () => names.slice(0, 5).map((name) => ({ query: name, result: auditBody(name) }));
+
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const)(
+    '%s: exit 130, the file holds every record written so far and a closed array, every request counted',
+    async (signalName) => {
+      const result = await interruptedBatch(signalName);
+      expect({ code: result.code, signal: result.signal, stderr: result.stderr }).toEqual({ code: 130, signal: null, stderr: '' });
+      expect(JSON.parse(result.text)).toEqual(firstFive());
+      expect([result.sent, result.counted]).toEqual([6, 6]);
+    },
+  );
+
+  it.each([
+    ['SIGINT', 'SIGTERM'],
+    ['SIGTERM', 'SIGINT'],
+  ] as const)('%s then %s at once: the second ends the run at once, the array still closed and every request counted', async (...signals) => {
+    const result = await interruptedBatch([...signals]);
+    expect({ code: result.code, signal: result.signal }).toEqual({ code: 130, signal: null });
+    // Answers still being stored when the second signal came are not waited for: the array holds what was written.
+    const records = JSON.parse(result.text) as unknown[];
+    expect(records).toEqual(firstFive().slice(0, records.length));
+    expect([result.sent, result.counted]).toEqual([6, 6]);
+  });
+
+  it('SIGKILL: every request sent before the kill is counted', async () => {
+    const result = await interruptedBatch('SIGKILL');
+    expect(result.signal).toBe('SIGKILL');
+    expect([result.sent, result.counted]).toEqual([6, 6]);
   });
 });

@@ -243,7 +243,13 @@ export function createClient(options: ClientOptions): RepClient {
     onAnswered?: () => void,
   ): Promise<Omit<RepResult<never>, 'view'>> {
     const url = buildUrl(baseUrl, endpoint, q);
+    const started = now();
     let retry = 0;
+    /** The final error, with the attempts made when there were retries. */
+    const gaveUp = (error: RepError): RepError => {
+      if (retry > 0) Object.assign(error, { attempts: retry + 1, elapsedMs: now() - started });
+      return error;
+    };
     const retryAfter = async (error: RepError, retryAfterAt: number | undefined): Promise<boolean> => {
       if (retry >= retries) return false;
       const delayMs = retryDelay(retry + 1, retryAfterAt === undefined ? undefined : retryAfterAt - now(), options.random);
@@ -261,7 +267,7 @@ export function createClient(options: ClientOptions): RepClient {
         response = await transport(url, signal);
       } catch (error) {
         if (error instanceof NetworkError && error.retryable && (await retryAfter(error, undefined))) continue;
-        throw error;
+        throw error instanceof NetworkError ? gaveUp(error) : error;
       }
       const rateLimit = parseRateLimitHeaders(response.headers, now());
       noteRateLimit(rateLimit, response.status);
@@ -280,7 +286,7 @@ export function createClient(options: ClientOptions): RepClient {
       }
       const error = errorFromResponse(response, { endpoint, hasKey: Boolean(key), redact, ...(q !== undefined ? { q } : {}) });
       if (RETRY_STATUSES.has(response.status) && (await retryAfter(error, parseRetryAfter(response.headers['retry-after'], now())))) continue;
-      throw error;
+      throw gaveUp(error);
     }
   }
 

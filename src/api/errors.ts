@@ -30,6 +30,10 @@ export abstract class RepError extends Error {
   abstract readonly exitCode: ExitCodeValue;
   /** One line saying what the user can do about it, in the CLI's words (`--wait`, `rep login`). */
   hint?: string;
+  /** The attempts a call made before it gave up (retries included), when it made more than one. */
+  attempts?: number;
+  /** How long those attempts took, from the first request to the failure (ms). */
+  elapsedMs?: number;
   constructor(message: string, options?: { hint?: string; cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     if (options?.hint) this.hint = options.hint;

@@ -12,7 +12,7 @@ import type { RawResponse, RequestFn } from './transport.js';
  */
 export function directRequest(): RequestFn {
   const agents = new Map<string, Agent>();
-  return (url, { headers, signal }) => {
+  return (url, { headers, signal, onSent }) => {
     // Not imported: an import of node:http reads all its exports, and on Node 22+ its WebSocket export
     // loads Node's own undici. https (and with it tls) only for an https URL.
     const client = url.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
@@ -25,6 +25,9 @@ export function directRequest(): RequestFn {
       });
       // Before the answer: the request's promise fails. After it, the body's reader sees the error.
       request.on('error', reject);
+      // Just before it is written: a new connection writes it first thing once connected (TLS: secured).
+      const connected = url.protocol === 'https:' ? 'secureConnect' : 'connect';
+      if (onSent) request.once('socket', (socket) => (socket.connecting ? socket.prependOnceListener(connected, onSent) : onSent()));
       request.end();
     });
   };

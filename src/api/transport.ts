@@ -29,7 +29,8 @@ export interface BodyStream {
 }
 
 /** One GET through a back-end; fails with the back-end's own error (transport.ts names it). */
-export type RequestFn = (url: URL, options: { headers: Record<string, string>; signal: AbortSignal }) => Promise<RawResponse>;
+/** `onSent`, where the client can tell, once the request goes out on a connection to the server. */
+export type RequestFn = (url: URL, options: { headers: Record<string, string>; signal: AbortSignal; onSent?: () => void }) => Promise<RawResponse>;
 
 /** The proxy settings of an environment (lower-case names win, as curl reads them); '' means none. */
 export interface ProxyVariables {
@@ -109,11 +110,17 @@ export function createTransport(options: TransportOptions): Transport {
             durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
           });
         phase = 'connect';
-        const response = await request(url, { headers: options.headers, signal: linked.signal }).catch((error: unknown) => {
-          if (!neverSent(error)) options.onSend();
+        // Counted as soon as it is sent, so a run killed while it waits for the answer has counted it.
+        let counted = false;
+        const sent = () => {
+          if (!counted) options.onSend();
+          counted = true;
+        };
+        const response = await request(url, { headers: options.headers, signal: linked.signal, onSent: sent }).catch((error: unknown) => {
+          if (!neverSent(error)) sent();
           throw error;
         });
-        options.onSend();
+        sent();
         const headers = flattenHeaders(response.headers);
         const location = headers.location;
         if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {

@@ -45,6 +45,8 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const client = await deps.client();
   const [{ createBatchWriter }, { csvBom }] = await Promise.all([import('../output/batch.js'), import('../output/csv.js')]);
   const writer = createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
+  // A second signal exits before this run ends: what was written stays a whole document.
+  deps.exiting.addEventListener('abort', () => writer.close(), { once: true });
   const tally = new BatchTally();
   const dedupe = new Dedupe<Slot>();
   const queue: Slot[] = [];

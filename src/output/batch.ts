@@ -21,6 +21,8 @@ export interface BatchWriter {
    * it only closes what was streamed: the table, never drawn yet, is not drawn at all.
    */
   end(options?: { interrupted?: boolean }): Promise<void>;
+  /** Closes only what was streamed, now and synchronously (the JSON array's `]`): for a process about to exit. */
+  close(): void;
 }
 
 /** The default: one row per company, the shape a spreadsheet user wants. */
@@ -60,6 +62,10 @@ function streamingWriter(
 ): BatchWriter {
   let written = 0;
   let open = true;
+  const close = () => {
+    if (open) io.out((written === 0 ? parts.open() : '') + parts.close(written > 0));
+    open = false;
+  };
   return {
     write(record, change) {
       if (!open) return false;
@@ -69,9 +75,10 @@ function streamingWriter(
       return open;
     },
     async end() {
-      if (open) io.out((written === 0 ? parts.open() : '') + parts.close(written > 0));
+      close();
       await io.drain();
     },
+    close,
   };
 }
 
@@ -88,6 +95,7 @@ function tableWriter(io: IO, signal: AbortSignal | undefined): BatchWriter {
       io.out(await drawBatchSummary(io, summaries, signal));
       await io.drain();
     },
+    close() {}, // nothing is streamed: the table is drawn at the end or not at all
   };
 }
 

@@ -3,7 +3,9 @@
 // merges the files into one and removes the files it read. Every record has an id, so merges that
 // race each other at worst hold the same record twice, and a reader takes each id once. Nothing
 // waits on a lock: the lock below only keeps processes from merging the same files at once.
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+// A live record (a run's count as it goes) is the exception: its process appends its latest state to
+// a file of its own, which merges read but leave in place until the process is done with it.
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { folderForeignness } from '../local-file.js';
 import { readPrivateFile, TEMP_SUFFIX, writePrivateFile } from './files.js';
@@ -20,6 +22,8 @@ export interface RecordStoreOptions<T extends StoredRecord> {
   prune(records: T[]): T[];
   /** Merge once this many files are there. */
   mergeAt: number;
+  /** Two versions of one record (a live record's, and a merge's copy of it) as one; default: either. */
+  combine?(a: T, b: T): T;
 }
 
 export interface RecordStore<T extends StoredRecord> {
@@ -27,6 +31,19 @@ export interface RecordStore<T extends StoredRecord> {
   read(): T[];
   /** Adds the records as one new file, merging when files pile up. Throws when it cannot be written. */
   add(records: T[]): void;
+  /**
+   * A record this process keeps up to date, in a file of its own that a kill leaves readable: each
+   * change is appended (the `combine` option makes one record of them); once the file has grown, it is
+   * started again from `whole()`, the record so far.
+   */
+  live(whole: () => T): LiveRecord<T>;
+}
+
+export interface LiveRecord<T extends StoredRecord> {
+  /** Appends a change to the record (one write). Throws when it cannot be written. */
+  put(change: T): void;
+  /** Hands the file to merges; put() after it starts a new file. Throws when it cannot. */
+  done(): void;
 }
 
 const EXTENSION = '.jsonl';
@@ -35,6 +52,10 @@ const MAX_FILE_BYTES = 8 * 1024 * 1024;
 /** A merge lock or a temporary file older than this was left by a process that died. */
 const STALE_MS = 60 * 60 * 1000;
 const LOCK = '.merging';
+/** How live files' names end (before EXTENSION); a merge removes one only once it is stale. */
+const LIVE = '.live';
+/** A live file past this size is started again from the whole record. */
+const LIVE_RESTART_BYTES = 64 * 1024;
 /** Reads retried when a merge removed a listed file meanwhile (its records are in the merge's new file). */
 const READ_ATTEMPTS = 4;
 
@@ -51,7 +72,9 @@ export function openRecordStore<T extends StoredRecord>(dir: string, options: Re
         files.push(name);
         for (const line of file.text.split('\n')) {
           const record = line ? options.parse(parseLine(line)) : undefined;
-          if (record && !records.has(record.id)) records.set(record.id, record);
+          if (!record) continue;
+          const known = records.get(record.id);
+          records.set(record.id, known && options.combine ? options.combine(known, record) : (known ?? record));
         }
       }
       if (!vanished || attempt >= READ_ATTEMPTS) return { records, files };
@@ -72,13 +95,21 @@ export function openRecordStore<T extends StoredRecord>(dir: string, options: Re
       const { records, files } = readAll();
       const kept = options.prune([...records.values()]);
       if (kept.length > 0) writeRecordFile(dir, kept);
-      for (const name of files) rmSync(join(dir, name), { force: true });
+      for (const name of files) if (!isLive(name) || ageMs(join(dir, name)) > STALE_MS) rmSync(join(dir, name), { force: true });
       for (const name of readdirSync(dir)) if (name.endsWith(TEMP_SUFFIX) && ageMs(join(dir, name)) > STALE_MS) rmSync(join(dir, name), { force: true });
     } finally {
       closeSync(fd);
       rmSync(lock, { force: true });
     }
   }
+
+  const mergeIfMany = () => {
+    try {
+      if (recordFiles(dir).filter((name) => !isLive(name)).length >= options.mergeAt) merge();
+    } catch {
+      // The records are saved; the files a failed merge left are merged by a later one.
+    }
+  };
 
   return {
     read: () => {
@@ -90,11 +121,51 @@ export function openRecordStore<T extends StoredRecord>(dir: string, options: Re
       trustFolder(dir);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       writeRecordFile(dir, records);
-      try {
-        if (recordFiles(dir).length >= options.mergeAt) merge();
-      } catch {
-        // The records are saved; the files a failed merge left are merged by a later one.
+      mergeIfMany();
+    },
+    live: (whole) => liveRecord(dir, whole, mergeIfMany),
+  };
+}
+
+function liveRecord<T extends StoredRecord>(dir: string, whole: () => T, mergeIfMany: () => void): LiveRecord<T> {
+  let file: { fd: number; path: string; bytes: number } | undefined;
+  const close = () => {
+    if (file) closeSync(file.fd);
+    file = undefined;
+  };
+  const lineOf = (record: T) => Buffer.from(`${JSON.stringify(record)}\n`);
+  /** Appends the line to the file, or writes the whole record to a new one; false when a merge took the file meanwhile. */
+  const write = (line: Buffer): boolean => {
+    if (!file) {
+      trustFolder(dir);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const path = join(dir, `${recordFileStem()}${LIVE}${EXTENSION}`);
+      file = { fd: openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL, 0o600), path, bytes: 0 };
+      line = lineOf(whole()); // a new file holds everything so far
+    }
+    file.bytes += writeSync(file.fd, line);
+    return sameFile(file.fd, file.path);
+  };
+  return {
+    put(change) {
+      // A merge took the file as stale (its process idle for long): the record goes to a new one.
+      if (!write(lineOf(change))) {
+        close();
+        write(lineOf(change));
       }
+      if (file && file.bytes > LIVE_RESTART_BYTES) {
+        const old = file.path;
+        close();
+        write(lineOf(whole())); // a reader meanwhile sees both files: one record, combined
+        rmSync(old, { force: true });
+      }
+    },
+    done() {
+      if (!file) return;
+      const { path } = file;
+      close();
+      renameSync(path, join(dir, `${recordFileStem()}${EXTENSION}`));
+      mergeIfMany();
     },
   };
 }
@@ -103,6 +174,17 @@ export function openRecordStore<T extends StoredRecord>(dir: string, options: Re
 function trustFolder(dir: string): void {
   const foreign = folderForeignness(dir);
   if (foreign) throw new Error(`the folder ${foreign}`);
+}
+
+function isLive(name: string): boolean {
+  return name.endsWith(`${LIVE}${EXTENSION}`);
+}
+
+/** Whether path still names the file fd is open on. */
+function sameFile(fd: number, path: string): boolean {
+  const open = fstatSync(fd, { bigint: true });
+  const named = statSync(path, { bigint: true, throwIfNoEntry: false });
+  return named !== undefined && named.dev === open.dev && named.ino === open.ino;
 }
 
 /** The names of the record files in dir, none while it does not exist. */
@@ -117,8 +199,12 @@ function recordFiles(dir: string): string[] {
 
 /** One line a record, written whole under a temporary name and renamed into place (0600). */
 function writeRecordFile(dir: string, records: StoredRecord[]): void {
-  const name = `${Date.now().toString(36)}-${process.pid.toString(36)}-${randomHex(4)}${EXTENSION}`;
-  writePrivateFile(join(dir, name), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+  writePrivateFile(join(dir, `${recordFileStem()}${EXTENSION}`), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+}
+
+/** A record file's name before its extension, which no other process or call picks. */
+function recordFileStem(): string {
+  return `${Date.now().toString(36)}-${process.pid.toString(36)}-${randomHex(4)}`;
 }
 
 /**

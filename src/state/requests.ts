@@ -1,6 +1,7 @@
 // The local count of requests sent, per key, in per-minute buckets over the last hour: it estimates
-// when a rate limit resets when the server does not say, and feeds `rep status`. Each run adds what it
-// sent as one record to a record store (record-store.ts), so parallel rep processes lose no count.
+// when a rate limit resets when the server does not say, and feeds `rep status`. Each run keeps what it
+// sent as one live record of a record store (record-store.ts), appended as each request goes out, so
+// parallel rep processes lose no count, and neither does a run that is killed.
 // It is a cache, not config: a broken record is skipped. Keys are stored only as a hash (keyId).
 import { join } from 'node:path';
 // The window the log counts over is the service's rate-limit window.
@@ -34,7 +35,7 @@ export interface RequestLog {
   oldestSince(sinceMs: number): number | undefined;
   noteRateLimit(info: Omit<RateLimitSnapshot, 'seenAt'> & { seenAt?: number }): void;
   lastRateLimit(): RateLimitSnapshot | undefined;
-  /** Writes pending changes (synchronous: safe in a process 'exit' handler). Never throws: returns why it could not. */
+  /** Ends the run's record (each request is saved as it is sent); why a save failed, if one did. Never throws. */
   flush(): Error | undefined;
 }
 
@@ -66,12 +67,25 @@ export function keyId(key: string): string {
 /** The last key named: a run has one, and a batch asks for its name once an answer. */
 let lastKeyId: { key: string; id: string } | undefined;
 
-/** Opens the log of one key in stateDir. Nothing is written until flush(); `now` dates pruning. */
+/** Opens the log of one key in stateDir; `now` dates pruning. */
 export function openRequestLog(stateDir: string, id: string, now: () => number = Date.now): RequestLog {
   const store = countStore(stateDir, now);
-  // Only what this process added is written, so concurrent rep processes do not count twice.
-  let pending: Record<string, number> = {};
+  // Only what this process added is written, under its own record id, so concurrent rep processes do not count twice.
+  const runId = randomHex(8);
+  const pending: Record<string, number> = {};
   let pendingRateLimit: RateLimitSnapshot | undefined;
+  const live = store.live(() => ({ id: runId, key: id, minutes: recentMinutes(pending, now()), ...(pendingRateLimit ? { rateLimit: pendingRateLimit } : {}) }));
+  let failure: Error | undefined;
+  /** Saves what changed: one minute's count so far, or the rate-limit facts. */
+  const save = (change: Pick<CountRecord, 'minutes' | 'rateLimit'>) => {
+    if (failure) return; // said once, at the end
+    try {
+      live.put({ id: runId, key: id, ...change });
+    } catch (error) {
+      // A cache that cannot be written (read-only home, full disk) must not fail the command.
+      failure = error instanceof Error ? error : new Error(String(error));
+    }
+  };
   // The files are read when a question needs them (a rate limit's reset, the hour's oldest request),
   // not to count a request: a run that only sends and answers reads no record file. What this process
   // added is counted on top of them.
@@ -80,7 +94,10 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
     if (known) return known;
     let initial: KeyState | undefined;
     try {
-      initial = keyState(store.read(), id);
+      initial = keyState(
+        store.read().filter((record) => record.id !== runId),
+        id,
+      );
     } catch {
       // Unreadable: counted from zero; flush says why when it cannot write either.
     }
@@ -95,6 +112,7 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
       const minute = String(Math.floor(nowMs / MINUTE_MS));
       pending[minute] = (pending[minute] ?? 0) + 1;
       if (known) known.minutes[minute] = (known.minutes[minute] ?? 0) + 1;
+      save({ minutes: { [minute]: pending[minute] } });
     },
     oldestSince(sinceMs) {
       const first = bucketsSince(view().minutes, sinceMs)[0];
@@ -105,22 +123,19 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
       if (!snapshot) return;
       pendingRateLimit = snapshot;
       if (known) known.rateLimit = snapshot;
+      save({ rateLimit: snapshot });
     },
     lastRateLimit() {
       return view().rateLimit;
     },
     flush() {
-      if (Object.keys(pending).length === 0 && !pendingRateLimit) return undefined;
-      const record = countRecordOf(randomHex(8), id, recentMinutes(pending, now()), pendingRateLimit);
       try {
-        if (record) store.add([record]);
-        pending = {};
-        pendingRateLimit = undefined;
-        return undefined;
+        live.done();
       } catch (error) {
-        // A cache that cannot be written (read-only home, full disk) must not fail the command.
-        return error instanceof Error ? error : new Error(String(error));
+        // Left live: a merge takes it once it is stale.
+        failure ??= error instanceof Error ? error : new Error(String(error));
       }
+      return failure;
     },
   };
 }
@@ -139,7 +154,15 @@ export function requestsDir(stateDir: string): string {
 }
 
 function countStore(stateDir: string, now: () => number): RecordStore<CountRecord> {
-  return openRecordStore(requestsDir(stateDir), { parse: countRecord, prune: (records) => prune(records, now()), mergeAt: MERGE_AT });
+  return openRecordStore(requestsDir(stateDir), { parse: countRecord, prune: (records) => prune(records, now()), mergeAt: MERGE_AT, combine: latestOf });
+}
+
+/** A run's record as saved at two moments (its counts only grow): each minute's larger count, the later rate-limit facts. */
+function latestOf(a: CountRecord, b: CountRecord): CountRecord {
+  const minutes = { ...a.minutes };
+  for (const [minute, n] of Object.entries(b.minutes ?? {})) minutes[minute] = Math.max(minutes[minute] ?? 0, n);
+  const rateLimit = !a.rateLimit || (b.rateLimit && b.rateLimit.seenAt >= a.rateLimit.seenAt) ? b.rateLimit : a.rateLimit;
+  return countRecordOf(a.id, a.key, minutes, rateLimit) ?? a;
 }
 
 /** One key's requests per minute, summed over every run, and the latest rate-limit facts. */

@@ -86,7 +86,8 @@ export interface SpawnOptions extends RunOptions {
   bin?: string;
   /** Kill the child after this long (a safety net, not an assertion). */
   killAfterMs?: number;
-  interruptWith?: NodeJS.Signals;
+  /** The signal `signal` sends (default SIGINT); several are sent one right after another. */
+  interruptWith?: NodeJS.Signals | NodeJS.Signals[];
   /** A file (or device: /dev/zero) opened as stdin instead of a pipe; `input` is then ignored. */
   stdinFrom?: string;
   /** The child's working directory (default: this process's). */
@@ -153,7 +154,10 @@ export function runCli(args: string[], options: SpawnOptions): Promise<CliResult
       options.onStderr?.(chunk);
     });
     const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 30_000);
-    options.signal?.addEventListener('abort', () => child.kill(options.interruptWith ?? 'SIGINT'), { once: true });
+    const interrupt = () => {
+      for (const signal of [options.interruptWith ?? 'SIGINT'].flat()) child.kill(signal);
+    };
+    options.signal?.addEventListener('abort', interrupt, { once: true });
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(killer);

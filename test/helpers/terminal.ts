@@ -13,6 +13,8 @@ export interface TerminalOptions {
   stdoutTo?: string;
   /** The terminal's width (`stty cols`); without it `script` gives a terminal of 0 columns. */
   columns?: number;
+  /** A shell command run on the same terminal after rep (`stty -a`); the exit code stays rep's. */
+  thenRun?: string;
 }
 
 const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
@@ -22,6 +24,8 @@ export function runOnTerminal(home: TempHome, args: string[], options: TerminalO
   let command = [process.execPath, REP_BIN, '--retries', '0', ...args].map(quote).join(' ');
   if (options.stdoutTo) command += ` > ${quote(options.stdoutTo)}`;
   if (options.columns) command = `stty cols ${options.columns} rows 50 && ${command}`;
+  // The shell outlives a Ctrl-C meant for rep (its trap is reset for rep), to run the command after.
+  if (options.thenRun) command = `trap : INT; ${command}; code=$?; ${options.thenRun}; exit $code`;
   const env = { PATH: process.env.PATH ?? '', TERM: 'dumb', ...home.env, ...options.env };
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
