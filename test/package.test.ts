@@ -4,11 +4,11 @@
 // use that install (packed and installed once a run: both take seconds) and import the library with
 // strict TypeScript types. npm gets an empty user config and a temp cache, so the machine's own npm
 // settings neither leak in nor get touched.
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,21 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 /** What a fresh clone does not have: installed or built files, caches, VCS data. */
 const NOT_IN_A_CLONE = new Set(['node_modules', 'dist', '.git', '.cache', 'coverage']);
+
+/** Whether a checkout's file is one a fresh clone has: git's list where there is one (which leaves out ignored files, like a mutation run's .stryker-tmp/ or packed tarballs), else all but NOT_IN_A_CLONE. */
+function inAClone(): (path: string) => boolean {
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
+  const files = listed.status === 0 ? new Set(listed.stdout.split('\0').filter(Boolean)) : undefined;
+  const folders = new Set(
+    [...(files ?? [])].flatMap((file) =>
+      file
+        .split('/')
+        .slice(0, -1)
+        .map((_, at, parts) => parts.slice(0, at + 1).join('/')),
+    ),
+  );
+  return (path) => !NOT_IN_A_CLONE.has(path.split('/')[0] ?? '') && (files === undefined || path === '' || files.has(path) || folders.has(path));
+}
 
 interface NpmResult {
   code: number;
@@ -55,7 +70,8 @@ beforeAll(async () => {
     npm_config_update_notifier: 'false',
   };
   const project = join(dir, 'project');
-  cpSync(ROOT, project, { recursive: true, filter: (source) => !NOT_IN_A_CLONE.has(source.slice(ROOT.length).split('/')[0] ?? '') });
+  const copied = inAClone();
+  cpSync(ROOT, project, { recursive: true, filter: (source) => copied(relative(ROOT, source)) });
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
 
   const pack = await npm(['pack', '--offline', '--json', '--pack-destination', dir], project);
