@@ -276,6 +276,9 @@ import('rep-cli').then((imported) => {
         expect(result.stderr.length).toBeLessThan(3000);
         expect(Math.max(...result.stderr.split('\n').map((line) => line.length))).toBeLessThan(200);
       }
+      // and so for any throw: no line of the library is long
+      const library = readFileSync(join(installed, 'dist', 'index.cjs'), 'utf8').split('\n');
+      expect(Math.max(...library.map((line) => line.length))).toBeLessThan(300);
     } finally {
       await sandbox.close();
     }
