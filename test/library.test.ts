@@ -276,11 +276,13 @@ describe('a library, not a program', () => {
     vi.stubEnv('http_proxy', deadProxy);
     vi.stubEnv('NO_PROXY', '');
     vi.stubEnv('no_proxy', '');
-    const direct = createClient({ baseUrl: sandbox.url, apiKey: sandbox.key, retries: 0 });
-    expect((await direct.pulse()).view.index).toEqual(expect.any(Number));
-    const proxied = createClient({ baseUrl: sandbox.url, apiKey: sandbox.key, retries: 0, env: process.env });
+    // A remote host (loopback ones never go through a proxy) that DNS does not know.
+    const baseUrl = 'https://api.rep.test/api';
+    const direct = await failure(createClient({ baseUrl, retries: 0 }).pulse());
+    expect(direct.message).toBe('cannot resolve api.rep.test');
+    const proxied = createClient({ baseUrl, retries: 0, env: process.env });
     const error = await failure(proxied.pulse());
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error.message).toMatch(/^cannot connect to 127\.0\.0\.1:\d+ \(connection refused\)$/);
+    expect(error.message).toMatch(/^cannot connect to the proxy 127\.0\.0\.1:\d+ from http_proxy \(connection refused\)$/);
   });
 });

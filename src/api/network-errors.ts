@@ -1,6 +1,7 @@
 // Network errors: what Node's client and undici throw when a request never gets a whole answer becomes
 // one NetworkError naming the cause (refused, DNS, TLS, reset, cut off, timeout) and what to try.
-import { NetworkError } from './errors.js';
+import { NetworkError, statusLine } from './errors.js';
+import type { ProxyRoute } from './proxy.js';
 
 /** The phase a request failed in: a reset while the body streams in is an answer cut off. */
 export type Phase = 'connect' | 'body';
@@ -31,12 +32,50 @@ export function errorCode(error: unknown, depth = 0): string | undefined {
 /** Whether a failed request never reached a server (refused, DNS, TLS, unreachable): it is not counted. */
 export function neverSent(error: unknown): boolean {
   const code = errorCode(error);
+  if (tunnelStatus(error) !== undefined) return true;
   return code !== undefined && (code === 'ECONNREFUSED' || DNS_CODES.has(code) || TLS_CODE.test(code) || UNREACHABLE_CODES.has(code));
 }
 
+/** The status a proxy answered a CONNECT with, when that is why the request failed (undici says it in words only). */
+function tunnelStatus(error: unknown): number | undefined {
+  const status = error instanceof Error ? /^Proxy response \((\d{3})\) !== 200/.exec(error.message)?.[1] : undefined;
+  return status === undefined ? undefined : Number(status);
+}
+
+/** A failure of the proxy itself (refused, unknown host, a CONNECT answered with an error), named as the proxy's. */
+function proxyError(error: unknown, code: string | undefined, url: URL, proxy: ProxyRoute): NetworkError | undefined {
+  const from = `from ${proxy.variable}`;
+  const around = `check ${proxy.variable}, or add ${url.hostname} to NO_PROXY to go around it`;
+  if (code === 'ECONNREFUSED') {
+    return new NetworkError(`cannot connect to the proxy ${hostAndPort(proxy.url)} ${from} (connection refused)`, {
+      hint: `is the proxy running? ${around}`,
+      cause: error,
+    });
+  }
+  if (code !== undefined && DNS_CODES.has(code)) {
+    return new NetworkError(`cannot resolve the proxy host ${proxy.url.hostname} ${from}`, {
+      hint: `check the host name in ${proxy.variable}, and your network or DNS`,
+      cause: error,
+    });
+  }
+  const status = tunnelStatus(error);
+  if (status === undefined) return undefined;
+  return new NetworkError(`the proxy ${hostAndPort(proxy.url)} ${from} answered ${statusLine(status)} to the tunnel to ${hostAndPort(url)}`, {
+    hint:
+      status === 407
+        ? `the proxy wants credentials: put them in ${proxy.variable} (http://USER:PASSWORD@HOST:PORT)`
+        : `the proxy will not reach ${url.hostname}: ${around}`,
+    cause: error,
+    // A gateway's failure may pass; a refusal or a demand for credentials is the same on a retry.
+    retryable: status >= 502 && status <= 504,
+  });
+}
+
 /** A NetworkError for a failed request to url. */
-export function networkError(error: unknown, url: URL, phase: Phase): NetworkError {
+export function networkError(error: unknown, url: URL, phase: Phase, proxy?: ProxyRoute): NetworkError {
   const code = errorCode(error);
+  const ofProxy = proxy && phase === 'connect' ? proxyError(error, code, url, proxy) : undefined;
+  if (ofProxy) return ofProxy;
   const host = url.hostname;
   const options = (hint: string) => ({ hint, cause: error });
   if (code === 'ECONNREFUSED') {
