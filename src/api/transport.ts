@@ -172,11 +172,17 @@ function followRedirect(start: URL, current: URL, location: string, hop: number,
     throw new ApiError(`the server redirected to ${describeUrl(next)} (another origin); not followed`, {
       status,
       headers,
-      hint: 'the API key is sent only to the configured origin; if that address is the service, use it as --base-url',
+      hint: 'the API key is sent only to the configured origin; if that address is the service, use it as the baseUrl option',
+      reason: 'otherOrigin',
     });
   }
   if (hop + 1 > MAX_REDIRECTS) {
-    throw new ApiError(`the server redirected more than ${MAX_REDIRECTS} times; not followed`, { status, headers, hint: 'check --base-url' });
+    throw new ApiError(`the server redirected more than ${MAX_REDIRECTS} times; not followed`, {
+      status,
+      headers,
+      hint: 'check the baseUrl option',
+      reason: 'baseUrl',
+    });
   }
   return next;
 }
