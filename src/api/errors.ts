@@ -22,7 +22,6 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 /**
  * What a hint is about, for the CLI to say it in its own words (src/errors.ts): the library's hint
  * names the library's options (`apiKey`, `maxWait`), the CLI's its flags and commands.
- * @internal
  */
 export type HintReason =
   | 'key'
