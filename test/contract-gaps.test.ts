@@ -67,7 +67,7 @@ describe('answers the CLI must tell apart', () => {
   it('403 with a key: the key is rejected, exit 4, hint to `rep login`', async () => {
     const api = await server();
     api.expect('/api/pulse', { status: 403, body: { error: 'forbidden' } });
-    expectReport(await rep(['pulse'], api), 4, /^rep: the server rejected the API key \(403 Forbidden\)$/, /rep login/);
+    expectReport(await rep(['pulse'], api), 4, /^rep: the server rejected the API key \(403 Forbidden\): forbidden$/, /rep login/);
   });
 
   it.each([

@@ -3,6 +3,7 @@
 // the words it hands `rep` (in-process, against the sandbox).
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { searchWord } from '../src/api/errors.js';
 import { shellQuote } from '../src/shell-quote.js';
 import { useRep } from './helpers/cli.js';
 
@@ -40,16 +41,16 @@ describe.skipIf(process.platform === 'win32')('a suggested command, pasted into 
   it('a name that starts with -: `--` before it, so it is not read as an option', async () => {
     const result = await session.rep(['--sandbox', 'audit', '--', '-Foo']);
     expect(result.code).toBe(3);
-    expect(result.stderr).toBe('rep: no company named "-Foo"\nhint: try: rep search -- -Foo\n');
+    expect(result.stderr).toBe('rep: no company named "-Foo"\nhint: no company has exactly that name; search by one word: rep --sandbox search -- -Foo\n');
   });
 
   it.each(['-Foo', '$HOME', '`id`', '$(echo pwned)', 'Joe\'s "Diner"', 'a\\b c', '*', 'Кофейня $USER'])('%j', async (name) => {
     const result = await session.rep(['--sandbox', 'audit', '--', name]);
     expect(result.code).toBe(3);
-    const suggestion = /^hint: try: (rep search .*)$/m.exec(result.stderr)?.[1];
+    const suggestion = /^hint: .*: (rep --sandbox search .*)$/m.exec(result.stderr)?.[1];
     expect(suggestion).toBeDefined();
     const words = await wordsFromShell(suggestion!);
-    const search = await session.rep(['--sandbox', ...words]);
-    expect(JSON.parse(search.stdout).query).toBe(name);
+    const search = await session.rep(words);
+    expect(JSON.parse(search.stdout).query).toBe(searchWord(name));
   });
 });

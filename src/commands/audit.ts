@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { shellQuote } from '../shell-quote.js';
+import { contextArgs, suggestedCommand } from '../shell-quote.js';
 import { startWatch } from '../history/watch.js';
 import type { AuditView } from '../views/audit.js';
 import { showsChange } from '../output/render.js';
@@ -61,7 +61,7 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
       progress: !typedNames,
       // Arguments and a --file are read whole (up to a bound) to plan; stdin only when it ends within the window.
       planAhead: typedNames ? 0 : names.includes(STDIN) || opts.file === STDIN ? 64 : PLAN_AHEAD,
-      ...(bareWords ? { allNotFoundHint: quoteHint(names.join(' ')) } : {}),
+      ...(bareWords ? { allNotFoundHint: quoteHint(names.join(' '), contextArgs(deps.globals)) } : {}),
     }),
   );
 }
@@ -70,6 +70,6 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
 const PLAN_AHEAD = 100_000;
 
 /** `rep audit Blue Bottle Coffee` audits three names; when none exists, the user most likely meant one. */
-function quoteHint(name: string): string {
-  return `to audit one company whose name has spaces, quote it: rep audit ${name.startsWith('-') ? '-- ' : ''}${shellQuote(name)}`;
+function quoteHint(name: string, context: string[]): string {
+  return `to audit one company whose name has spaces, quote it: ${suggestedCommand(context, ['audit', name])}`;
 }
