@@ -77,11 +77,9 @@ function bashScript(commands: CommandSpec[], globals: OptionSpec[]): string {
     return `    ${c.name}) ${args}opts="${flags}" ;;`;
   });
   return `# bash completion for rep; add to ~/.bashrc:  source <(rep completion bash)
-# Company names recorded in rep's history, each quoted as one word.
+# Company names recorded in rep's history, each quoted as one word for the word as typed so far.
 _rep_names() {
-  local name
-  COMPREPLY=()
-  while IFS= read -r name; do COMPREPLY+=("$(printf '%q' "$name")"); done < <("\${COMP_WORDS[0]}" __complete history-names "$cur" 2>/dev/null)
+  mapfile -t COMPREPLY < <("\${COMP_WORDS[0]}" __complete history-names "$cur" bash 2>/dev/null)
 }
 _rep() {
   local cur prev cmd opts i word
