@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAuditHistory } from '../src/state/audit-history.js';
-import { lastPrompt, hasTmux, type Shell, startShell } from './helpers/shell-session.js';
+import { lastPrompt, hasTmux, lineChanged, type Shell, startShell } from './helpers/shell-session.js';
 import { makeTempHome, REP_BIN, runInProcess, type TempHome } from './helpers/cli.js';
 
 let home: TempHome;
@@ -120,6 +120,15 @@ describe('rep completion bash', () => {
     expect(complete('rep', 'audit', '--base')).toEqual(['--base-url']);
   });
 
+  it('completes the subcommands of cache and the commands rep help explains', () => {
+    expect(complete('rep', 'cache', '')).toEqual(['clear']);
+    expect(complete('rep', '--quiet', 'cache', 'cl')).toEqual(['clear']);
+    expect(complete('rep', 'cache', 'clear', '--q')).toEqual(['--quiet']);
+    expect(complete('rep', 'cache', 'clear', '')).not.toContain('clear');
+    expect(complete('rep', 'help', 'au')).toEqual(['audit']);
+    expect(complete('rep', 'help', '')).toEqual(expect.arrayContaining(['login', 'audit', 'history', 'cache', 'completion']));
+  });
+
   it('completes files after --file and shells after completion', () => {
     writeFileSync(join(home.dir, 'names.txt'), 'Alpha\n');
     expect(complete('rep', 'audit', '--file', 'nam')).toEqual(['names.txt']);
@@ -176,6 +185,9 @@ describe('rep completion zsh and fish', () => {
     expect(offers('rep --format ')).toEqual(['csv', 'json', 'markdown', 'ndjson', 'table']);
     expect(offers('rep completion ')).toEqual(expect.arrayContaining(['bash', 'zsh', 'fish']));
     expect(offers('rep history Bl')).toEqual(['Blue Bottle Coffee']);
+    expect(offers('rep cache ')).toEqual(['clear']);
+    expect(offers('rep cache clear --q')).toEqual(['--quiet']);
+    expect(offers('rep help au')).toEqual(['audit']);
   });
 });
 
@@ -192,10 +204,16 @@ describe.skipIf(!hasTmux)('on a terminal, Tab completes a multi-word name whole,
     const session = await startShell(shell, scripts[shell] as string, home.dir, shellEnv());
     try {
       for (const [line, shows] of cases) {
-        const typed = `> ${line}`.trimEnd();
-        const screen = await session.complete(line, (text) => lastPrompt(text) !== typed);
+        const screen = await session.complete(line, lineChanged(line));
         // fish writes a name with a quote in it its own way: escaped rather than closed and reopened.
         expect(lastPrompt(screen)).toBe(`> ${shell === 'fish' && shows.includes("'\\''") ? "rep audit 'Bob\\'s Bakery'" : shows}`);
+      }
+      for (const [line, shows] of [
+        ['rep cache ', 'rep cache clear'],
+        ['rep help hi', 'rep help history'],
+      ]) {
+        const screen = await session.complete(line as string, lineChanged(line as string));
+        expect(lastPrompt(screen)).toBe(`> ${shows}`);
       }
       // Every recorded name is listed but the would-be option: zsh sorted it first, and Enter ran it.
       // (bash lists the candidates at the second Tab.)

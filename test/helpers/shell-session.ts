@@ -67,3 +67,9 @@ export function lastPrompt(text: string): string {
   const lines = text.split('\n').filter((line) => line.startsWith('> '));
   return (lines.at(-1) ?? '').replace(/\s+$/, '');
 }
+
+/** Whether Tab changed the command line: it shows more than, or other than, `line` (typing it shows prefixes). */
+export function lineChanged(line: string): (screen: string) => boolean {
+  const typed = `> ${line}`.trimEnd();
+  return (screen) => !typed.startsWith(lastPrompt(screen));
+}
