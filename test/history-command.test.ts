@@ -161,6 +161,22 @@ describe('rep history', () => {
     expect([...trend].length).toBeLessThanOrEqual(60);
   });
 
+  it('table: on a 40-column line the sparkline keeps the line to itself, the summary under it', async () => {
+    const { stateDir, env } = home();
+    record(
+      stateDir,
+      env,
+      'blue bottle',
+      Array.from({ length: 100 }, (_, i) => i % 10),
+      { start: NOW - 100 * DAY },
+    );
+    const { stdout } = await history({ name: 'blue bottle' }, stateDir, { env, format: 'table', columns: 40 });
+    const lines = stdout.split('\n');
+    expect(lines[2]).toMatch(/^Trend {2}[▁-█]{33}$/);
+    expect(lines[3]).toBe('100 points, 0.0 → 9.0, the last 33 drawn');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(40);
+  });
+
   it('markdown: a valid GFM table (a pipe in a name escaped, every row as many cells as the header) and the trend', async () => {
     const { stateDir, env } = home();
     record(stateDir, env, 'joe', SCORES, { name: 'Joe | Sons\nCoffee' });
