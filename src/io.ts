@@ -185,7 +185,7 @@ export function streamIO({ stdin, stdout, stderr, stderrStream }: Streams, env: 
     },
     stdoutIsTTY,
     stderrIsTTY,
-    columns: (stdoutIsTTY && stdout.columns) || (stderrIsTTY && stderr.columns) || 80,
+    columns: (stdoutIsTTY && stdout.columns) || widthFrom(env.COLUMNS) || (stderrIsTTY && stderr.columns) || 80,
     stderrColumns: (stderrIsTTY && stderr.columns) || 0,
     colorOut: colorEnabled(stdoutIsTTY, { env }),
     colorErr: colorEnabled(stderrIsTTY, { env }),
@@ -220,6 +220,12 @@ export function streamIO({ stdin, stdout, stderr, stderrStream }: Streams, env: 
       return failure;
     },
   };
+}
+
+/** `COLUMNS` as a width (a whole number of at least 1), else 0: it sets the width of output that is no terminal. */
+function widthFrom(value: string | undefined): number {
+  const width = /^\s*\d+\s*$/.test(value ?? '') ? Number(value) : 0;
+  return Number.isSafeInteger(width) ? width : 0;
 }
 
 /** Whether the descriptor is a pipe (FIFO) or a regular file; a socket, device or closed descriptor is not. */
