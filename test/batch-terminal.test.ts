@@ -62,7 +62,14 @@ describe.skipIf(!hasScript)('batch progress', () => {
     const result = await runOnTerminal(fixture.home(), ['--no-color', 'audit', ...names], {
       columns: 80,
       env: { REP_API_KEY: 'test-key', REP_BASE_URL: server.baseUrl, TERM: 'xterm' },
-      answers: [['0 of 8 names done', () => names.forEach((name) => server.release(name))]],
+      answers: [
+        [
+          '0 of 8 names done',
+          () => {
+            for (const name of names) server.release(name);
+          },
+        ],
+      ],
     });
     expect(result.code).toBe(0);
     expect(result.output).not.toContain('+ names');
