@@ -30,7 +30,7 @@ function expectReport(result: CliResult, code: number, message: RegExp, hint: Re
 
 describe('usage errors exit 2 with one line and a hint, and send nothing', () => {
   it.each([
-    [['audit'], /^rep: missing company name$/, /^hint: rep audit "Blue Bottle Coffee", or --file PATH for a batch$/],
+    [['audit'], /^rep: missing company name$/, /^hint: rep audit "Blue Bottle Coffee"; for a batch, --file PATH or names piped in: … \| rep audit$/],
     [['search'], /^rep: missing search text$/],
     [['completion'], /^rep: missing shell: expected one of bash, zsh, fish$/],
     [['completion', 'powershell'], /^rep: invalid value 'powershell' for <shell>: expected one of bash, zsh, fish$/],

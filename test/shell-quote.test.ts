@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { searchWord } from '../src/api/errors.js';
-import { shellQuote } from '../src/shell-quote.js';
+import { bashCompletionWord, shellQuote, shellUnquote } from '../src/shell-quote.js';
 import { useRep } from './helpers/cli.js';
 
 const session = useRep();
@@ -23,6 +23,35 @@ describe('shellQuote', () => {
     ['', "''"],
   ])('%j → %s', (arg, quoted) => {
     expect(shellQuote(arg)).toBe(quoted);
+  });
+});
+
+describe('shellUnquote: the word being completed, as the shell will pass it', () => {
+  it.each([
+    ['Royal\\ B', 'Royal B'],
+    ["'Royal B", 'Royal B'],
+    ['"Royal B', 'Royal B'],
+    ["'Royal B'", 'Royal B'],
+    ['Кофейня\\ ', 'Кофейня '],
+    ["Bob\\'s", "Bob's"],
+    ["'Bob'\\''s B", "Bob's B"],
+    ['"a\\"b\\$c\\d', 'a"b$c\\d'],
+    ['trailing\\', 'trailing'],
+    ['', ''],
+  ])('%s → %j', (typed, text) => {
+    expect(shellUnquote(typed)).toBe(text);
+  });
+});
+
+describe('bashCompletionWord: what replaces the typed word so bash reads the name', () => {
+  it.each([
+    ['Ro', 'Royal Bakery', 'Royal\\ Bakery'],
+    ['', "Bob's $(x)", "Bob\\'s\\ \\$\\(x\\)"],
+    ['Ко', 'Кофейня Ромашка', 'Кофейня\\ Ромашка'],
+    ["'Bo", "Bob's Bakery", "Bob'\\''s Bakery"],
+    ['"Bo', 'Bob "$x" `y` \\', 'Bob \\"\\$x\\" \\`y\\` \\\\'],
+  ])('%s + %j → %s', (typed, name, word) => {
+    expect(bashCompletionWord(typed, name)).toBe(word);
   });
 });
 

@@ -24,11 +24,12 @@ export interface AuditOptions {
 }
 
 export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
-  const { names } = opts;
-  if (names.length === 0 && opts.file === undefined) {
-    throw new UsageError('missing company name', { hint: 'rep audit "Blue Bottle Coffee", or --file PATH for a batch' });
-  }
   const { isBatch, openNames, STDIN } = await import('../batch/input.js');
+  // No name: names piped in (`… | rep audit`) are read as `-` would; a terminal or /dev/null is never waited on.
+  const names = opts.names.length === 0 && opts.file === undefined && !deps.io.stdinIsTTY && deps.io.stdinPiped ? [STDIN] : opts.names;
+  if (names.length === 0 && opts.file === undefined) {
+    throw new UsageError('missing company name', { hint: 'rep audit "Blue Bottle Coffee"; for a batch, --file PATH or names piped in: … | rep audit' });
+  }
   const limits = {
     ...(opts.failUnder === undefined ? {} : { failUnder: opts.failUnder }),
     ...(opts.failOnDrop === undefined ? {} : { failOnDrop: opts.failOnDrop }),
