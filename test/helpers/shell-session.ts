@@ -37,9 +37,13 @@ export async function startShell(shell: Shell, script: string, dir: string, env:
   if (started.status !== 0) throw new Error(`tmux: ${started.stderr}`);
   const session: ShellSession = {
     async complete(line, until, tabs = 1) {
+      // Each step waits for the screen to show it: on a loaded machine the shell may still be drawing
+      // the last completion when the next keys arrive, and a stale line would pass `until`.
       tmux('send-keys', 'C-u');
       tmux('send-keys', 'C-l');
+      await waitFor(screen, (text) => lastPrompt(text) === '>', `${shell}: clear the line`);
       tmux('send-keys', '-l', line);
+      await waitFor(screen, (text) => lastPrompt(text) === `> ${line}`.trimEnd(), `${shell}: type ${line}`);
       for (let i = 0; i < tabs; i++) tmux('send-keys', 'Tab');
       return waitFor(screen, until, `${shell}: ${line}`);
     },
@@ -54,9 +58,12 @@ export async function startShell(shell: Shell, script: string, dir: string, env:
 /** Polls the screen until `until` holds; past a generous deadline, fails showing the screen. */
 async function waitFor(screen: () => string, until: (text: string) => boolean, what: string): Promise<string> {
   const deadline = Date.now() + 15_000;
+  let last: string | undefined;
   for (;;) {
     const text = screen();
-    if (until(text)) return text;
+    // Taken once two captures in a row agree, so a screen caught mid-redraw is not the answer.
+    if (until(text) && text === last) return text;
+    last = text;
     if (Date.now() > deadline) throw new Error(`${what}: the screen never matched:\n${text}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
