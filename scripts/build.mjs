@@ -33,6 +33,8 @@ const LEAVES = [
   { name: 'cli-table3', entries: ['cli-table3'] },
   { name: 'ora', entries: ['ora'] },
   { name: 'conf', entries: ['conf'] },
+  // JMESPath, for --query only.
+  { name: 'jmespath', entries: ['jmespath'] },
 ];
 
 /**

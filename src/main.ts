@@ -6,6 +6,7 @@ import { CommanderError, type Command, type OutputConfiguration } from 'commande
 import type { GlobalOptions } from './deps.js';
 import { describeError, ExitCode, formatReport, InterruptedError, UsageError, type HintContext } from './errors.js';
 import { exitAfterOutput, withoutColor, type IO } from './io.js';
+import { looksLikeFieldList } from './output/field-names.js';
 import { buildProgram } from './program.js';
 
 export interface MainOptions {
@@ -40,6 +41,8 @@ async function runCommand(argv: string[], { io, env, signal, exiting }: MainOpti
     const context = createDeps({ globals, io: commandIO, env, signal, ...(exiting ? { exiting } : {}) });
     cleanup = context.cleanup;
     hintContext = context.hintContext;
+    // A broken --query is a usage error before anything is read or sent.
+    if (parsed.query !== undefined) await (await import('./output/query.js')).compileQuery(parsed.query);
     const module = await load();
     await module.run(opts, context.deps);
   }, args);
@@ -54,6 +57,7 @@ async function runCommand(argv: string[], { io, env, signal, exiting }: MainOpti
       io.out(program.helpInformation());
       return ExitCode.ok;
     }
+    checkJsonHabit(args);
     await program.parseAsync(argv);
     return ExitCode.ok;
   } catch (error) {
@@ -130,4 +134,18 @@ function reword(message: string, command: Command | undefined): string {
     return `${tooMany[1]} takes ${expected === 0 ? 'no arguments' : `${expected} argument${expected === 1 ? '' : 's'}`}, but got ${tooMany[3]}`;
   }
   return message;
+}
+
+/**
+ * gh's `--json name,score` would audit a company named "name,score": rep's `--json` takes no value, so
+ * a field list right after it (every comma part a field name; `--` before it forces a name) is a usage error.
+ */
+function checkJsonHabit(args: readonly string[]): void {
+  const end = args.indexOf('--');
+  const at = args.findIndex((arg, index) => arg === '--json' && (end === -1 || index < end));
+  const next = at === -1 ? undefined : args[at + 1];
+  if (next === undefined || !looksLikeFieldList(next)) return;
+  throw new UsageError(`--json takes no field list: '${next}' would be read as a name`, {
+    hint: `pick fields with --fields ${next} (see \`rep help fields\`); to mean the name, put it after --`,
+  });
 }

@@ -1,7 +1,7 @@
 // The commander program: every command, option and help text, and the one typed place where commander's
 // parsed values become a command's options object. Pure definitions; the actions lazy-import their
 // command modules through `runAction`, so defining the program loads nothing else.
-import { Argument, Command, Help, Option } from 'commander';
+import { Argument, Command, Help, InvalidArgumentError, Option } from 'commander';
 import type { AuditOptions } from './commands/audit.js';
 import type { CacheClearOptions } from './commands/cache.js';
 import type { CompletionOptions } from './commands/completion.js';
@@ -14,6 +14,7 @@ import type { SearchOptions } from './commands/search.js';
 import type { StatusOptions } from './commands/status.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
 import { UsageError } from './errors.js';
+import { fieldsNotOf, fieldsOf, parseFieldList, type FieldsCommand } from './output/field-names.js';
 import { parseDuration, portNumber, positiveInteger, positiveNumber, scoreThreshold, wholeNumber } from './options.js';
 import { VERSION } from './version.js';
 
@@ -84,6 +85,8 @@ export function buildProgram(runAction: RunAction, args?: readonly string[]): Co
     .option('--debug', 'print requests, responses and stack traces on stderr (never the key)')
     .option('-q, --quiet', 'print nothing but data and errors')
     .option('--sandbox', 'run the command against a built-in local sandbox (offline, writes no files)')
+    .option('--fields <list>', 'print only these fields of the normalised records, in any format (see `rep help fields`)', fieldList)
+    .option('--query <expr>', 'JMESPath over the JSON that would be printed; prints the result as JSON (see `rep help formats`)')
     .addHelpText(
       'after',
       `
@@ -280,6 +283,36 @@ interface GlobalFlags {
   debug?: true;
   quiet?: true;
   sandbox?: true;
+  fields?: string[];
+  query?: string;
+}
+
+/** `--fields`: an unknown name is a usage error that lists the valid ones. */
+function fieldList(value: string): string[] {
+  try {
+    return parseFieldList(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+/** The commands whose records --fields picks from; --query reads the JSON of these and of `api`. */
+const FIELDS_COMMANDS: readonly string[] = ['audit', 'search', 'pulse', 'history'] satisfies FieldsCommand[];
+const QUERY_COMMANDS = new Set([...FIELDS_COMMANDS, 'api', 'status', 'cache']);
+
+/** --fields and --query where they apply; a field the command's records lack is a usage error too. */
+function checkShape(path: string, flags: GlobalFlags): void {
+  if (flags.fields) {
+    if (!FIELDS_COMMANDS.includes(path)) throw new UsageError(`--fields does not apply to rep ${path}`, { hint: `drop --fields; see rep help fields` });
+    const missing = fieldsNotOf(path as FieldsCommand, flags.fields);
+    if (missing.length > 0)
+      throw new UsageError(`rep ${path} has no field ${missing.join(', ')}`, { hint: `its fields: ${fieldsOf(path as FieldsCommand).join(', ')}` });
+  }
+  if (flags.query !== undefined) {
+    if (!QUERY_COMMANDS.has(path)) throw new UsageError(`--query does not apply to rep ${path}: it prints no JSON`, { hint: 'drop --query' });
+    if (flags.format !== undefined && flags.format !== 'json' && flags.format !== 'ndjson')
+      throw new UsageError(`--query prints JSON, not ${flags.format}`, { hint: 'use --format json or ndjson with --query (see `rep help formats`)' });
+  }
 }
 
 /** Commands that print no data document: an output format given to them would be silently ignored. */
@@ -293,7 +326,10 @@ function globalsOf(command: Command): GlobalOptions {
   if (format && PRINTS_NO_DATA.has(path)) {
     throw new UsageError(`${format} does not apply to rep ${path}: it prints no data to format`, { hint: `drop ${format}; see rep ${path} --help` });
   }
+  checkShape(path, flags);
   return {
+    ...(flags.fields ? { fields: flags.fields } : {}),
+    ...(flags.query !== undefined ? { query: flags.query } : {}),
     baseUrl: flags.baseUrl,
     format: flags.format,
     json: flags.json === true,
