@@ -153,5 +153,6 @@ function warnOnAnswerWithoutKey(client: RepClient, deps: Deps): RepClient {
     audit: (name, call) => client.audit(name, call).then(warned),
     search: (text, call) => client.search(text, call).then(warned),
     pulse: (call) => client.pulse(call).then(warned),
+    get: (path, call) => client.get(path, call).then(warned),
   };
 }

@@ -24,7 +24,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   const { io, signal } = options;
   if (signal.aborted) return ExitCode.interrupted; // a signal came while rep was starting
   const code = await runCommand(argv, options);
-  return exitAfterOutput(io, code, argv.includes('--debug'));
+  return exitAfterOutput(io, code, argv.includes('--debug') || debugFromEnv(options.env));
 }
 
 async function runCommand(argv: string[], { io, env, signal, exiting }: MainOptions): Promise<number> {
@@ -34,7 +34,8 @@ async function runCommand(argv: string[], { io, env, signal, exiting }: MainOpti
   let hintContext: (() => HintContext) | undefined;
 
   const program = buildProgram(async (load, opts, parsed) => {
-    globals = parsed;
+    // REP_DEBUG=1 is --debug (as GH_DEBUG is gh's), for CI where a flag is hard to add.
+    globals = debugFromEnv(env) ? { ...parsed, debug: true } : parsed;
     const commandIO = globals.color ? io : withoutColor(io);
     // Loaded here, not at the top: `--help` and usage errors need no config, paths or client.
     const { createDeps } = await import('./context.js');
@@ -42,7 +43,7 @@ async function runCommand(argv: string[], { io, env, signal, exiting }: MainOpti
     cleanup = context.cleanup;
     hintContext = context.hintContext;
     // A broken --query is a usage error before anything is read or sent.
-    if (parsed.query !== undefined) await (await import('./output/query.js')).compileQuery(parsed.query);
+    if (globals.query !== undefined) await (await import('./output/query.js')).compileQuery(globals.query);
     const module = await load();
     await module.run(opts, context.deps);
   }, args);
@@ -69,7 +70,7 @@ async function runCommand(argv: string[], { io, env, signal, exiting }: MainOpti
       hintContext?.(),
     );
     if (report.exitCode === ExitCode.interrupted && !globals?.debug) return report.exitCode;
-    io.err(formatReport(report, { debug: globals?.debug ?? args.includes('--debug') }));
+    io.err(formatReport(report, { debug: globals?.debug ?? (args.includes('--debug') || debugFromEnv(env)) }));
     return report.exitCode;
   } finally {
     await cleanup();
@@ -148,4 +149,10 @@ function checkJsonHabit(args: readonly string[]): void {
   throw new UsageError(`--json takes no field list: '${next}' would be read as a name`, {
     hint: `pick fields with --fields ${next} (see \`rep help fields\`); to mean the name, put it after --`,
   });
+}
+
+/** `REP_DEBUG=1` (or `true`) turns --debug on; unset, empty, `0` or `false` leave it off. */
+function debugFromEnv(env: NodeJS.ProcessEnv): boolean {
+  const value = env.REP_DEBUG?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
 }

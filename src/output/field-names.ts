@@ -18,7 +18,7 @@ export const FIELDS: readonly FieldDefinition[] = [
   { name: 'scale', meaning: 'the top of the score’s scale, where the answer gives it', of: ['audit', 'history'] },
   { name: 'change', meaning: 'the score minus its previous recorded point', of: ['audit', 'history'] },
   { name: 'reviews', meaning: 'the total of reviews (the body’s own, else the sum over sources)', of: ['audit'] },
-  { name: 'sources', meaning: 'how many sources the score is summarised from', of: ['audit', 'history'] },
+  { name: 'sources', meaning: 'how many sources summarise the score', of: ['audit', 'history'] },
   { name: 'type', meaning: "a search result's type: company, city, category", of: ['search'] },
   { name: 'index', meaning: 'the market index (pulse)', of: ['pulse'] },
   { name: 'at', meaning: 'when a history point was recorded (ISO 8601)', of: ['history'] },
