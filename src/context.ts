@@ -70,9 +70,10 @@ export function createDeps({ globals, io, env, signal, exiting = new AbortContro
 }
 
 /** `--json` (it wins over `--format`), else `--format`, else table on a terminal and json when piped. */
-export function chooseFormat(globals: Partial<Pick<GlobalOptions, 'format' | 'json'>>, io: Pick<IO, 'stdoutIsTTY'>): Format {
+export function chooseFormat(globals: Partial<Pick<GlobalOptions, 'format' | 'json' | 'query'>>, io: Pick<IO, 'stdoutIsTTY'>): Format {
   if (globals.json) return 'json';
-  return globals.format ?? (io.stdoutIsTTY ? 'table' : 'json');
+  // --query prints JSON: its result is no table.
+  return globals.format ?? (io.stdoutIsTTY && globals.query === undefined ? 'table' : 'json');
 }
 
 async function loadSettings(deps: Deps): Promise<Settings> {
@@ -152,5 +153,6 @@ function warnOnAnswerWithoutKey(client: RepClient, deps: Deps): RepClient {
     audit: (name, call) => client.audit(name, call).then(warned),
     search: (text, call) => client.search(text, call).then(warned),
     pulse: (call) => client.pulse(call).then(warned),
+    get: (path, call) => client.get(path, call).then(warned),
   };
 }

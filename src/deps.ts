@@ -30,6 +30,10 @@ export interface GlobalOptions {
   debug: boolean;
   quiet: boolean;
   sandbox: boolean;
+  /** `--fields name,score`: the named fields of the normalised records, checked against output/field-names.ts. */
+  fields?: string[];
+  /** `--query EXPR`: JMESPath over the JSON document that would be printed (output/query.ts). */
+  query?: string;
 }
 
 export interface Deps {

@@ -42,6 +42,8 @@ describe("each command's help", () => {
     '--debug',
     '--quiet',
     '--sandbox',
+    '--fields',
+    '--query',
   ];
   it.each([
     ['audit', network],
@@ -51,7 +53,7 @@ describe("each command's help", () => {
     ['logout', ['--quiet']],
     ['status', ['--base-url', '--json', '--format', '--bom', '--sandbox']],
     ['sandbox', ['--quiet']],
-    ['history', ['--base-url', '--json', '--format', '--no-color', '--sandbox']],
+    ['history', ['--base-url', '--json', '--format', '--no-color', '--sandbox', '--fields', '--query']],
     ['completion', []],
   ])('rep %s --help lists the global options that apply to it, and two or three examples', async (command, globals) => {
     const result = await rep([command, '--help']);

@@ -16,7 +16,7 @@ import {
   type RateLimitInfo,
   type RequestCounter,
 } from './rate-limit.js';
-import { buildUrl, checkBaseUrl, checkKey, keyRedactor, redactBody, type Endpoint } from './request.js';
+import { buildUrl, checkBaseUrl, checkKey, keyRedactor, pathTarget, redactBody, type Endpoint } from './request.js';
 import { createTransport, linkSignals, type ApiResponse, type RequestEvent, type ResponseEvent } from './transport.js';
 
 export type { RequestEvent, ResponseEvent } from './transport.js';
@@ -156,6 +156,11 @@ export interface RepClient {
   search(text: string, options?: CallOptions): Promise<RepResult<SearchView>>;
   /** The market index. */
   pulse(options?: CallOptions): Promise<RepResult<PulseView>>;
+  /**
+   * A raw GET of `{baseUrl}/path` (`pulse`, `audit?q=Acme`) with every safeguard of the other calls;
+   * the view is the body. A path that leaves the base URL rejects with UsageError, sent nowhere.
+   */
+  get(path: string, options?: CallOptions): Promise<RepResult<unknown>>;
 }
 
 /** Sleeps ms, or throws InterruptedError as soon as the signal aborts. */
@@ -238,12 +243,12 @@ export function createClient(options: ClientOptions): RepClient {
 
   /** One call: attempts, retries and rate-limit waits until a JSON answer or a final error. */
   async function send(
-    endpoint: Endpoint,
+    endpoint: Endpoint | undefined,
     q: string | undefined,
     signal: AbortSignal | undefined,
     onAnswered?: () => void,
+    url: URL = buildUrl(baseUrl, endpoint!, q),
   ): Promise<Omit<RepResult<never>, 'view'>> {
-    const url = buildUrl(baseUrl, endpoint, q);
     const started = now();
     let retry = 0;
     /** The final error, with the attempts made when there were retries. */
@@ -282,10 +287,10 @@ export function createClient(options: ClientOptions): RepClient {
         // Masked here, where the body enters rep: no format can then print a key the server echoed.
         const body = redactBody(parseJsonBody(response, redact), response.text, key);
         onAnswered?.();
-        await store(endpoint, q, response);
+        if (endpoint) await store(endpoint, q, response);
         return { body, rateLimit, status: response.status, headers: response.headers };
       }
-      const error = errorFromResponse(response, { endpoint, hasKey: Boolean(key), redact, ...(q !== undefined ? { q } : {}) });
+      const error = errorFromResponse(response, { ...(endpoint ? { endpoint } : {}), hasKey: Boolean(key), redact, ...(q !== undefined ? { q } : {}) });
       if (RETRY_STATUSES.has(response.status) && (await retryAfter(error, parseRetryAfter(response.headers['retry-after'], now())))) continue;
       throw gaveUp(error);
     }
@@ -320,14 +325,21 @@ export function createClient(options: ClientOptions): RepClient {
     hooks.onCache?.({ endpoint, query, kind: 'put', outcome });
   }
 
-  /** The cached answer, else send() under the client's signal and the call's together. */
-  async function call<V>(endpoint: Endpoint, q: string | undefined, callOptions: CallOptions | undefined, view: (body: unknown) => V): Promise<RepResult<V>> {
-    const hit = cached(endpoint, q);
+  /** The cached answer, else send() under the client's signal and the call's together (a raw path: no cache). */
+  async function call<V>(
+    endpoint: Endpoint | undefined,
+    q: string | undefined,
+    callOptions: CallOptions | undefined,
+    view: (body: unknown) => V,
+    url?: URL,
+  ): Promise<RepResult<V>> {
+    const hit = endpoint ? cached(endpoint, q) : undefined;
     if (hit) return { ...hit, view: view(hit.body) };
-    if (callOptions?.onlyIfCached) throw new NotCachedError(`no cached answer for ${endpoint}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
+    if (callOptions?.onlyIfCached)
+      throw new NotCachedError(`no cached answer for ${endpoint ?? url?.pathname}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
     const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
     try {
-      const result = await send(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal, callOptions?.onAnswered);
+      const result = await send(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal, callOptions?.onAnswered, url);
       return { ...result, view: view(result.body) };
     } finally {
       linked?.dispose();
@@ -339,6 +351,11 @@ export function createClient(options: ClientOptions): RepClient {
     audit: async (name, callOptions) => call('audit', queryText(name, 'audit', 'company name'), callOptions, auditView),
     search: async (text, callOptions) => call('search', queryText(text, 'search', 'search text'), callOptions, searchView),
     pulse: async (callOptions) => call('pulse', undefined, callOptions, pulseView),
+    get: async (path, callOptions) => {
+      if (typeof path !== 'string') throw new UsageError('get() takes the path as a string');
+      const target = pathTarget(baseUrl, path);
+      return call(target.endpoint, target.q, callOptions, (body) => body, target.url);
+    },
   };
 }
 

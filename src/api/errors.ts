@@ -150,7 +150,8 @@ export class InterruptedError extends RepError {
 
 /** What a response's error message needs to know about the request it answers. */
 export interface RequestFacts {
-  endpoint: Endpoint;
+  /** None for a raw path (`rep api`) that is no endpoint of ours. */
+  endpoint?: Endpoint;
   q?: string;
   hasKey: boolean;
   redact: Redact;

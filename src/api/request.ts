@@ -149,3 +149,29 @@ export function buildUrl(baseUrl: URL, endpoint: Endpoint, q?: string): URL {
   // encodeURIComponent, not URLSearchParams: spaces go as %20 and every reserved character is escaped.
   return new URL(`${path}/${endpoint}${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`);
 }
+
+/**
+ * A raw path below the base URL (`rep api PATH`, client.get): `pulse`, `audit?q=Acme`. An absolute URL,
+ * a scheme-relative one, or `..` above the base is a usage error: the key goes to the base URL only.
+ * A path that names an endpoint of ours (`audit?q=…`, `search?q=…`, `pulse`) is that endpoint's
+ * question, so it shares the answer cache and the error wording of the command.
+ */
+export function pathTarget(baseUrl: URL, path: string): { url: URL; endpoint?: Endpoint; q?: string } {
+  const trimmed = path.trim().replace(/^\/+(?!\/)/, '');
+  if (trimmed === '' || /^[a-z][a-z0-9+.-]*:/i.test(trimmed) || trimmed.startsWith('//') || trimmed.includes('\\')) {
+    throw new UsageError(`the path ${JSON.stringify(path)} is not a path below the base URL`, { hint: 'give a path such as pulse or audit?q=Acme' });
+  }
+  const base = baseUrl.href.replace(/[?#].*$/, '').replace(/\/+$/, '');
+  const url = new URL(`${base}/${trimmed}`);
+  const basePath = new URL(base).pathname.replace(/\/+$/, '');
+  if (url.origin !== baseUrl.origin || !url.pathname.startsWith(`${basePath}/`)) {
+    throw new UsageError(`the path ${JSON.stringify(path)} leaves the base URL ${base}`, { hint: 'give a path below the base URL, without ..' });
+  }
+  const endpoint = (['audit', 'search', 'pulse'] as const).find((name) => url.pathname === `${basePath}/${name}`);
+  const params = [...url.searchParams.keys()];
+  if (endpoint === 'pulse' && params.length === 0 && !url.hash) return { url, endpoint };
+  const q = url.searchParams.get('q');
+  if (endpoint && endpoint !== 'pulse' && q !== null && params.length === 1 && !url.hash && url.href === buildUrl(baseUrl, endpoint, q).href)
+    return { url, endpoint, q };
+  return { url };
+}
