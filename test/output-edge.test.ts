@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/errors.js';
 import { testIO } from '../src/io.js';
 import { createBatchWriter } from '../src/output/batch.js';
-import { MAX_INDENTED_DEPTH } from '../src/output/json-text.js';
+import { MAX_INDENTED_DEPTH } from '../src/text.js';
 import { writeResult } from '../src/output/render.js';
 import { auditView } from '../src/views/index.js';
 import { displayWidth, truncateToWidth } from '../src/output/text-width.js';
