@@ -7,8 +7,6 @@ import { errorFromResponse, InterruptedError, NetworkError, NotCachedError, pars
 import {
   describeReset,
   estimateReset,
-  formatClock,
-  formatRelative,
   hasRateLimitInfo,
   parseRateLimitHeaders,
   parseRetryAfter,
@@ -16,7 +14,10 @@ import {
   type RateLimitInfo,
   type RequestCounter,
 } from './rate-limit.js';
-import { buildUrl, checkBaseUrl, checkKey, keyRedactor, redactBody, type Endpoint } from './request.js';
+import { formatClock, formatRelative } from '../time.js';
+import type { Endpoint } from '../views/index.js';
+import { buildUrl, checkBaseUrl } from './base-url.js';
+import { checkKey, keyRedactor, redactBody } from './request.js';
 import { createTransport, linkSignals, type ApiResponse, type RequestEvent, type ResponseEvent } from './transport.js';
 
 export type { RequestEvent, ResponseEvent } from './transport.js';

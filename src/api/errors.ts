@@ -1,7 +1,8 @@
 // The library's errors: each kind of failure is a RepError subclass carrying the exit code the CLI
 // uses for it, and a server's non-2xx answer becomes one of them here (never an HTML page in a message).
 import { isRecord, parseJson, scrubLine } from '../text.js';
-import type { Endpoint, Redact } from './request.js';
+import type { Endpoint } from '../views/index.js';
+import type { Redact } from './request.js';
 import type { ApiResponse } from './transport.js';
 
 /** The CLI's exit code for each kind of failure; every RepError carries its own as `exitCode`. */

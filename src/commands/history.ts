@@ -7,7 +7,7 @@ import { localDateTime } from '../history/change.js';
 import { historyCsv, historyJson, historyMarkdown, historyNdjsonLines, historyRows, historyTable } from '../history/render.js';
 import { parseSince } from '../history/since.js';
 import { shellQuote } from '../shell-quote.js';
-import { baseUrlKey } from '../api/request.js';
+import { baseUrlKey } from '../api/base-url.js';
 import { scrubLine } from '../text.js';
 import { historyFile, openHistory, pointsFor, type HistoryPoint } from '../state/history.js';
 
