@@ -6,7 +6,7 @@
 import type { Ora } from 'ora';
 import type { RateLimitWaitEvent, RepHooks } from './api/client.js';
 import { statusLine } from './api/errors.js';
-import { formatRelative } from './api/rate-limit.js';
+import { formatCountdown, formatRelative } from './time.js';
 import { systemErrorText } from './errors.js';
 import type { Deps } from './deps.js';
 
@@ -141,15 +141,4 @@ export function showRateLimitWait(deps: Deps, { until, signal, message }: RateLi
     },
     { once: true },
   );
-}
-
-/** A duration for a countdown: `4m 12s`, `1h 02m`, `9s`. */
-export function formatCountdown(ms: number): string {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  if (h > 0) return `${h}h ${String(m).padStart(2, '0')}m`;
-  if (m > 0) return `${m}m ${String(s).padStart(2, '0')}s`;
-  return `${s}s`;
 }
