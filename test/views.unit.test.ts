@@ -1,12 +1,12 @@
 // Bodies of odd shapes as the views read them (src/views/): what becomes a field, a source or a
 // detail row, and where each was read, as `--debug` and every format show it.
 import { describe, expect, it } from 'vitest';
-import { batchItem, batchSummary } from '../src/views/batch.js';
+import { batchItem, batchSummary } from '../src/output/batch-record.js';
 import { asNumber, asText, flatten, joinPath, unwrapEnvelopes } from '../src/views/fields.js';
 import { auditView, fieldPaths, pulseView, searchView, viewOf } from '../src/views/index.js';
 import { resultType } from '../src/views/search.js';
 import { sourceRows } from '../src/views/sources.js';
-import { statusView } from '../src/views/status.js';
+import { statusView } from '../src/commands/status.js';
 
 describe('numbers and text from a body', () => {
   it('reads a number, or text that is exactly one', () => {
