@@ -12,7 +12,8 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'A cycle of value imports makes two modules one: neither can be read, tested or loaded alone (type-only imports and lazy import() do not count).',
+      comment:
+        'A cycle of value imports makes two modules one: neither can be read, tested or loaded alone (type-only imports and lazy import() do not count).',
       from: {},
       // program.ts reaches every command by a lazy import(), so start-up loads only the one that runs; such an
       // edge ties no load order, and `rep completion` must read the program it completes (options stay data).
