@@ -3,7 +3,8 @@
 // rate limit when asked, and tells its hooks; it writes nothing anywhere and reads no config file or
 // environment variable it is not given.
 import { auditView, pulseView, searchView, type AuditView, type PulseView, type SearchView } from '../views/index.js';
-import { errorFromResponse, InterruptedError, NetworkError, NotCachedError, parseJsonBody, UsageError, type RateLimitError, type RepError } from './errors.js';
+import { InterruptedError, NetworkError, NotCachedError, UsageError, type RateLimitError, type RepError } from './errors.js';
+import { errorFromResponse, parseJsonBody } from './response.js';
 import {
   describeReset,
   estimateReset,
