@@ -4,7 +4,7 @@
 // views, text) and local state (config, state); the sandbox is off to the side.
 /** Modules any layer may use: pure helpers with no terminal, config, state or process behind them. */
 const NEUTRAL = '^src/(text|time|shell-quote|version)[.]ts$';
-const CLI = '^src/((cli|main|program|context|deps|io|progress|errors|prompt|interrupt|options)[.]ts|(commands|batch|history|output)/)';
+const CLI = '^src/((cli|main|program|context|deps|io|progress|client-hooks|errors|prompt|interrupt|options)[.]ts|(commands|batch|history|output)/)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

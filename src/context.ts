@@ -12,7 +12,7 @@ import { scrubLine } from './text.js';
 import { AuthError, systemErrorText, type HintContext } from './errors.js';
 import { contextArgs } from './shell-quote.js';
 import type { IO } from './io.js';
-import { clientHooks } from './progress.js';
+import { clientHooks } from './client-hooks.js';
 import { VERSION } from './version.js';
 
 export interface DepsInput {
