@@ -12,7 +12,7 @@ import { scrubLine } from './text.js';
 import { AuthError, systemErrorText, type HintContext } from './errors.js';
 import { contextArgs } from './shell-quote.js';
 import type { IO } from './io.js';
-import { clientHooks } from './progress.js';
+import { clientHooks } from './client-hooks.js';
 import { VERSION } from './version.js';
 
 export interface DepsInput {
@@ -57,6 +57,8 @@ export function createDeps({ globals, io, env, signal, exiting = new AbortContro
     paths: () => (paths ??= repPaths(env, process.platform, deps.warn)),
     settings: () => (settings ??= (globals.sandbox ? startSandbox(deps) : loadSettings(deps)).then((found) => (resolved = found))),
     client: () => (client ??= deps.settings().then((settings) => clientFor(deps, settings))),
+    clientFor: (settings) => clientFor(deps, settings),
+    answerCacheFor: (settings) => answerCacheFor(deps, settings),
   };
   const cleanup = async () => {
     for (const step of cleanups.reverse()) await step();
@@ -91,7 +93,7 @@ async function startSandbox(deps: Deps): Promise<Settings> {
 }
 
 /** An API client for the given settings (the resolved ones, or those `login` is about to store). */
-export async function clientFor(deps: Deps, settings: Settings): Promise<RepClient> {
+async function clientFor(deps: Deps, settings: Settings): Promise<RepClient> {
   if (!settings.baseUrl) {
     throw new AuthError('no base URL is set', { hint: 'run `rep login --base-url URL`, set REP_BASE_URL, or try `--sandbox`' });
   }
@@ -133,7 +135,7 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
 }
 
 /** The answer cache the client reads and writes: none under --sandbox or --no-cache. */
-export async function answerCacheFor(deps: Deps, settings: Settings): Promise<Pick<ClientOptions, 'cache'>> {
+async function answerCacheFor(deps: Deps, settings: Settings): Promise<Pick<ClientOptions, 'cache'>> {
   if (settings.keySource === 'sandbox' || deps.globals.cache === false) return {};
   const maxAgeMs = maxAgeFrom(deps.globals.maxAge, deps.env);
   return { cache: { store: openAnswerCache(cacheDirFrom(deps.env, deps.paths()), undefined, deps.warn), maxAge: maxAgeMs / 1000 } };

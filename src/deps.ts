@@ -1,6 +1,6 @@
 // The dependency container handed to every command's `run(opts, deps)`. Everything in it that costs
 // start-up time (config, HTTP client) is built lazily, on first use, so `--help` and `--version` pay nothing.
-import type { RepClient } from './api/client.js';
+import type { ClientOptions, RepClient } from './api/client.js';
 import type { RepPaths } from './config/paths.js';
 import type { Settings } from './config/settings.js';
 import type { IO } from './io.js';
@@ -58,6 +58,10 @@ export interface Deps {
   settings(): Promise<Settings>;
   /** The API client for the resolved settings; under `--sandbox` it talks to an in-process sandbox. */
   client(): Promise<RepClient>;
+  /** A client for other settings than the resolved ones: `login` verifies a key before storing it. */
+  clientFor(settings: Settings): Promise<RepClient>;
+  /** The answer cache a client for these settings reads: none under --sandbox or --no-cache. */
+  answerCacheFor(settings: Settings): Promise<Pick<ClientOptions, 'cache'>>;
   /** Registers cleanup to run before exit, in reverse order (closing servers, flushing state). */
   onExit(cleanup: () => Promise<void> | void): void;
   /** Where rep's files live (config, state, cache). */

@@ -3,12 +3,11 @@
 // rate limit when asked, and tells its hooks; it writes nothing anywhere and reads no config file or
 // environment variable it is not given.
 import { auditView, pulseView, searchView, type AuditView, type PulseView, type SearchView } from '../views/index.js';
-import { errorFromResponse, InterruptedError, NetworkError, NotCachedError, parseJsonBody, UsageError, type RateLimitError, type RepError } from './errors.js';
+import { InterruptedError, NetworkError, NotCachedError, UsageError, type RateLimitError, type RepError } from './errors.js';
+import { errorFromResponse, parseJsonBody } from './response.js';
 import {
   describeReset,
   estimateReset,
-  formatClock,
-  formatRelative,
   hasRateLimitInfo,
   parseRateLimitHeaders,
   parseRetryAfter,
@@ -16,7 +15,10 @@ import {
   type RateLimitInfo,
   type RequestCounter,
 } from './rate-limit.js';
-import { buildUrl, checkBaseUrl, checkKey, keyRedactor, pathTarget, redactBody, type Endpoint } from './request.js';
+import { formatClock, formatRelative } from '../time.js';
+import type { Endpoint } from '../views/index.js';
+import { buildUrl, checkBaseUrl, pathTarget } from './base-url.js';
+import { checkKey, keyRedactor, redactBody } from './request.js';
 import { createTransport, linkSignals, type ApiResponse, type RequestEvent, type ResponseEvent } from './transport.js';
 
 export type { RequestEvent, ResponseEvent } from './transport.js';

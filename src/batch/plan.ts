@@ -2,12 +2,9 @@
 // are more than the hour has left, say so once on stderr before anything is sent, then go on as usual.
 // Only an input known in full is planned: the names are read ahead up to a bound, and a longer input
 // (or a stream still open at the bound) goes unplanned rather than held back.
-import { formatClock } from '../api/rate-limit.js';
-import { answerCacheFor } from '../context.js';
+import { FREE_TIER_LIMIT as FREE_TIER } from '../api/rate-limit.js';
 import type { Deps } from '../deps.js';
-
-const HOUR_MS = 3_600_000;
-const FREE_TIER = 100;
+import { formatClock, HOUR_MS } from '../time.js';
 
 /** The names, unchanged, and how many there are when the whole input was read ahead. */
 export interface PlannedNames extends AsyncIterable<string> {
@@ -46,7 +43,7 @@ async function planLine(deps: Deps, names: readonly string[]): Promise<string | 
   const settings = await deps.settings();
   if (settings.keySource === 'sandbox' || !settings.baseUrl) return undefined;
   const now = deps.now();
-  const { cache } = await answerCacheFor(deps, settings);
+  const { cache } = await deps.answerCacheFor(settings);
   const apiKey = settings.key || undefined;
   const baseUrl = settings.baseUrl;
   const needed = [...new Set(names)].filter(

@@ -9,7 +9,7 @@ import type { Deps } from '../deps.js';
 import { describeError, InterruptedError, NotCachedError, RateLimitError, UsageError } from '../errors.js';
 import type { BatchRecord } from '../output/batch.js';
 import { startBatchProgress, type Progress } from '../progress.js';
-import { serializeJson } from '../output/json-text.js';
+import { parseJson, serializeJson } from '../text.js';
 import { Dedupe } from './dedupe.js';
 import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from './outcome.js';
 
@@ -190,5 +190,5 @@ async function fetchOutcome(client: RepClient, name: string, call: CallOptions, 
 function recordOf(slot: Slot & { outcome: Outcome }): BatchRecord {
   const { name, outcome } = slot;
   if ('error' in outcome) return { query: name, error: { exit: outcome.error.exit, message: outcome.error.message } };
-  return { query: name, result: slot.body !== undefined ? slot.body : JSON.parse(outcome.text) };
+  return { query: name, result: slot.body !== undefined ? slot.body : parseJson(outcome.text) };
 }

@@ -6,7 +6,8 @@ import { jsonDocument } from '../output/json-colour.js';
 import { jsonText } from '../output/json-text.js';
 import { markdownTable } from '../output/markdown.js';
 import { scrubLine } from '../text.js';
-import { cacheStatus, describeCacheStats } from './cache.js';
+import { describeCacheStats } from '../output/cache.js';
+import { cacheStatus } from './cache.js';
 
 export type CacheShowOptions = Record<string, never>;
 

@@ -10,7 +10,7 @@ import { jsonDocument } from '../output/json-colour.js';
 import { writeShapedRecords } from '../output/shaped.js';
 import { shapeOf } from './shape.js';
 import { shellQuote } from '../shell-quote.js';
-import { baseUrlKey } from '../api/request.js';
+import { baseUrlKey } from '../api/base-url.js';
 import { scrubLine } from '../text.js';
 import { historyFile, openHistory, pointsFor, type HistoryPoint } from '../state/history.js';
 

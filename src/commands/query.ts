@@ -1,11 +1,11 @@
 // Shared by the commands that send a query: validation before any request, then fetch, then render.
-import type { Endpoint } from '../api/request.js';
+import type { Endpoint } from '../views/index.js';
 import type { EndpointView } from '../views/index.js';
 import type { Deps } from '../deps.js';
 import type { Change } from '../history/change.js';
 import { UsageError } from '../errors.js';
 import { withSpinner } from '../progress.js';
-import { formatRelative } from '../api/rate-limit.js';
+import { formatRelative } from '../time.js';
 import { writeView } from '../output/render.js';
 import { csvBom } from '../output/csv.js';
 import { fieldPaths } from '../views/index.js';

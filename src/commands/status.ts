@@ -3,9 +3,11 @@
 import type { Deps } from '../deps.js';
 import { AuthError, systemErrorText } from '../errors.js';
 import { csvBom } from '../output/csv.js';
-import { writeStatus } from '../output/status.js';
-import type { RequestStatus } from '../state/requests.js';
-import { statusView } from '../views/status.js';
+import { baseUrlText } from '../api/base-url.js';
+import { maskKey, type Settings } from '../config/settings.js';
+import { type RateLimitRecord, type StatusView, writeStatus } from '../output/status.js';
+import type { CacheStats } from '../state/answer-cache.js';
+import type { RateLimitSnapshot, RequestStatus } from '../state/requests.js';
 
 /** status takes no options of its own. */
 export type StatusOptions = Record<string, never>;
@@ -28,4 +30,28 @@ async function requestStatus(deps: Deps, key: string): Promise<RequestStatus | u
     deps.warn(`cannot read the request count in ${requestsDir(stateDir)} (${systemErrorText(error)})`);
     return undefined;
   }
+}
+
+/** `usage` is the local request count, none under the sandbox or when it cannot be read. */
+export function statusView(settings: Settings, usage: RequestStatus | undefined, cache?: CacheStats): StatusView {
+  return {
+    base_url: settings.baseUrl ? baseUrlText(settings.baseUrl) : null,
+    base_url_source: settings.baseUrlSource,
+    key: settings.key ? maskKey(settings.key) : null,
+    key_source: settings.keySource,
+    config_path: settings.configPath,
+    requests_last_hour: usage?.lastHour ?? 0,
+    rate_limit: usage?.rateLimit ? rateLimitRecord(usage.rateLimit) : null,
+    cache: cache ?? null,
+  };
+}
+
+/** The last rate-limit headers seen, with times as ISO 8601 like the rest of the JSON. */
+function rateLimitRecord(snapshot: RateLimitSnapshot): RateLimitRecord {
+  return {
+    limit: snapshot.limit ?? null,
+    remaining: snapshot.remaining ?? null,
+    reset_at: snapshot.resetAt === undefined ? null : new Date(snapshot.resetAt).toISOString(),
+    seen_at: new Date(snapshot.seenAt).toISOString(),
+  };
 }

@@ -4,7 +4,7 @@ import type { Format } from '../deps.js';
 import type { Change } from '../history/change.js';
 import type { AuditView } from '../views/audit.js';
 import type { IO } from '../io.js';
-import { batchItem, batchSummary, type BatchRecord, type BatchSummary } from '../views/batch.js';
+import { batchItem, batchSummary, type BatchRecord, type BatchSummary } from './batch-record.js';
 import { BOM, csvRow } from './csv.js';
 import { auditRows } from './csv-views.js';
 import { companyReviews } from './fields.js';
@@ -13,7 +13,7 @@ import { jsonText } from './json-text.js';
 import { BATCH_MARKDOWN_HEAD, batchMarkdownRow } from './markdown-views.js';
 import type { RenderOptions } from './render.js';
 
-export type { BatchRecord } from '../views/batch.js';
+export type { BatchRecord } from './batch-record.js';
 
 export interface BatchWriter {
   /** Writes (or keeps) one record; false once stdout has been closed by its reader. */

@@ -5,7 +5,7 @@ import type { Format } from '../deps.js';
 import type { Change } from '../history/change.js';
 import type { IO } from '../io.js';
 import { NAME, SCORE } from '../views/aliases.js';
-import type { BatchItem } from '../views/batch.js';
+import type { BatchItem } from './batch-record.js';
 import { asNumber, asText, findValue } from '../views/fields.js';
 import type { AuditView, PulseView, SearchView } from '../views/index.js';
 import { csvRow } from './csv.js';

@@ -1,6 +1,6 @@
 // Writes one endpoint's answer to stdout in the chosen format. JSON keeps the server's body as it
 // is; the other formats are pure functions of the view, built once from that body.
-import type { Endpoint } from '../api/request.js';
+import type { Endpoint } from '../views/index.js';
 import type { Format } from '../deps.js';
 import type { Change } from '../history/change.js';
 import { checkpoint } from '../interrupt.js';

@@ -3,7 +3,7 @@
 import type { Format } from '../deps.js';
 import type { Change } from '../history/change.js';
 import type { IO } from '../io.js';
-import { batchItem, type BatchRecord } from '../views/batch.js';
+import { batchItem, type BatchRecord } from './batch-record.js';
 import type { BatchWriter } from './batch.js';
 import { csvRow } from './csv.js';
 import { auditRecord, pick, pulseFieldRecord, searchFieldRecords, writeFieldRecords, type FieldRecord } from './fields.js';

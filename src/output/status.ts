@@ -1,11 +1,32 @@
 // `rep status` in each format, from its view: aligned lines for people, one CSV row, JSON as the view.
-import { describeCacheStats } from '../commands/cache.js';
-import { formatClock } from '../api/rate-limit.js';
 import type { Format } from '../deps.js';
 import type { IO } from '../io.js';
-import type { RateLimitRecord, StatusView } from '../views/status.js';
+import { formatClock } from '../time.js';
+import { type CacheSummary, describeCacheStats } from './cache.js';
 import { BOM, csvRow } from './csv.js';
 import { markdownTable } from './markdown.js';
+
+/** `rep status`: its field names are the JSON output's, so `rep status --json | jq .key_source` reads them. */
+export interface StatusView {
+  base_url: string | null;
+  /** Where the base URL came from: flag, env, config, sandbox or none (config/settings.ts). */
+  base_url_source: string;
+  key: string | null;
+  /** Where the key came from: env, config, sandbox or none. */
+  key_source: string;
+  config_path: string;
+  requests_last_hour: number;
+  rate_limit: RateLimitRecord | null;
+  /** The answer cache: where it is, how many answers it holds and their size; null under --sandbox or when unreadable. */
+  cache: CacheSummary | null;
+}
+
+export interface RateLimitRecord {
+  limit: number | null;
+  remaining: number | null;
+  reset_at: string | null;
+  seen_at: string;
+}
 
 /** `now` places the last rate limit's times; `bom` starts CSV with a BOM. */
 export function writeStatus(io: IO, view: StatusView, format: Format, { now, bom }: { now: number; bom: boolean }): void {
