@@ -89,11 +89,16 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
       }
       // The index first: a point is never where no index line leads (a line without points is harmless).
       if (newIndex.length > 0) appendToFile(join(dir, INDEX_FILE), Buffer.from(newIndex.map((line) => `${line}\n`).join('')));
-      for (const [path, list] of bySeries) {
-        const have = new Set(readPoints(path).map((point) => point.id));
-        const lines = onePerId(list.filter((point) => !have.has(point.id))).map((point) => `${JSON.stringify(point)}\n`);
-        if (lines.length > 0) appendToFile(path, Buffer.from(lines.join('')));
-      }
+      // No read of the series to skip ids it holds: readers take each id once (an append stays flat as a series grows).
+      for (const [path, list] of bySeries)
+        appendToFile(
+          path,
+          Buffer.from(
+            onePerId(list)
+              .map((point) => `${JSON.stringify(point)}\n`)
+              .join(''),
+          ),
+        );
     },
 
     async previous(questions) {
