@@ -9,7 +9,8 @@ import { keyId, openRequestLog, requestsDir } from './state/requests.js';
 import { cacheDirFrom, maxAgeFrom } from './config/cache-settings.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
 import { scrubLine } from './text.js';
-import { AuthError, systemErrorText } from './errors.js';
+import { AuthError, systemErrorText, type HintContext } from './errors.js';
+import { contextArgs } from './shell-quote.js';
 import type { IO } from './io.js';
 import { clientHooks } from './progress.js';
 import { VERSION } from './version.js';
@@ -27,11 +28,14 @@ export interface DepsInput {
 export function createDeps({ globals, io, env, signal, exiting = new AbortController().signal, now = Date.now }: DepsInput): {
   deps: Deps;
   cleanup: () => Promise<void>;
+  /** What an error's hint needs of this run (the settings once resolved). */
+  hintContext: () => HintContext;
 } {
   const cleanups: Array<() => Promise<void> | void> = [];
   const warned = new Set<string>();
   let paths: RepPaths | undefined;
   let settings: Promise<Settings> | undefined;
+  let resolved: Settings | undefined;
   let client: Promise<RepClient> | undefined;
 
   const deps: Deps = {
@@ -51,14 +55,18 @@ export function createDeps({ globals, io, env, signal, exiting = new AbortContro
     format: () => chooseFormat(globals, io),
     onExit: (cleanup) => void cleanups.push(cleanup),
     paths: () => (paths ??= repPaths(env, process.platform, deps.warn)),
-    settings: () => (settings ??= globals.sandbox ? startSandbox(deps) : loadSettings(deps)),
+    settings: () => (settings ??= (globals.sandbox ? startSandbox(deps) : loadSettings(deps)).then((found) => (resolved = found))),
     client: () => (client ??= deps.settings().then((settings) => clientFor(deps, settings))),
   };
   const cleanup = async () => {
     for (const step of cleanups.reverse()) await step();
     cleanups.length = 0;
   };
-  return { deps, cleanup };
+  const hintContext = (): HintContext => ({
+    contextArgs: contextArgs(globals),
+    ...(resolved ? { keySource: resolved.keySource, configPath: resolved.configPath } : {}),
+  });
+  return { deps, cleanup, hintContext };
 }
 
 /** `--json` (it wins over `--format`), else `--format`, else table on a terminal and json when piped. */

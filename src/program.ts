@@ -282,9 +282,17 @@ interface GlobalFlags {
   sandbox?: true;
 }
 
+/** Commands that print no data document: an output format given to them would be silently ignored. */
+const PRINTS_NO_DATA = new Set(['login', 'logout', 'sandbox', 'cache clear', 'completion']);
+
 /** The global options of a run, read once from the command that runs (they may come before or after it). */
 function globalsOf(command: Command): GlobalOptions {
   const flags = command.optsWithGlobals<GlobalFlags>();
+  const path = command.parent?.parent ? `${command.parent.name()} ${command.name()}` : command.name();
+  const format = flags.format !== undefined ? '--format' : flags.json ? '--json' : flags.bom ? '--bom' : undefined;
+  if (format && PRINTS_NO_DATA.has(path)) {
+    throw new UsageError(`${format} does not apply to rep ${path}: it prints no data to format`, { hint: `drop ${format}; see rep ${path} --help` });
+  }
   return {
     baseUrl: flags.baseUrl,
     format: flags.format,

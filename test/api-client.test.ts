@@ -188,8 +188,8 @@ describe('status mapping', () => {
     const error = await failure(client(s.baseUrl).api.pulse());
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).exitCode).toBe(4);
-    expect(error.message).toBe('the server rejected the API key (401 Unauthorized)');
-    expect((error as AuthError).hint).toBe('run `rep login`, or set REP_API_KEY');
+    expect(error.message).toBe('the server rejected the API key (401 Unauthorized): bad key');
+    expect((error as AuthError).hint).toBe('check the apiKey option: the server does not accept it');
   });
 
   it('403 without a key: a key is needed', async () => {
@@ -206,7 +206,7 @@ describe('status mapping', () => {
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as NotFoundError).exitCode).toBe(3);
     expect(error.message).toBe('no company named "Acme"');
-    expect((error as NotFoundError).hint).toBe('try: rep search Acme');
+    expect((error as NotFoundError).hint).toBe('no company has exactly that name; search("Acme") lists those matching one word of it');
   });
 
   it('404 with HTML, or on another endpoint: the base URL is wrong', async () => {
@@ -318,7 +318,7 @@ describe('rate limits', () => {
     expect(error.message).toMatch(
       /^rate limit reached: (100 requests|the free tier's 100 requests) per hour; resets in \d+ (s|min) \(at \d{1,2}:\d\d(:\d\d)?(\s[AP]M)?\)$/,
     );
-    expect((error as RateLimitError).hint).toBe('wait and retry with --wait, or ask the service operator for a higher tier');
+    expect((error as RateLimitError).hint).toBe('wait for the reset (the wait option does), or ask the service operator for a higher tier');
   });
 
   it('estimates the reset from the local request count when the server says nothing', async () => {
@@ -414,7 +414,7 @@ describe('rate limits', () => {
     await api.audit('a');
     const error = await failure(api.audit('b'));
     expect(error).toBeInstanceOf(RateLimitError);
-    expect((error as RateLimitError).hint).toMatch(/further away than --max-wait allows/);
+    expect((error as RateLimitError).hint).toMatch(/further away than the maxWait option allows/);
     expect(sleeps).toHaveLength(2);
   });
 
@@ -468,7 +468,7 @@ describe('interrupts and network faults', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).exitCode).toBe(6);
     expect(error.message).toBe('no answer from 127.0.0.1 within 0.2 s');
-    expect((error as NetworkError).hint).toMatch(/--timeout/);
+    expect((error as NetworkError).hint).toMatch(/the timeout option/);
   });
 
   it('a closed port: connection refused', async () => {
@@ -476,7 +476,7 @@ describe('interrupts and network faults', () => {
     const error = await failure(client(new URL(`http://127.0.0.1:${port}/api`)).api.pulse());
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toBe(`cannot connect to 127.0.0.1:${port} (connection refused)`);
-    expect((error as NetworkError).hint).toBe('is the server running? check --base-url');
+    expect((error as NetworkError).hint).toBe('is the server running? check the baseUrl option');
   });
 
   it('a reset connection', async () => {

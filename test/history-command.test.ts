@@ -147,7 +147,8 @@ describe('rep history', () => {
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
   });
 
-  it('table: a long history draws the newest points that fit the line and says so', async () => {
+  /** The table of 100 recorded points (scores 0..9, repeating) on a line of `columns`. */
+  async function longHistoryTable(columns: number): Promise<string> {
     const { stateDir, env } = home();
     record(
       stateDir,
@@ -156,10 +157,22 @@ describe('rep history', () => {
       Array.from({ length: 100 }, (_, i) => i % 10),
       { start: NOW - 100 * DAY },
     );
-    const { stdout } = await history({ name: 'blue bottle' }, stateDir, { env, format: 'table', columns: 60 });
+    return (await history({ name: 'blue bottle' }, stateDir, { env, format: 'table', columns })).stdout;
+  }
+
+  it('table: a long history draws the newest points that fit the line and says so', async () => {
+    const stdout = await longHistoryTable(60);
     const trend = stdout.split('\n')[2]!;
     expect(trend).toMatch(/^Trend {2}[▁-█]+ {2}100 points, 0\.0 → 9\.0 \(the last \d+ drawn\)$/);
     expect([...trend].length).toBeLessThanOrEqual(60);
+  });
+
+  it('table: on a 40-column line the sparkline keeps the line to itself, the summary under it', async () => {
+    const stdout = await longHistoryTable(40);
+    const lines = stdout.split('\n');
+    expect(lines[2]).toMatch(/^Trend {2}[▁-█]{33}$/);
+    expect(lines[3]).toBe('100 points, 0.0 → 9.0, the last 33 drawn');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(40);
   });
 
   it('markdown: a valid GFM table (a pipe in a name escaped, every row as many cells as the header) and the trend', async () => {

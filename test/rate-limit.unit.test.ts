@@ -223,7 +223,7 @@ describe('the 429 message', () => {
     expect(known.message).toMatch(/^rate limit reached: 0 requests per hour; resets in 5 s \(at /);
     const unknown = rateLimitError({}, { fromServer: false }, NOW);
     expect([unknown.resetAt, unknown.resetFromServer, unknown.limit]).toEqual([undefined, false, undefined]);
-    expect(unknown.hint).toBe('wait and retry with --wait, or ask the service operator for a higher tier');
+    expect(unknown.hint).toBe('wait for the reset (the wait option does), or ask the service operator for a higher tier');
   });
 
   it('says "now" for a reset that has come', () => {

@@ -207,7 +207,8 @@ export function createClient(options: ClientOptions): RepClient {
     const joined = waiting > 0;
     const added = joined ? Math.max(0, until - Math.max(start, waitingUntil)) : ms;
     if (waitedMs + added > maxWaitMs) {
-      error.hint = 'the reset is further away than --max-wait allows: raise --max-wait, or ask the service operator for a higher tier';
+      error.hint = 'the reset is further away than the maxWait option allows: raise maxWait, or ask the service operator for a higher tier';
+      error.reason = 'maxWait';
       throw error;
     }
     waitedMs += added;
@@ -335,8 +336,8 @@ export function createClient(options: ClientOptions): RepClient {
 
   // async, so a bad query rejects like every other failure rather than throwing at the call.
   return {
-    audit: async (name, callOptions) => call('audit', queryText(name, 'company name'), callOptions, auditView),
-    search: async (text, callOptions) => call('search', queryText(text, 'search text'), callOptions, searchView),
+    audit: async (name, callOptions) => call('audit', queryText(name, 'audit', 'company name'), callOptions, auditView),
+    search: async (text, callOptions) => call('search', queryText(text, 'search', 'search text'), callOptions, searchView),
     pulse: async (callOptions) => call('pulse', undefined, callOptions, pulseView),
   };
 }
@@ -350,9 +351,14 @@ function checkNumber(value: number | undefined, name: string, fallback: number, 
   return value;
 }
 
-/** A query as sent (unchanged); an empty or whitespace-only one is a usage error, sent nowhere. */
-function queryText(text: string, what: string): string {
-  if (typeof text !== 'string' || text.trim() === '') throw new UsageError(`the ${what} is empty`);
+/** A query as sent (unchanged); anything but a string (from untyped code), or an empty one, is a usage error, sent nowhere. */
+function queryText(text: unknown, method: string, what: string): string {
+  if (typeof text !== 'string') {
+    const got = text === null ? 'null' : Array.isArray(text) ? 'an array' : `${/^[aeiou]/.test(typeof text) ? 'an' : 'a'} ${typeof text}`;
+    const shown = typeof text === 'number' || typeof text === 'boolean' ? ` (${text})` : '';
+    throw new UsageError(`${method}() takes the ${what} as a string, not ${got}${shown}`);
+  }
+  if (text.trim() === '') throw new UsageError(`the ${what} is empty`);
   return text;
 }
 

@@ -209,7 +209,7 @@ function readPolicy(policy: Member): RateLimitInfo {
 }
 
 export const FREE_TIER_LIMIT = 100;
-export const RATE_LIMIT_HINT = 'wait and retry with --wait, or ask the service operator for a higher tier';
+export const RATE_LIMIT_HINT = 'wait for the reset (the wait option does), or ask the service operator for a higher tier';
 
 /** The reset time to report: from the server, or estimated from the local request count. */
 export interface ResetEstimate {
@@ -253,6 +253,7 @@ export function rateLimitError(info: RateLimitInfo, reset: ResetEstimate, nowMs:
     // Stryker disable next-line ConditionalExpression: RateLimitError sets limit from it, undefined or not
     ...(info.limit !== undefined ? { limit: info.limit } : {}),
     hint: RATE_LIMIT_HINT,
+    reason: 'rateLimit',
   });
 }
 

@@ -9,8 +9,13 @@ import type { Deps } from '../deps.js';
 const HOUR_MS = 3_600_000;
 const FREE_TIER = 100;
 
-/** Reads up to `ahead` names; when that is the whole input, says the plan if it exceeds the quota. The names come back unchanged. */
-export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead: number): Promise<AsyncIterable<string>> {
+/** The names, unchanged, and how many there are when the whole input was read ahead. */
+export interface PlannedNames extends AsyncIterable<string> {
+  total?: number;
+}
+
+/** Reads up to `ahead` names; when that is the whole input, says the plan if it exceeds the quota. */
+export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead: number): Promise<PlannedNames> {
   const iterator = names[Symbol.asyncIterator]();
   const buffered: string[] = [];
   let ended = false;
@@ -27,6 +32,7 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
     if (line) deps.io.err(`rep: ${line}\n`);
   }
   return {
+    ...(ended ? { total: buffered.length } : {}),
     async *[Symbol.asyncIterator]() {
       yield* buffered;
       if (ended) return;
