@@ -4,6 +4,7 @@ import type { ClientOptions, RepClient } from './api/client.js';
 import type { RepPaths } from './config/paths.js';
 import type { Settings } from './config/settings.js';
 import type { IO } from './io.js';
+import type { Store } from './store/port.js';
 
 export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'markdown';
 
@@ -60,10 +61,10 @@ export interface Deps {
   client(): Promise<RepClient>;
   /** A client for other settings than the resolved ones: `login` verifies a key before storing it. */
   clientFor(settings: Settings): Promise<RepClient>;
-  /** The answer cache a client for these settings reads: none under --sandbox or --no-cache. */
-  answerCacheFor(settings: Settings): Promise<Pick<ClientOptions, 'cache'>>;
   /** Registers cleanup to run before exit, in reverse order (closing servers, flushing state). */
   onExit(cleanup: () => Promise<void> | void): void;
   /** Where rep's files live (config, state, cache). */
   paths(): RepPaths;
+  /** rep's memory (answers, request ledger, history), opened on first use and closed at exit; none under --sandbox, which touches no files. */
+  store(): Store | undefined;
 }

@@ -2,9 +2,6 @@
 // sendable as a header and masked wherever it is shown, in every line and body the client describes.
 import { UsageError } from './errors.js';
 
-// The stores of state/ key their records by it; they import it from here until the store port takes them over.
-export { baseUrlKey } from './base-url.js';
-
 /** Replaces the key with its mask in a text: every line the client describes passes through one. */
 export type Redact = (text: string) => string;
 

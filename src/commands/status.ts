@@ -1,39 +1,62 @@
-// `rep status`: where rep would send requests, with which key (masked), and how many it sent lately.
-// Exits 4 when no key is set, after showing the rest.
+// `rep status`: where rep would send requests, with which key (masked), how many it sent lately, and
+// what the store holds (answers, history). Exits 4 when no key is set, after showing the rest.
+import { baseUrlKey, baseUrlText } from '../api/base-url.js';
+import { maskKey, type Settings } from '../config/settings.js';
 import type { Deps } from '../deps.js';
 import { AuthError, systemErrorText } from '../errors.js';
+import type { CacheSummary } from '../output/cache.js';
 import { csvBom } from '../output/csv.js';
-import { baseUrlText } from '../api/base-url.js';
-import { maskKey, type Settings } from '../config/settings.js';
-import { type RateLimitRecord, type StatusView, writeStatus } from '../output/status.js';
-import type { CacheStats } from '../state/answer-cache.js';
-import type { RateLimitSnapshot, RequestStatus } from '../state/requests.js';
+import { type HistoryStatus, type RateLimitRecord, type StatusView, writeStatus } from '../output/status.js';
+import { keyFingerprint, placeOf } from '../store/policy.js';
+import type { RateLimitFacts, Store } from '../store/port.js';
+import { HOUR_MS } from '../time.js';
 
 /** status takes no options of its own. */
 export type StatusOptions = Record<string, never>;
 
+/** Requests in the last hour and the last rate-limit facts, for the key at the base URL in use. */
+interface RequestStatus {
+  lastHour: number;
+  rateLimit?: RateLimitFacts;
+}
+
 export async function run(_opts: StatusOptions, deps: Deps): Promise<void> {
   const settings = await deps.settings();
-  const usage = settings.keySource === 'sandbox' ? undefined : await requestStatus(deps, settings.key ?? '');
-  const cache = settings.keySource === 'sandbox' ? undefined : await (await import('./cache.js')).cacheStatus(deps);
-  writeStatus(deps.io, statusView(settings, usage, cache), deps.format(), { now: deps.now(), bom: csvBom(deps) });
+  const store = settings.keySource === 'sandbox' ? undefined : deps.store();
+  const usage = store ? await requestStatus(deps, store, settings) : undefined;
+  const cache = store ? await (await import('./cache.js')).cacheStatus(deps) : undefined;
+  const history = store ? await historyStatus(deps, store) : undefined;
+  writeStatus(deps.io, statusView(settings, usage, cache, history), deps.format(), { now: deps.now(), bom: csvBom(deps) });
   if (!settings.key) throw new AuthError('no API key is set', { hint: 'run `rep login`, or set REP_API_KEY' });
 }
 
-/** The local request count for a key; none (0, with a warning) when the state dir cannot be read. */
-async function requestStatus(deps: Deps, key: string): Promise<RequestStatus | undefined> {
-  const { readRequestStatus, keyId, requestsDir } = await import('../state/requests.js');
-  const { stateDir } = deps.paths();
+/** The request count for the key at the base URL in use; none (0, with a warning) when the ledger cannot be read. */
+async function requestStatus(deps: Deps, store: Store, settings: Settings): Promise<RequestStatus | undefined> {
+  if (!settings.baseUrl) return undefined;
+  const scope = { keyFingerprint: keyFingerprint(settings.key || undefined), baseUrl: baseUrlKey(settings.baseUrl) };
+  const now = deps.now();
   try {
-    return readRequestStatus(stateDir, keyId(key), deps.now());
+    const [count, rateLimit] = await Promise.all([store.ledger.count(scope, now - HOUR_MS, now), store.ledger.lastRateLimit(scope)]);
+    return { lastHour: count.requests, ...(rateLimit ? { rateLimit } : {}) };
   } catch (error) {
-    deps.warn(`cannot read the request count in ${requestsDir(stateDir)} (${systemErrorText(error)})`);
+    deps.warn(`cannot read the request count in ${placeOf(store, 'requests')} (${systemErrorText(error)})`);
     return undefined;
   }
 }
 
-/** `usage` is the local request count, none under the sandbox or when it cannot be read. */
-export function statusView(settings: Settings, usage: RequestStatus | undefined, cache?: CacheStats): StatusView {
+/** The history's points, size and oldest point; none (with a warning) when it cannot be read. */
+async function historyStatus(deps: Deps, store: Store): Promise<HistoryStatus | undefined> {
+  try {
+    const stats = await store.history.stats();
+    return { dir: stats.where, points: stats.points, bytes: stats.bytes ?? null, oldest: stats.oldest ?? null };
+  } catch (error) {
+    deps.warn(`cannot read the history in ${placeOf(store, 'history')} (${systemErrorText(error)})`);
+    return undefined;
+  }
+}
+
+/** `usage` is the request count, none under the sandbox or when it cannot be read. */
+export function statusView(settings: Settings, usage: RequestStatus | undefined, cache?: CacheSummary, history?: HistoryStatus): StatusView {
   return {
     base_url: settings.baseUrl ? baseUrlText(settings.baseUrl) : null,
     base_url_source: settings.baseUrlSource,
@@ -43,11 +66,12 @@ export function statusView(settings: Settings, usage: RequestStatus | undefined,
     requests_last_hour: usage?.lastHour ?? 0,
     rate_limit: usage?.rateLimit ? rateLimitRecord(usage.rateLimit) : null,
     cache: cache ?? null,
+    history: history ?? null,
   };
 }
 
 /** The last rate-limit headers seen, with times as ISO 8601 like the rest of the JSON. */
-function rateLimitRecord(snapshot: RateLimitSnapshot): RateLimitRecord {
+function rateLimitRecord(snapshot: RateLimitFacts): RateLimitRecord {
   return {
     limit: snapshot.limit ?? null,
     remaining: snapshot.remaining ?? null,

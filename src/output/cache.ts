@@ -16,7 +16,8 @@ export function cachedAnswers(count: number): string {
   return `${count} cached answer${count === 1 ? '' : 's'}`;
 }
 
-function byteSize(bytes: number): string {
+/** `48 KB`, `1.2 MB`: a size as people read it. */
+export function byteSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / 1024 / 1024, 'MB'];
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${unit}`;

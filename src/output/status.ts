@@ -2,7 +2,7 @@
 import type { Format } from '../deps.js';
 import type { IO } from '../io.js';
 import { formatClock } from '../time.js';
-import { type CacheSummary, describeCacheStats } from './cache.js';
+import { byteSize, type CacheSummary, describeCacheStats } from './cache.js';
 import { BOM, csvRow } from './csv.js';
 import { markdownTable } from './markdown.js';
 
@@ -19,6 +19,15 @@ export interface StatusView {
   rate_limit: RateLimitRecord | null;
   /** The answer cache: where it is, how many answers it holds and their size; null under --sandbox or when unreadable. */
   cache: CacheSummary | null;
+  /** The score history: where, how many points, their size, the oldest point's time; null under --sandbox or when unreadable. */
+  history: HistoryStatus | null;
+}
+
+export interface HistoryStatus {
+  dir: string;
+  points: number;
+  bytes: number | null;
+  oldest: string | null;
 }
 
 export interface RateLimitRecord {
@@ -63,6 +72,7 @@ function statusPairs(view: StatusView, now: number): Array<[string, string]> {
   ];
   if (view.rate_limit) lines.push(['Last rate limit seen', describeLimit(view.rate_limit, now)]);
   if (view.cache) lines.push(['Answer cache', describeCacheStats(view.cache)]);
+  if (view.history) lines.push(['History', describeHistory(view.history)]);
   return lines;
 }
 
@@ -71,15 +81,24 @@ function sourceName(source: string): string {
 }
 
 /** A header and one row; the rate limit's fields in columns of their own, empty when none was seen. */
-function statusCsv({ rate_limit: limit, cache, ...rest }: StatusView): string {
+function statusCsv({ rate_limit: limit, cache, history, ...rest }: StatusView): string {
   const fields = ['limit', 'remaining', 'reset_at', 'seen_at'] as const;
   const cacheFields = ['dir', 'entries', 'bytes'] as const;
+  const historyFields = ['dir', 'points', 'bytes', 'oldest'] as const;
   const record = {
     ...rest,
     ...Object.fromEntries(fields.map((field) => [`rate_limit.${field}`, limit?.[field]])),
     ...Object.fromEntries(cacheFields.map((field) => [`cache.${field}`, cache?.[field]])),
+    ...Object.fromEntries(historyFields.map((field) => [`history.${field}`, history?.[field]])),
   };
   return csvRow(Object.keys(record)) + csvRow(Object.values(record));
+}
+
+/** `/home/me/.local/state/rep/history, 1,204 points, 310 KB, oldest 2025-01-02`. */
+function describeHistory(history: HistoryStatus): string {
+  const points = `${history.points} point${history.points === 1 ? '' : 's'}`;
+  const size = history.bytes === null ? '' : `, ${byteSize(history.bytes)}`;
+  return `${history.dir}, ${points}${size}${history.oldest === null ? '' : `, oldest ${history.oldest.slice(0, 10)}`}`;
 }
 
 function describeLimit(limit: RateLimitRecord, now: number): string {
