@@ -1,6 +1,6 @@
 // The dependency container handed to every command's `run(opts, deps)`. Everything in it that costs
 // start-up time (config, HTTP client) is built lazily, on first use, so `--help` and `--version` pay nothing.
-import type { ClientOptions, RepClient } from './api/client.js';
+import type { RepClient } from './api/client.js';
 import type { RepPaths } from './config/paths.js';
 import type { Settings } from './config/settings.js';
 import type { IO } from './io.js';
