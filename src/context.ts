@@ -6,7 +6,7 @@ import { resolveSettings, type Settings } from './config/settings.js';
 import { createClient, type ClientOptions, type RepClient } from './api/client.js';
 import { openAnswerCache } from './state/answer-cache.js';
 import { keyId, openRequestLog, requestsDir } from './state/requests.js';
-import { cacheDirFrom, maxAgeFrom } from './config/cache-settings.js';
+import { cacheDirFrom, cacheLimitsFrom, maxAgeFrom } from './config/cache-settings.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
 import { scrubLine } from './text.js';
 import { AuthError, systemErrorText } from './errors.js';
@@ -127,7 +127,7 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
 export async function answerCacheFor(deps: Deps, settings: Settings): Promise<Pick<ClientOptions, 'cache'>> {
   if (settings.keySource === 'sandbox' || deps.globals.cache === false) return {};
   const maxAgeMs = maxAgeFrom(deps.globals.maxAge, deps.env);
-  return { cache: { store: openAnswerCache(cacheDirFrom(deps.env, deps.paths()), undefined, deps.warn), maxAge: maxAgeMs / 1000 } };
+  return { cache: { store: openAnswerCache(cacheDirFrom(deps.env, deps.paths()), cacheLimitsFrom(deps.env), deps.warn), maxAge: maxAgeMs / 1000 } };
 }
 
 /**

@@ -1,6 +1,6 @@
 // `rep cache clear`: empties the answer cache and says how many answers went. Also what `rep status`
 // shows of the cache: where it is, how many answers it holds, their size.
-import { cacheDirFrom } from '../config/cache-settings.js';
+import { cacheDirFrom, cacheLimitsFrom } from '../config/cache-settings.js';
 import type { Deps } from '../deps.js';
 import { ConfigError, systemErrorText, UsageError } from '../errors.js';
 import type { CacheStats } from '../state/answer-cache.js';
@@ -26,18 +26,19 @@ export async function run(_opts: CacheClearOptions, deps: Deps): Promise<void> {
 /** The cache's place, answer count and size for `rep status`; undefined (after a warning) when it cannot be read. */
 export async function cacheStatus(deps: Pick<Deps, 'env' | 'paths' | 'warn'>): Promise<CacheStats | undefined> {
   const dir = cacheDirFrom(deps.env, deps.paths());
+  const limits = cacheLimitsFrom(deps.env);
   const { openAnswerCache } = await import('../state/answer-cache.js');
   try {
-    return openAnswerCache(dir).stats();
+    return openAnswerCache(dir, limits).stats();
   } catch (error) {
     deps.warn(`cannot read the answer cache in ${dir} (${systemErrorText(error)})`);
     return undefined;
   }
 }
 
-/** `/home/me/.cache/rep, 12 cached answers, 48 KB`: the status line's value. */
+/** `/home/me/.cache/rep, 12 cached answers, 48 KB (at most 512 MB)`: the status line's value. */
 export function describeCacheStats(stats: CacheStats): string {
-  return `${stats.dir}, ${answers(stats.entries)}, ${byteSize(stats.bytes)}`;
+  return `${stats.dir}, ${answers(stats.entries)}, ${byteSize(stats.bytes)} (at most ${byteSize(stats.maxBytes)})`;
 }
 
 function answers(count: number): string {
@@ -46,6 +47,6 @@ function answers(count: number): string {
 
 function byteSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / 1024 / 1024, 'MB'];
+  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : bytes < 1024 ** 3 ? [bytes / 1024 / 1024, 'MB'] : [bytes / 1024 ** 3, 'GB'];
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${unit}`;
 }
