@@ -65,9 +65,12 @@ export interface AnswerCache {
 /** What a run stored or read is not evicted by that run for this long after it opened the cache (a long-lived library client's, not for ever). */
 const PROTECT_MAX_MS = 24 * 60 * 60 * 1000;
 
+/** File times lag the clock a little (the kernel's coarse clock, a float of seconds): a use this close before the open still counts. */
+const MTIME_SLACK_MS = 2000;
+
 /** Entries used at or after this stay through this run's evictions: its start, or a day ago for a long-lived one. */
 export function protectedSinceFor(openedAt: number): () => number {
-  return () => Math.max(openedAt, Date.now() - PROTECT_MAX_MS);
+  return () => Math.max(openedAt - MTIME_SLACK_MS, Date.now() - PROTECT_MAX_MS);
 }
 
 /** The client's body cap (8 MB) and room for an entry's first line: anything bigger is no entry of ours. */
@@ -222,6 +225,9 @@ export function readEntry(dir: string, identity: Identity, freshness: Freshness,
   };
 }
 
+/** Folders this process has made private already: once is enough, not once an answer. */
+const readyDirs = new Set<string>();
+
 /** Writes the entry whole (0600, in a 0700 folder) and keeps the folder within its bound, sparing what was used since protectedSince(). */
 export async function writeEntry(
   dir: string,
@@ -233,8 +239,14 @@ export async function writeEntry(
   try {
     const text = entryText(identity, answer);
     if (Buffer.byteLength(text) > MAX_ENTRY_BYTES) return { stored: false, reason: 'the answer is too large to keep' };
-    ensurePrivateDir(dir);
-    await writePrivateFileAsync(join(dir, fileName(identity)), text);
+    if (!readyDirs.has(dir)) ensurePrivateDir(dir);
+    readyDirs.add(dir);
+    await writePrivateFileAsync(join(dir, fileName(identity)), text).catch((error: NodeJS.ErrnoException) => {
+      // The folder went meanwhile (a `rep cache clear` elsewhere, a cleaner): made again, once.
+      if (error.code !== 'ENOENT') throw error;
+      ensurePrivateDir(dir);
+      return writePrivateFileAsync(join(dir, fileName(identity)), text);
+    });
     if (putDue(dir, limits)) evictOnce(dir, limits, protectedSince());
     return { stored: true };
   } catch (error) {
