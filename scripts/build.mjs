@@ -170,7 +170,9 @@ const core = [
   // frame's name only where the map names a token at the function's start or the calling site). The
   // library keeps its names, for the stacks its users read. Error classes spell out their `name`.
   { ...coreOptions, entryPoints: { cli: 'src/cli.ts' }, minifyIdentifiers: true },
-  { ...coreOptions, entryPoints: { index: 'src/index.ts' } },
+  // The library is not minified: Node prints the source line of an uncaught error's throw, which in a
+  // minified file is a line of tens of kilobytes (its start-up matters less than the CLI's).
+  { ...coreOptions, entryPoints: { index: 'src/index.ts' }, minifyWhitespace: false, minifySyntax: false },
 ];
 const bundles = await Promise.all([
   ...core.map((options) => build(options)),
@@ -211,11 +213,12 @@ for (const [index, { metafile }] of bundles.entries()) {
 
 // bin/rep.cjs reads the bundles as latin1, the faster decoding, which equals utf8 only for ASCII:
 // esbuild's charset writes other characters of the code as escapes, and only the licence comments at
-// the end (legalComments) may hold some, where how they decode changes nothing.
+// the end (legalComments) may hold some, where how they decode changes nothing. (The library,
+// dist/index.cjs, is read by Node's require as utf8, and keeps its comments: it is not minified.)
 for (const { outputFiles } of bundles) {
   for (const { path, text } of outputFiles) {
     const code = text.split(LICENCE_COMMENTS)[0];
-    const at = path.endsWith('.cjs') ? code.search(/[^\x00-\x7f]/) : -1;
+    const at = path.endsWith('.cjs') && path !== join(dist, 'index.cjs') ? code.search(/[^\x00-\x7f]/) : -1;
     if (at >= 0) throw new Error(`${relative(root, path)} has code that is not ASCII at offset ${at}: bin/rep.cjs reads it as latin1`);
   }
 }

@@ -1,6 +1,8 @@
 // The library's type declarations (package.json `types`): tsc emits .d.ts files for src/index.ts and
 // what it imports (tsconfig.build.json; `@internal` members stripped), and only the files the entry
 // reaches are shipped. They must name nothing the package does not carry: no undici, no Node typings.
+// Each .d.ts has a .d.cts twin for the `require` condition: in a package of "type": "module" a .d.ts
+// types an ES module, which a CommonJS project under node16 resolution may not import (TS1479).
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
@@ -33,5 +35,10 @@ export function libraryDeclarations(root) {
     for (const [, specifier] of text.matchAll(/(?:\bfrom\s+|\bimport\(\s*)["'](\.[^"']+)["']/g))
       queue.push(resolve(dirname(path), specifier.replace(/\.js$/, '.d.ts')));
   }
-  return shipped;
+  return [...shipped, ...shipped.map(({ path, text }) => ({ path: path.replace(/\.d\.ts$/, '.d.cts'), text: commonJsTwin(text) }))];
+}
+
+/** A .d.ts's text for its .d.cts twin: its relative imports name the twins (`./x.cjs` types as `./x.d.cts`). */
+function commonJsTwin(text) {
+  return text.replace(/(\bfrom\s+|\bimport\(\s*)(["'])(\.[^"']+)\.js\2/g, '$1$2$3.cjs$2');
 }

@@ -1,6 +1,7 @@
 // The CLI's one place where an error becomes a message, a hint and an exit code (describeError). The
 // typed errors are the library's (api/errors.ts); they are re-exported here, beside the CLI's own kinds.
-import { ApiError, ExitCode, RepError, type ExitCodeValue } from './api/errors.js';
+import { ApiError, ExitCode, NotFoundError, RepError, searchWord, type ExitCodeValue } from './api/errors.js';
+import { suggestedCommand } from './shell-quote.js';
 import { scrubLine } from './text.js';
 
 export {
@@ -66,11 +67,64 @@ export function systemErrorText(error: unknown): string {
   return words ?? (typeof code === 'string' ? code : String(message ?? error));
 }
 
+/** What the CLI's hints need to know of the run: the flags a suggested command keeps, where the key came from. */
+export interface HintContext {
+  /** `--sandbox`, or `--base-url URL` given on the command line. */
+  contextArgs: readonly string[];
+  keySource?: 'env' | 'config' | 'sandbox' | 'none';
+  configPath?: string;
+}
+
+/** The CLI's words for a library hint (which names the library's options): its flags and commands. */
+function cliHint(error: RepError, context: HintContext): string | undefined {
+  const rep = (...args: string[]) => suggestedCommand(context.contextArgs, args);
+  switch (error.reason) {
+    case 'key':
+      if (context.keySource === 'env') return 'the key comes from REP_API_KEY, which wins over `rep login`: check its value, or unset it to use the stored key';
+      if (context.keySource === 'config')
+        return `the key is the one \`rep login\` stored${context.configPath ? ` in ${context.configPath}` : ''}: run \`${rep('login')}\` to store a new one`;
+      return `run \`${rep('login')}\`, or set REP_API_KEY`;
+    case 'company': {
+      const name = error instanceof NotFoundError ? error.query : undefined;
+      return name === undefined ? error.hint : `no company has exactly that name; search by one word: ${rep('search', searchWord(name))}`;
+    }
+    case 'notFoundUrl':
+      return `check --base-url, REP_BASE_URL or \`${rep('status')}\` (the base URL usually ends in /api)`;
+    case 'notJson':
+      return 'check --base-url (it should point at the API, usually ending in /api); --debug shows the start of the answer';
+    case 'debug':
+      return 'run again with --debug to see the request and the answer';
+    case 'retries':
+      return error instanceof ApiError ? 'try again later; --retries retries automatically' : 'try again; use --retries to retry automatically';
+    case 'timeout':
+      return 'raise --timeout (seconds), or check your network';
+    case 'refused':
+      return 'is the server running? check --base-url';
+    case 'dns':
+      return 'check the host name in --base-url, and your network or DNS';
+    case 'unreachable':
+      return 'check your network and --base-url';
+    case 'network':
+      return 'check your network, proxy settings and --base-url';
+    case 'baseUrl':
+      return 'check --base-url';
+    case 'otherOrigin':
+      return 'the API key is sent only to the configured origin; if that address is the service, use it as --base-url';
+    case 'rateLimit':
+      return 'wait and retry with --wait, or ask the service operator for a higher tier';
+    case 'maxWait':
+      return 'the reset is further away than --max-wait allows: raise --max-wait, or ask the service operator for a higher tier';
+    default:
+      return error.hint;
+  }
+}
+
 /** Turns anything thrown into what the user sees and the code the process exits with. */
-export function describeError(error: unknown): ErrorReport {
+export function describeError(error: unknown, context: HintContext = { contextArgs: [] }): ErrorReport {
   if (error instanceof RepError) {
     const report: ErrorReport = { exitCode: error.exitCode, message: oneLine(error.message) };
-    if (error.hint) report.hint = oneLine(error.hint);
+    const hint = cliHint(error, context);
+    if (hint) report.hint = oneLine(hint);
     if (error.attempts !== undefined && error.attempts > 1) tellAttempts(report, error.attempts, error.elapsedMs ?? 0);
     const details = [error.stack ?? ''];
     if (error instanceof ApiError && error.bodyExcerpt) details.push(`body: ${error.bodyExcerpt}`);

@@ -8,6 +8,8 @@ import { describeError, formatReport, OutputError } from './errors.js';
 export interface IO {
   stdin: Readable;
   stdinIsTTY: boolean;
+  /** stdin is a pipe or a regular file, so input may be waiting there (not a terminal, /dev/null or closed). */
+  stdinPiped: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   /** Terminal width for tables and help (80 when unknown). */
@@ -178,9 +180,12 @@ export function streamIO({ stdin, stdout, stderr, stderrStream }: Streams, env: 
     get stdinIsTTY() {
       return Boolean(stdin().isTTY);
     },
+    get stdinPiped() {
+      return pipedOrFile(0);
+    },
     stdoutIsTTY,
     stderrIsTTY,
-    columns: (stdoutIsTTY && stdout.columns) || (stderrIsTTY && stderr.columns) || 80,
+    columns: (stdoutIsTTY && stdout.columns) || widthFrom(env.COLUMNS) || (stderrIsTTY && stderr.columns) || 80,
     stderrColumns: (stderrIsTTY && stderr.columns) || 0,
     colorOut: colorEnabled(stdoutIsTTY, { env }),
     colorErr: colorEnabled(stderrIsTTY, { env }),
@@ -217,12 +222,29 @@ export function streamIO({ stdin, stdout, stderr, stderrStream }: Streams, env: 
   };
 }
 
+/** `COLUMNS` as a width (a whole number of at least 1), else 0: it sets the width of output that is no terminal. */
+function widthFrom(value: string | undefined): number {
+  const width = /^\s*\d+\s*$/.test(value ?? '') ? Number(value) : 0;
+  return Number.isSafeInteger(width) ? width : 0;
+}
+
+/** Whether the descriptor is a pipe (FIFO) or a regular file; a socket, device or closed descriptor is not. */
+function pipedOrFile(fd: number): boolean {
+  try {
+    const stats = fstatSync(fd);
+    return stats.isFIFO() || stats.isFile();
+  } catch {
+    return false;
+  }
+}
+
 export interface TestIO extends IO {
   stdoutText(): string;
   stderrText(): string;
 }
 
-export interface TestIOOptions extends Partial<Pick<IO, 'stdinIsTTY' | 'stdoutIsTTY' | 'stderrIsTTY' | 'columns' | 'stderrColumns' | 'colorOut' | 'colorErr'>> {
+export interface TestIOOptions
+  extends Partial<Pick<IO, 'stdinIsTTY' | 'stdinPiped' | 'stdoutIsTTY' | 'stderrIsTTY' | 'columns' | 'stderrColumns' | 'colorOut' | 'colorErr'>> {
   /** Text that stdin holds before its end, or a stream; without it stdin is empty. */
   stdin?: string | Readable;
   /** Colour chosen as streamIO chooses it, from this environment and the TTY flags (unless colorOut/colorErr say). */
@@ -250,6 +272,7 @@ export function testIO(options: TestIOOptions = {}): TestIO {
   return {
     stdin,
     stdinIsTTY: options.stdinIsTTY ?? false,
+    stdinPiped: options.stdinPiped ?? false,
     stdoutIsTTY,
     stderrIsTTY,
     columns: options.columns ?? 80,

@@ -4,7 +4,7 @@
 // returns the exit code (cli.ts sets it), so tests run any command through it.
 import { CommanderError, type Command, type OutputConfiguration } from 'commander';
 import type { GlobalOptions } from './deps.js';
-import { describeError, ExitCode, formatReport, InterruptedError, UsageError } from './errors.js';
+import { describeError, ExitCode, formatReport, InterruptedError, UsageError, type HintContext } from './errors.js';
 import { exitAfterOutput, withoutColor, type IO } from './io.js';
 import { buildProgram } from './program.js';
 
@@ -30,6 +30,7 @@ async function runCommand(argv: string[], { io, env, signal, exiting }: MainOpti
   const args = argv.slice(2);
   let globals: GlobalOptions | undefined;
   let cleanup: () => Promise<void> = async () => {};
+  let hintContext: (() => HintContext) | undefined;
 
   const program = buildProgram(async (load, opts, parsed) => {
     globals = parsed;
@@ -38,6 +39,7 @@ async function runCommand(argv: string[], { io, env, signal, exiting }: MainOpti
     const { createDeps } = await import('./context.js');
     const context = createDeps({ globals, io: commandIO, env, signal, ...(exiting ? { exiting } : {}) });
     cleanup = context.cleanup;
+    hintContext = context.hintContext;
     const module = await load();
     await module.run(opts, context.deps);
   }, args);
@@ -58,7 +60,10 @@ async function runCommand(argv: string[], { io, env, signal, exiting }: MainOpti
     if (error instanceof CommanderError && ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) {
       return ExitCode.ok;
     }
-    const report = describeError(signal.aborted ? new InterruptedError() : error instanceof CommanderError ? usageError(error, args, program.commands) : error);
+    const report = describeError(
+      signal.aborted ? new InterruptedError() : error instanceof CommanderError ? usageError(error, args, program.commands) : error,
+      hintContext?.(),
+    );
     if (report.exitCode === ExitCode.interrupted && !globals?.debug) return report.exitCode;
     io.err(formatReport(report, { debug: globals?.debug ?? args.includes('--debug') }));
     return report.exitCode;

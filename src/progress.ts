@@ -85,8 +85,8 @@ function startProgress(deps: Deps, initial: string, shown: boolean): Progress {
 /** The client's hooks for one run: what it tells goes to stderr in the CLI's words. */
 export function clientHooks(deps: Deps): RepHooks {
   return {
-    onRequest({ method, url, headers }) {
-      deps.debug(`> ${method} ${url}`);
+    onRequest({ method, url, headers, proxy }) {
+      deps.debug(`> ${method} ${url}${proxy ? ` via the proxy ${proxy}` : ''}`);
       if (headers.authorization) deps.debug(`> authorization: ${headers.authorization}`);
     },
     onResponse({ status, headers, durationMs }) {

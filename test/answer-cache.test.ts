@@ -346,15 +346,15 @@ describe('eviction, stats and clear', () => {
 
   it('stats counts entries and bytes; clear removes only entries and says how many', async () => {
     const cache = openAnswerCache(dir);
-    expect(cache.stats()).toEqual({ dir, entries: 0, bytes: 0, maxBytes: 512 * 1024 * 1024 });
+    expect(cache.stats()).toEqual({ dir, entries: 0, bytes: 0, max_bytes: 512 * 1024 * 1024 });
     expect(cache.clear()).toBe(0);
     await storeMany(3, { maxBytes: 1024 * 1024, evictEvery: 100 });
     writeFileSync(join(dir, 'notes.txt'), 'not rep’s');
     const bytes = entryFiles().reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
-    expect(cache.stats()).toEqual({ dir, entries: 3, bytes, maxBytes: 512 * 1024 * 1024 });
+    expect(cache.stats()).toEqual({ dir, entries: 3, bytes, max_bytes: 512 * 1024 * 1024 });
     expect(cache.clear()).toBe(3);
     expect(readdirSync(dir)).toEqual(['notes.txt']);
-    expect(cache.stats()).toEqual({ dir, entries: 0, bytes: 0, maxBytes: 512 * 1024 * 1024 });
+    expect(cache.stats()).toEqual({ dir, entries: 0, bytes: 0, max_bytes: 512 * 1024 * 1024 });
     expect(cache.clear()).toBe(0);
   });
 });

@@ -10,7 +10,9 @@ import { createDeps } from '../src/context.js';
 import { ApiError, AuthError, InterruptedError, NetworkError, NotFoundError, RateLimitError } from '../src/errors.js';
 import { testIO, type IO } from '../src/io.js';
 import { clientHooks } from '../src/progress.js';
-import { openRequestLog, readRequestStatus } from '../src/state/requests.js';
+import { readRequestStatus } from '../src/state/requests.js';
+import { openLocalStore } from '../src/store/local/index.js';
+import { keyFingerprint } from '../src/store/policy.js';
 import { useRep } from './helpers/cli.js';
 import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
 import { testGlobals } from './helpers/globals.js';
@@ -188,8 +190,8 @@ describe('status mapping', () => {
     const error = await failure(client(s.baseUrl).api.pulse());
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).exitCode).toBe(4);
-    expect(error.message).toBe('the server rejected the API key (401 Unauthorized)');
-    expect((error as AuthError).hint).toBe('run `rep login`, or set REP_API_KEY');
+    expect(error.message).toBe('the server rejected the API key (401 Unauthorized): bad key');
+    expect((error as AuthError).hint).toBe('check the apiKey option: the server does not accept it');
   });
 
   it('403 without a key: a key is needed', async () => {
@@ -206,7 +208,7 @@ describe('status mapping', () => {
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as NotFoundError).exitCode).toBe(3);
     expect(error.message).toBe('no company named "Acme"');
-    expect((error as NotFoundError).hint).toBe('try: rep search Acme');
+    expect((error as NotFoundError).hint).toBe('no company has exactly that name; search("Acme") lists those matching one word of it');
   });
 
   it('404 with HTML, or on another endpoint: the base URL is wrong', async () => {
@@ -318,23 +320,23 @@ describe('rate limits', () => {
     expect(error.message).toMatch(
       /^rate limit reached: (100 requests|the free tier's 100 requests) per hour; resets in \d+ (s|min) \(at \d{1,2}:\d\d(:\d\d)?(\s[AP]M)?\)$/,
     );
-    expect((error as RateLimitError).hint).toBe('wait and retry with --wait, or ask the service operator for a higher tier');
+    expect((error as RateLimitError).hint).toBe('wait for the reset (the wait option does), or ask the service operator for a higher tier');
   });
 
   it('estimates the reset from the local request count when the server says nothing', async () => {
     const s = await server();
     s.expect('/api/pulse', { body: {} }, { status: 429 });
     let clock = now;
-    const requestLog = openRequestLog(stateDir, 'aaaa');
-    const { api } = client(s.baseUrl, { now: () => clock, requestLog });
+    const store = openLocalStore({ cacheDir: join(stateDir, 'cache'), stateDir, historyDir: join(stateDir, 'history') });
+    const { api } = client(s.baseUrl, { now: () => clock, store: { ledger: store.ledger } });
     await api.pulse();
     clock += 20 * 60_000;
     const error = (await failure(api.pulse())) as RateLimitError;
     expect(error.resetFromServer).toBe(false);
     expect(error.resetAt).toBe(now + 60 * 60_000);
     expect(error.message).toContain('resets in about 40 min (at about ');
-    requestLog.flush();
-    expect(readRequestStatus(stateDir, 'aaaa', clock).lastHour).toBe(2);
+    await store.close();
+    expect(readRequestStatus(stateDir, keyFingerprint(KEY), clock).lastHour).toBe(2);
   });
 
   it('says the reset is unknown with no headers and no log', async () => {
@@ -414,7 +416,7 @@ describe('rate limits', () => {
     await api.audit('a');
     const error = await failure(api.audit('b'));
     expect(error).toBeInstanceOf(RateLimitError);
-    expect((error as RateLimitError).hint).toMatch(/further away than --max-wait allows/);
+    expect((error as RateLimitError).hint).toMatch(/further away than the maxWait option allows/);
     expect(sleeps).toHaveLength(2);
   });
 
@@ -468,7 +470,7 @@ describe('interrupts and network faults', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).exitCode).toBe(6);
     expect(error.message).toBe('no answer from 127.0.0.1 within 0.2 s');
-    expect((error as NetworkError).hint).toMatch(/--timeout/);
+    expect((error as NetworkError).hint).toMatch(/the timeout option/);
   });
 
   it('a closed port: connection refused', async () => {
@@ -476,7 +478,7 @@ describe('interrupts and network faults', () => {
     const error = await failure(client(new URL(`http://127.0.0.1:${port}/api`)).api.pulse());
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toBe(`cannot connect to 127.0.0.1:${port} (connection refused)`);
-    expect((error as NetworkError).hint).toBe('is the server running? check --base-url');
+    expect((error as NetworkError).hint).toBe('is the server running? check the baseUrl option');
   });
 
   it('a reset connection', async () => {

@@ -17,7 +17,7 @@ import {
 import type { ApiResponse } from '../src/api/transport.js';
 import { BatchError } from '../src/batch/outcome.js';
 import { HistoryFileError } from '../src/commands/history.js';
-import { ConfigError, NotCachedError, OutputError } from '../src/errors.js';
+import { ConfigError, describeError, NotCachedError, OutputError } from '../src/errors.js';
 import { GateError } from '../src/history/watch.js';
 
 const url = new URL('https://api.example.com/v1/audit?q=secret');
@@ -59,7 +59,7 @@ describe('errorFromResponse', () => {
     expect(rejected).toBeInstanceOf(AuthError);
     expect(rejected).toMatchObject({
       message: 'the server rejected the API key (401 Unauthorized)',
-      hint: 'run `rep login`, or set REP_API_KEY',
+      hint: 'check the apiKey option: the server does not accept it',
       status: 401,
       exitCode: 4,
     });
@@ -69,12 +69,19 @@ describe('errorFromResponse', () => {
   it('404 on an audit: no such company, with a search to try', () => {
     const error = errorFromResponse(answer(404, '{"error":"nope"}'), facts());
     expect(error).toBeInstanceOf(NotFoundError);
-    expect(error).toMatchObject({ message: 'no company named "Acme"', hint: 'try: rep search Acme', exitCode: 3 });
+    expect(error).toMatchObject({
+      message: 'no company named "Acme"',
+      hint: 'no company has exactly that name; search("Acme") lists those matching one word of it',
+      exitCode: 3,
+    });
     expect(errorFromResponse(answer(404, ''), facts({ q: 'Blue\u001b[31m Bottle' }))).toMatchObject({
       message: 'no company named "Blue Bottle"',
-      hint: "try: rep search 'Blue Bottle'",
+      hint: 'no company has exactly that name; search("Bottle") lists those matching one word of it',
     });
-    expect(errorFromResponse(answer(404, '{}'), facts({ q: '-x' }))).toMatchObject({ hint: 'try: rep search -- -x' });
+    expect(errorFromResponse(answer(404, '{}'), facts({ q: '-x' }))).toMatchObject({
+      hint: 'no company has exactly that name; search("-x") lists those matching one word of it',
+      query: '-x',
+    });
     expect(errorFromResponse(answer(404, ' \n'), facts())).toBeInstanceOf(NotFoundError);
   });
 
@@ -83,7 +90,7 @@ describe('errorFromResponse', () => {
     expect(html).toBeInstanceOf(ApiError);
     expect(html).toMatchObject({
       message: 'https://api.example.com/v1/audit was not found (404): is the base URL right?',
-      hint: 'check --base-url, REP_BASE_URL or `rep status` (the base URL usually ends in /api)',
+      hint: 'check the baseUrl option (the base URL usually ends in /api)',
       status: 404,
     });
     expect(errorFromResponse(answer(404, '{}'), facts({ endpoint: 'search' }))).toBeInstanceOf(ApiError);
@@ -94,7 +101,7 @@ describe('errorFromResponse', () => {
     const error = errorFromResponse(answer(503, '{"error":{"message":"down for maintenance"}}', { 'retry-after': '5' }), facts());
     expect(error).toMatchObject({
       message: 'the server failed (503 Service Unavailable): down for maintenance',
-      hint: 'try again later; --retries retries automatically',
+      hint: 'try again later; the retries option retries automatically',
       status: 503,
       exitCode: 1,
     });
@@ -105,7 +112,7 @@ describe('errorFromResponse', () => {
   it('any other status: an unexpected answer', () => {
     expect(errorFromResponse(answer(418, '{"message":"teapot"}'), facts())).toMatchObject({
       message: "unexpected answer from the server (418 I'm a Teapot): teapot",
-      hint: 'run again with --debug to see the request and the answer',
+      hint: "the error's status, headers and bodyExcerpt, and the onRequest and onResponse hooks, show the request and the answer",
     });
     expect(errorFromResponse(answer(499), facts()).message).toBe('unexpected answer from the server (499)');
   });
@@ -166,7 +173,11 @@ describe('parseJsonBody', () => {
       }
     })();
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ message, hint: 'run again with --debug to see the request and the answer', status });
+    expect(error).toMatchObject({
+      message,
+      hint: "the error's status, headers and bodyExcerpt, and the onRequest and onResponse hooks, show the request and the answer",
+      status,
+    });
   });
 
   it('says text that is no JSON is probably the wrong base URL, keeping the start for --debug', () => {
@@ -179,7 +190,7 @@ describe('parseJsonBody', () => {
     })();
     expect(error).toMatchObject({
       message: "the server's answer is not valid JSON",
-      hint: 'check --base-url (it should point at the API, usually ending in /api); --debug shows the start of the answer',
+      hint: "check the baseUrl option (it should point at the API, usually ending in /api); the error's bodyExcerpt shows the start of the answer",
       bodyExcerpt: '<html>****</html>',
     });
     expect(error?.cause).toBeInstanceOf(SyntaxError);
@@ -202,5 +213,35 @@ describe('the error kinds', () => {
   it('statusLine names the status when Node knows it', () => {
     expect(statusLine(502)).toBe('502 Bad Gateway');
     expect(statusLine(599)).toBe('599');
+  });
+});
+
+describe("describeError: the CLI says a library error's hint in its own words", () => {
+  it.each([
+    [new NetworkError('x', { hint: 'lib', reason: 'refused' }), 'is the server running? check --base-url'],
+    [new NetworkError('x', { hint: 'lib', reason: 'timeout' }), 'raise --timeout (seconds), or check your network'],
+    [new RateLimitError('x', { hint: 'lib', reason: 'rateLimit' }), 'wait and retry with --wait, or ask the service operator for a higher tier'],
+    [
+      new RateLimitError('x', { hint: 'lib', reason: 'maxWait' }),
+      'the reset is further away than --max-wait allows: raise --max-wait, or ask the service operator for a higher tier',
+    ],
+    [new ApiError('x', { status: 500, hint: 'lib', reason: 'retries' }), 'try again later; --retries retries automatically'],
+    [new UsageError('x', { hint: 'its own' }), 'its own'],
+  ])('%s', (error, hint) => {
+    expect(describeError(error).hint).toBe(hint);
+  });
+
+  it('a suggested command keeps the run context; a key hint names where the key came from', () => {
+    const notFound = errorFromResponse(answer(404, '{}'), facts({ q: 'Royal Bear Cofee' }));
+    expect(describeError(notFound, { contextArgs: ['--sandbox'] }).hint).toBe(
+      'no company has exactly that name; search by one word: rep --sandbox search Royal',
+    );
+    const wrongUrl = errorFromResponse(answer(404, '<html>'), facts({ endpoint: 'pulse' }));
+    expect(describeError(wrongUrl, { contextArgs: ['--base-url', 'https://x.example/api'] }).hint).toBe(
+      'check --base-url, REP_BASE_URL or `rep --base-url https://x.example/api status` (the base URL usually ends in /api)',
+    );
+    const rejected = errorFromResponse(answer(401), facts());
+    expect(describeError(rejected, { contextArgs: [], keySource: 'env' }).hint).toMatch(/^the key comes from REP_API_KEY/);
+    expect(describeError(rejected).hint).toBe('run `rep login`, or set REP_API_KEY');
   });
 });

@@ -62,15 +62,19 @@ describe('proxy', () => {
     proxy = target = undefined;
   });
 
-  it('goes through HTTP_PROXY when it is set, and not for NO_PROXY hosts', async () => {
+  it('goes through HTTP_PROXY for a remote host, never for a loopback one, and not for NO_PROXY hosts', async () => {
     target = await startFaultServer();
-    target.expect('/api/pulse', { body: { index: 3 } }, { body: { index: 4 } });
+    target.expect('/api/pulse', { body: { index: 3 } });
     proxy = await startProxy();
-    const proxied = (env: NodeJS.ProcessEnv) => createClient({ baseUrl: (target as FaultServer).baseUrl, timeout: 5, retries: 0, env });
+    const client = (baseUrl: string | URL, env: NodeJS.ProcessEnv) => createClient({ baseUrl, timeout: 5, retries: 0, env });
     const HTTP_PROXY = proxy.url;
-    expect((await proxied({ HTTP_PROXY }).pulse()).body).toEqual({ index: 3 });
-    expect(proxy.forwarded.map((entry) => entry.target)).toEqual([`127.0.0.1:${target.port}`]);
-    expect((await proxied({ HTTP_PROXY, NO_PROXY: '127.0.0.1' }).pulse()).body).toEqual({ index: 4 });
+    expect((await client(target.baseUrl, { HTTP_PROXY }).pulse()).body).toEqual({ index: 3 });
+    expect(proxy.forwarded).toEqual([]);
+    // The proxy cannot reach the made-up host: it answers the CONNECT with 502.
+    const remote = 'https://api.rep.test/api';
+    await expect(client(remote, { HTTP_PROXY }).pulse()).rejects.toThrow(/^the proxy 127\.0\.0\.1:\d+ from HTTP_PROXY answered 502 Bad Gateway/);
+    expect(proxy.forwarded).toEqual([{ method: 'CONNECT', target: 'api.rep.test:443' }]);
+    await expect(client(remote, { HTTP_PROXY, NO_PROXY: 'rep.test' }).pulse()).rejects.toThrow('cannot resolve api.rep.test');
     expect(proxy.forwarded).toHaveLength(1);
   });
 });

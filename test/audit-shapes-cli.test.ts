@@ -2,6 +2,7 @@
 // reputation APIs document. The table's Reputation Score line and the CSV's score column must carry
 // the score, wherever in the body it sits.
 import { describe, expect, it } from 'vitest';
+import { scoreText } from '../src/history/change.js';
 import { useRep } from './helpers/cli.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
 import { API_FIXTURES } from './fixtures/reputation-apis.js';
@@ -32,7 +33,7 @@ describe('rep audit on bodies shaped like public APIs', () => {
   it.each(Object.entries(API_FIXTURES))('%s: the table shows the score, and the CSV has it in the score column', async (name, { expected }) => {
     const server = await fixtureServer();
     const [table, csv] = await Promise.all([rep(server, ['--format', 'table', 'audit', name]), rep(server, ['--format', 'csv', 'audit', name])]);
-    const shown = `${expected.score}${expected.scoreMax === undefined ? '' : ` / ${expected.scoreMax}`}`;
+    const shown = `${scoreText(expected.score)}${expected.scoreMax === undefined ? '' : ` / ${expected.scoreMax}`}`;
     expect({ code: table.code, stderr: table.stderr }).toEqual({ code: 0, stderr: '' });
     expect(table.stdout).toMatch(new RegExp(`^Reputation Score {2}${shown.replace(/[./]/g, '\\$&')}$`, 'm'));
     if (expected.reviews !== undefined) expect(table.stdout).toMatch(new RegExp(`^Reviews +${expected.reviews.toLocaleString('en-US')}$`, 'm'));
@@ -46,7 +47,7 @@ describe('rep audit on bodies shaped like public APIs', () => {
   it('history never wins: the table and the CSV show the current score, and the history stays a detail', async () => {
     const server = await fixtureServer();
     const [table, csv] = await Promise.all([rep(server, ['--format', 'table', 'audit', 'current']), rep(server, ['--format', 'csv', 'audit', 'current'])]);
-    expect(table.stdout).toMatch(/^Reputation Score {2}78$/m);
+    expect(table.stdout).toMatch(/^Reputation Score {2}78\.0$/m);
     expect(table.stdout).toMatch(/│ History\[0\] score +│ 75 +│/);
     expect(csv.stdout).toBe('company,score,source,rating,reviews\n,78,,,\n');
   });

@@ -56,6 +56,25 @@ describe.skipIf(!hasScript)('batch progress', () => {
     expect(result.output).toMatch(/auditing: 2 of 3 names done[\s\S]*Gamma/);
   });
 
+  it('counts every name given as arguments from the start, not only those read so far', async () => {
+    const names = ['Alpha', 'Beta', 'Gamma', 'Delta', 'Epsilon', 'Zeta', 'Eta', 'Theta'];
+    const server = await serve(names, names);
+    const result = await runOnTerminal(fixture.home(), ['--no-color', 'audit', ...names], {
+      columns: 80,
+      env: { REP_API_KEY: 'test-key', REP_BASE_URL: server.baseUrl, TERM: 'xterm' },
+      answers: [
+        [
+          '0 of 8 names done',
+          () => {
+            for (const name of names) server.release(name);
+          },
+        ],
+      ],
+    });
+    expect(result.code).toBe(0);
+    expect(result.output).not.toContain('+ names');
+  });
+
   it('shows nothing under --quiet, or when stderr is not a terminal', async () => {
     const names = ['Alpha', 'Beta'];
     const server = await serve(names);

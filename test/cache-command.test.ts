@@ -95,21 +95,21 @@ describe('rep cache clear', () => {
 describe('the cache in rep status', () => {
   it('where it is, how many answers, their size', async () => {
     const { deps } = depsFor();
-    expect(await cacheStatus(deps)).toEqual({ dir, entries: 0, bytes: 0, maxBytes: 512 * 1024 * 1024 });
+    expect(await cacheStatus(deps)).toEqual({ dir, entries: 0, bytes: 0, max_bytes: 512 * 1024 * 1024 });
     const MB = 1024 * 1024;
-    expect(describeCacheStats({ dir, entries: 0, bytes: 0, maxBytes: 512 * MB })).toBe(`${dir}, 0 cached answers, 0 B (at most 512 MB)`);
+    expect(describeCacheStats({ dir, entries: 0, bytes: 0, max_bytes: 512 * MB })).toBe(`${dir}, 0 cached answers, 0 B (at most 512 MB)`);
     await storeAnswers(3);
     const stats = await cacheStatus(deps);
     expect(stats).toMatchObject({ dir, entries: 3 });
     expect(stats?.bytes).toBeGreaterThan(3 * '{"i":0}'.length);
-    expect(describeCacheStats({ dir, entries: 1, bytes: 1023, maxBytes: 2048 })).toBe(`${dir}, 1 cached answer, 1023 B (at most 2.0 KB)`);
-    expect(describeCacheStats({ dir, entries: 12, bytes: 48 * 1024 + 300, maxBytes: 512 * MB })).toBe(`${dir}, 12 cached answers, 48 KB (at most 512 MB)`);
-    expect(describeCacheStats({ dir, entries: 4999, bytes: 1.25 * MB, maxBytes: 2048 * MB })).toBe(`${dir}, 4999 cached answers, 1.3 MB (at most 2.0 GB)`);
+    expect(describeCacheStats({ dir, entries: 1, bytes: 1023, max_bytes: 2048 })).toBe(`${dir}, 1 cached answer, 1023 B (at most 2.0 KB)`);
+    expect(describeCacheStats({ dir, entries: 12, bytes: 48 * 1024 + 300, max_bytes: 512 * MB })).toBe(`${dir}, 12 cached answers, 48 KB (at most 512 MB)`);
+    expect(describeCacheStats({ dir, entries: 4999, bytes: 1.25 * MB, max_bytes: 2048 * MB })).toBe(`${dir}, 4999 cached answers, 1.3 MB (at most 2.0 GB)`);
   });
 
   it('REP_CACHE_MAX_BYTES sets the bound status shows; a bad one is a usage error naming it', async () => {
     const { deps } = depsFor({}, { REP_CACHE_DIR: dir, REP_CACHE_MAX_BYTES: '2GB' });
-    expect(await cacheStatus(deps)).toMatchObject({ maxBytes: 2 * 1024 ** 3 });
+    expect(await cacheStatus(deps)).toMatchObject({ max_bytes: 2 * 1024 ** 3 });
     expect(cacheLimitsFrom({ REP_CACHE_MAX_BYTES: '64 MiB' }).maxBytes).toBe(64 * 1024 * 1024);
     expect(cacheLimitsFrom({ REP_CACHE_MAX_BYTES: ' ' })).toEqual(CACHE_LIMITS);
     const bad = depsFor({}, { REP_CACHE_DIR: dir, REP_CACHE_MAX_BYTES: 'lots' }).deps;

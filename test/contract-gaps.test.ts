@@ -30,7 +30,7 @@ function expectReport(result: CliResult, code: number, message: RegExp, hint: Re
 
 describe('usage errors exit 2 with one line and a hint, and send nothing', () => {
   it.each([
-    [['audit'], /^rep: missing company name$/, /^hint: rep audit "Blue Bottle Coffee", or --file PATH for a batch$/],
+    [['audit'], /^rep: missing company name$/, /^hint: rep audit "Blue Bottle Coffee"; for a batch, --file PATH or names piped in: … \| rep audit$/],
     [['search'], /^rep: missing search text$/],
     [['completion'], /^rep: missing shell: expected one of bash, zsh, fish$/],
     [['completion', 'powershell'], /^rep: invalid value 'powershell' for <shell>: expected one of bash, zsh, fish$/],
@@ -67,7 +67,7 @@ describe('answers the CLI must tell apart', () => {
   it('403 with a key: the key is rejected, exit 4, hint to `rep login`', async () => {
     const api = await server();
     api.expect('/api/pulse', { status: 403, body: { error: 'forbidden' } });
-    expectReport(await rep(['pulse'], api), 4, /^rep: the server rejected the API key \(403 Forbidden\)$/, /rep login/);
+    expectReport(await rep(['pulse'], api), 4, /^rep: the server rejected the API key \(403 Forbidden\): forbidden$/, /rep login/);
   });
 
   it.each([

@@ -55,7 +55,9 @@ describe('audit', () => {
     const result = await rep(['audit', 'No Such Company Anywhere']);
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe('rep: no company named "No Such Company Anywhere"\nhint: try: rep search \'No Such Company Anywhere\'\n');
+    expect(result.stderr).toBe(
+      'rep: no company named "No Such Company Anywhere"\nhint: no company has exactly that name; search by one word: rep search Anywhere\n',
+    );
   });
 
   it('an empty or blank name is a usage error, exit 2, sent nowhere', async () => {

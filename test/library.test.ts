@@ -16,13 +16,14 @@ import {
   type LowQuotaEvent,
   type RateLimitWaitEvent,
   type RetryEvent,
+  openLocalStore,
 } from '../src/index.js';
-import { openAnswerCache } from '../src/state/answer-cache.js';
 import { makeTempHome, useRep } from './helpers/cli.js';
 import { closedPort, startFaultServer } from './helpers/fault-server.js';
 import { useSandbox } from './helpers/sandbox.js';
 
 const sandbox = useSandbox();
+const localStore = (dir: string) => openLocalStore({ cacheDir: `${dir}/cache`, stateDir: `${dir}/state`, historyDir: `${dir}/state/history` });
 const { track } = useRep();
 
 async function failure(promise: Promise<unknown>): Promise<RepError> {
@@ -41,15 +42,15 @@ describe('the cache option', () => {
     try {
       const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 61 } });
       const events: string[] = [];
-      const real = openAnswerCache(home.dir);
-      const store = {
-        get: real.get,
+      const real = localStore(home.dir).answers;
+      const answers = {
+        ...real,
         put: async (...args: Parameters<typeof real.put>) => {
           events.push('put');
           return real.put(...args);
         },
       };
-      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0002', cache: { store, maxAge: 60 } });
+      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0002', store: { answers }, maxAge: 60 });
       const call = rep.pulse({ onAnswered: () => events.push('answered') });
       await call;
       events.push('resolved');
@@ -68,7 +69,7 @@ describe('the cache option', () => {
       const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 61 } });
       let clock = Date.parse('2026-11-01T08:00:00Z');
       const now = () => clock;
-      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0001', cache: { store: openAnswerCache(home.dir), maxAge: 60 }, now });
+      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0001', store: localStore(home.dir), maxAge: 60, now });
       const miss = await failure(rep.pulse({ onlyIfCached: true }));
       expect(miss).toBeInstanceOf(NotCachedError);
       expect([miss.exitCode, miss.message]).toEqual([ExitCode.error, 'no cached answer for pulse']);
@@ -276,11 +277,76 @@ describe('a library, not a program', () => {
     vi.stubEnv('http_proxy', deadProxy);
     vi.stubEnv('NO_PROXY', '');
     vi.stubEnv('no_proxy', '');
-    const direct = createClient({ baseUrl: sandbox.url, apiKey: sandbox.key, retries: 0 });
-    expect((await direct.pulse()).view.index).toEqual(expect.any(Number));
-    const proxied = createClient({ baseUrl: sandbox.url, apiKey: sandbox.key, retries: 0, env: process.env });
+    // A remote host (loopback ones never go through a proxy) that DNS does not know.
+    const baseUrl = 'https://api.rep.test/api';
+    const direct = await failure(createClient({ baseUrl, retries: 0 }).pulse());
+    expect(direct.message).toBe('cannot resolve api.rep.test');
+    const proxied = createClient({ baseUrl, retries: 0, env: process.env });
     const error = await failure(proxied.pulse());
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error.message).toMatch(/^cannot connect to 127\.0\.0\.1:\d+ \(connection refused\)$/);
+    expect(error.message).toMatch(/^cannot connect to the proxy 127\.0\.0\.1:\d+ from http_proxy \(connection refused\)$/);
+  });
+});
+
+describe("errors speak the library's words, not the CLI's", () => {
+  const CLI_WORDS = /--[a-z]|`rep |\brep (login|search|status)\b|REP_/;
+
+  it('a rejected key names the apiKey option and shows the server message', async () => {
+    const error = await failure(createClient({ baseUrl: sandbox.url, apiKey: 'not-the-sandbox-key' }).pulse());
+    expect(error).toMatchObject({
+      message: 'the server rejected the API key (401 Unauthorized): Invalid API key',
+      hint: 'check the apiKey option: the server does not accept it',
+    });
+    const none = await failure(createClient({ baseUrl: sandbox.url }).pulse());
+    expect(none).toMatchObject({ message: 'the server needs an API key (401 Unauthorized): Missing API key', hint: 'give the key as the apiKey option' });
+  });
+
+  it('not found, refused, 5xx, a malformed answer, a rate limit and maxWait: hints name search(), baseUrl, retries, wait and maxWait', async () => {
+    const server = track(await startFaultServer());
+    server.expect('/api/pulse', { status: 503, body: {} }, { status: 200, body: 'not json' }, { status: 429, headers: { 'retry-after': '3600' }, body: {} });
+    server.expect('/api/pulse', { status: 429, headers: { 'retry-after': '3600' }, body: {} });
+    const client = createClient({ baseUrl: server.baseUrl, retries: 0 });
+    const errors = [
+      await failure(createClient({ baseUrl: sandbox.url, apiKey: sandbox.key }).audit('Royal Bear Cofee')),
+      await failure(createClient({ baseUrl: `http://127.0.0.1:${await closedPort()}/api`, retries: 0 }).pulse()),
+      await failure(client.pulse()),
+      await failure(client.pulse()),
+      await failure(client.pulse()),
+      await failure(createClient({ baseUrl: server.baseUrl, retries: 0, wait: true, maxWait: 60 }).pulse()),
+    ];
+    expect(errors.map((error) => error.hint)).toEqual([
+      'no company has exactly that name; search("Royal") lists those matching one word of it',
+      'is the server running? check the baseUrl option',
+      'try again later; the retries option retries automatically',
+      "check the baseUrl option (it should point at the API, usually ending in /api); the error's bodyExcerpt shows the start of the answer",
+      'wait for the reset (the wait option does), or ask the service operator for a higher tier',
+      'the reset is further away than the maxWait option allows: raise maxWait, or ask the service operator for a higher tier',
+    ]);
+    for (const error of errors) expect(error.hint).not.toMatch(CLI_WORDS);
+  });
+
+  it('an error without a hint has no hint property at all (nor an AuthError a status)', () => {
+    expect(Object.hasOwn(new UsageError('u'), 'hint')).toBe(false);
+    expect(Object.hasOwn(new AuthError('a'), 'status')).toBe(false);
+    expect(Object.hasOwn(new UsageError('u', { hint: 'h' }), 'hint')).toBe(true);
+  });
+
+  it('a name or text that is not a string is a UsageError saying what it got, sent nowhere', async () => {
+    const rep = createClient({ baseUrl: sandbox.url, apiKey: sandbox.key });
+    const untyped = rep as unknown as { audit(name: unknown): Promise<unknown>; search(text: unknown): Promise<unknown> };
+    const got = await Promise.all([
+      failure(untyped.audit(42)),
+      failure(untyped.search(null)),
+      failure(untyped.audit(undefined)),
+      failure(untyped.search(['a'])),
+    ]);
+    expect(got.every((error) => error instanceof UsageError && error.exitCode === 2)).toBe(true);
+    expect(got.map((error) => error.message)).toEqual([
+      'audit() takes the company name as a string, not a number (42)',
+      'search() takes the search text as a string, not null',
+      'audit() takes the company name as a string, not an undefined',
+      'search() takes the search text as a string, not an array',
+    ]);
+    expect((await failure(rep.audit('  '))).message).toBe('the company name is empty');
   });
 });

@@ -1,6 +1,6 @@
 // The quota plan's read-ahead (src/batch/name-spill.ts): names past the in-memory few go to a
 // temporary file and come back in order, once; distinct names are counted by hash.
-import { existsSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { hash53, NameSpill } from '../src/batch/name-spill.js';
@@ -39,6 +39,26 @@ describe('NameSpill', () => {
     expect(planDirs().filter((name) => !before.has(name))).toHaveLength(1);
     big.discard();
     expect(planDirs().filter((name) => !before.has(name))).toEqual([]);
+  });
+
+  it('a replay closes its file once: a descriptor opened meanwhile (often the same number) stays open', async () => {
+    const spill = new NameSpill(1);
+    for (const name of ['a', 'b', 'c']) spill.push(name);
+    const dir = mkdtempSync(`${tmpdir()}/rep-spill-test-`);
+    let fd: number | undefined;
+    const names: string[] = [];
+    try {
+      for await (const name of spill.replay()) {
+        names.push(name);
+        if (name === 'b') fd = openSync(`${dir}/other`, 'w'); // the spill's file is closed by now
+      }
+      spill.discard(); // as at exit
+      expect(names).toEqual(['a', 'b', 'c']);
+      expect(fstatSync(fd as number).isFile()).toBe(true);
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('hash53: the same text the same number, within 53 bits; near texts differ', () => {

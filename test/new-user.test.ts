@@ -48,7 +48,9 @@ describe('one error and one hint', () => {
     const server = track(await startRecordingServer({ status, body: { error: 'unauthorized' } }));
     const result = await rep(['pulse'], { env: { REP_BASE_URL: server.baseUrl.href } });
     expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(new RegExp(`^rep: the server needs an API key \\(${status} [A-Za-z ]+\\)\\nhint: run \`rep login\`, or set REP_API_KEY\\n$`));
+    expect(result.stderr).toMatch(
+      new RegExp(`^rep: the server needs an API key \\(${status} [A-Za-z ]+\\): unauthorized\\nhint: run \`rep login\`, or set REP_API_KEY\\n$`),
+    );
   });
 
   it('without a key, a failure that is not about the key is one error and its own hint', async () => {
@@ -61,7 +63,7 @@ describe('one error and one hint', () => {
     const server = track(await startRecordingServer({ status: 401, body: { error: 'invalid key' } }));
     const result = await rep(['login', '--base-url', server.baseUrl.href], { input: 'wrong-key-0123456789\n' });
     expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(/^rep: the server rejected the API key \(401 Unauthorized\)\nhint: check the key[^\n]*\n$/);
+    expect(result.stderr).toMatch(/^rep: the server rejected the API key \(401 Unauthorized\): invalid key\nhint: check the key[^\n]*\n$/);
     expect(result.stderr).not.toMatch(/rep login/);
   });
 });

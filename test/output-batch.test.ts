@@ -145,7 +145,7 @@ describe('createBatchWriter', () => {
       { query: 'blue  bottle COFFEE', result: { company: { name: 'Blue Bottle Coffee' }, score: 90 } },
       { query: 'Late', error: { exit: 5, message: 'not audited: rate limit reached' } },
     ]);
-    expect(text).toMatch(/│ Blue Bottle Coffee +│ +90 │ +0 │ ok +│/);
+    expect(text).toMatch(/│ Blue Bottle Coffee +│ +90\.0 │ +0 │ ok +│/);
     expect(text).toMatch(/│ Late +│ +— │ +— │ rate limited +│/);
   });
 

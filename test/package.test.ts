@@ -1,13 +1,14 @@
 // The package as a user gets it: `npm pack` of a copy of this checkout (prepack builds dist/ there),
 // then `npm install -g` of the tarball into a temp prefix, offline: nothing to download, nothing run,
-// no warnings, and the installed `rep` works. A fresh project also installs the tarball and imports the
-// library with strict TypeScript types. npm gets an empty user config and a temp cache, so the
-// machine's own npm settings neither leak in nor get touched.
-import { execFile } from 'node:child_process';
+// no warnings, and the installed `rep` works. Two fresh projects, an ES module one and a CommonJS one,
+// use that install (packed and installed once a run: both take seconds) and import the library with
+// strict TypeScript types. npm gets an empty user config and a temp cache, so the machine's own npm
+// settings neither leak in nor get touched.
+import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,21 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 /** What a fresh clone does not have: installed or built files, caches, VCS data. */
 const NOT_IN_A_CLONE = new Set(['node_modules', 'dist', '.git', '.cache', 'coverage']);
+
+/** Whether a checkout's file is one a fresh clone has: git's list where there is one (which leaves out ignored files, like a mutation run's .stryker-tmp/ or packed tarballs), else all but NOT_IN_A_CLONE. */
+function inAClone(): (path: string) => boolean {
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
+  const files = listed.status === 0 ? new Set(listed.stdout.split('\0').filter(Boolean)) : undefined;
+  const folders = new Set(
+    [...(files ?? [])].flatMap((file) =>
+      file
+        .split('/')
+        .slice(0, -1)
+        .map((_, at, parts) => parts.slice(0, at + 1).join('/')),
+    ),
+  );
+  return (path) => !NOT_IN_A_CLONE.has(path.split('/')[0] ?? '') && (files === undefined || path === '' || files.has(path) || folders.has(path));
+}
 
 interface NpmResult {
   code: number;
@@ -54,7 +70,8 @@ beforeAll(async () => {
     npm_config_update_notifier: 'false',
   };
   const project = join(dir, 'project');
-  cpSync(ROOT, project, { recursive: true, filter: (source) => !NOT_IN_A_CLONE.has(source.slice(ROOT.length).split('/')[0] ?? '') });
+  const copied = inAClone();
+  cpSync(ROOT, project, { recursive: true, filter: (source) => copied(relative(ROOT, source)) });
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
 
   const pack = await npm(['pack', '--offline', '--json', '--pack-destination', dir], project);
@@ -160,24 +177,28 @@ export async function main(baseUrl: string, apiKey: string): Promise<string> {
 }
 `;
 
+/** A fresh project with `manifest` as its package.json and the installed package in its node_modules. */
+function consumer(name: string, manifest: object): string {
+  const project = join(dir, name);
+  mkdirSync(join(project, 'node_modules'), { recursive: true });
+  writeFileSync(join(project, 'package.json'), JSON.stringify(manifest));
+  symlinkSync(installed, join(project, 'node_modules', 'rep-cli'));
+  return project;
+}
+
 describe('the library from the tarball', () => {
-  let project: string;
-  let added: NpmResult;
+  let esm: string;
+  let cjs: string;
+  const nodeEnv = () => ({ PATH: npmEnv.PATH ?? '' });
 
-  beforeAll(async () => {
-    project = join(dir, 'script');
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'script', private: true, type: 'module' }));
-    added = await npm(['install', '--offline', '--no-audit', '--no-fund', join(dir, packed.filename)], project);
-    writeFileSync(join(project, 'main.ts'), SCRIPT);
-    const twin = ts.transpileModule(SCRIPT, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-    writeFileSync(join(project, 'main.mjs'), `${twin}\nprocess.stdout.write(await main(...process.argv.slice(2)));\n`);
-  }, 120_000);
-
-  it('installs into a project with no dependency of its own', () => {
-    expect(`${added.stdout}${added.stderr}`).not.toMatch(/npm warn/i);
-    expect(added.code).toBe(0);
-    expect(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['rep-cli']);
+  beforeAll(() => {
+    esm = consumer('esm', { name: 'esm', private: true, type: 'module' });
+    // What `npm init -y` writes: no "type", so .ts files are CommonJS under node16 resolution.
+    cjs = consumer('cjs', { name: 'cjs', version: '1.0.0', main: 'index.js', license: 'ISC' });
+    for (const project of [esm, cjs]) writeFileSync(join(project, 'main.ts'), SCRIPT);
+    const twin = (module: ts.ModuleKind) => ts.transpileModule(SCRIPT, { compilerOptions: { module, target: ts.ScriptTarget.ES2022 } }).outputText;
+    writeFileSync(join(esm, 'main.mjs'), `${twin(ts.ModuleKind.ESNext)}\nprocess.stdout.write(await main(...process.argv.slice(2)));\n`);
+    writeFileSync(join(cjs, 'main.cjs'), `${twin(ts.ModuleKind.CommonJS)}\nmain(...process.argv.slice(2)).then((said) => process.stdout.write(said));\n`);
   });
 
   it('is the same library to require() as to import: one copy of each class', async () => {
@@ -187,42 +208,77 @@ import('rep-cli').then((imported) => {
   process.stdout.write(JSON.stringify({ names, same: names.every((name) => imported[name] === required[name]) }));
 });
 `;
-    writeFileSync(join(project, 'both.cjs'), both);
-    const result = await run(process.execPath, ['both.cjs'], project, { PATH: npmEnv.PATH ?? '' });
+    writeFileSync(join(cjs, 'both.cjs'), both);
+    const result = await run(process.execPath, ['both.cjs'], cjs, nodeEnv());
     expect(result.stderr).toBe('');
     const said = JSON.parse(result.stdout) as { names: string[]; same: boolean };
     expect(said.names).toEqual(expect.arrayContaining(['createClient', 'RepError', 'NotFoundError', 'auditView']));
     expect(said.same).toBe(true);
   });
 
-  it('type-checks a strict TypeScript import of createClient and RepError', async () => {
+  it('type-checks a strict TypeScript import of createClient and RepError, from an ES module and a CommonJS project', async () => {
     const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
-    const checked = await run(tsc, ['--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', 'main.ts'], project);
+    // One tsc run for both: each file's module system comes from its own project's package.json.
+    const args = ['--strict', '--noEmit', '--module', 'node16', '--moduleResolution', 'node16', join(esm, 'main.ts'), join(cjs, 'main.ts')];
+    const checked = await run(tsc, args, dir);
     expect(`${checked.stdout}${checked.stderr}`).toBe('');
     expect(checked.code).toBe(0);
   });
 
-  it('runs against a sandbox: body, view, rate limit, and a RepError with its exit code', async () => {
+  it('runs against a sandbox, imported and required alike: body, view, rate limit, and a RepError with its exit code', async () => {
+    for (const [project, script] of [
+      [esm, 'main.mjs'],
+      [cjs, 'main.cjs'],
+    ] as const) {
+      const sandbox = await startSandbox({ port: 0 });
+      try {
+        const result = await run(process.execPath, [script, sandbox.url, sandbox.key], project, nodeEnv());
+        expect(result.stderr).toBe('');
+        expect(result.code).toBe(0);
+        const said = JSON.parse(result.stdout) as {
+          score: number;
+          wrong: unknown;
+          body: { score: number };
+          groups: string[];
+          index: number;
+          remaining: number;
+          exitCode: number;
+        };
+        expect(said.score).toBe(said.body.score);
+        expect(said.wrong).toBe(said.score);
+        expect(said.groups).toContain('company');
+        expect(said.index).toEqual(expect.any(Number));
+        expect(said.remaining).toBe(99);
+        expect(said.exitCode).toBe(103);
+      } finally {
+        await sandbox.close();
+      }
+    }
+  });
+
+  it("an uncaught library error prints a short stderr: Node's source line of the throw is one readable line", async () => {
     const sandbox = await startSandbox({ port: 0 });
     try {
-      const result = await run(process.execPath, ['main.mjs', sandbox.url, sandbox.key], project, { PATH: npmEnv.PATH ?? '' });
-      expect(result.stderr).toBe('');
-      expect(result.code).toBe(0);
-      const said = JSON.parse(result.stdout) as {
-        score: number;
-        wrong: unknown;
-        body: { score: number };
-        groups: string[];
-        index: number;
-        remaining: number;
-        exitCode: number;
-      };
-      expect(said.score).toBe(said.body.score);
-      expect(said.wrong).toBe(said.score);
-      expect(said.groups).toContain('company');
-      expect(said.index).toEqual(expect.any(Number));
-      expect(said.remaining).toBe(99);
-      expect(said.exitCode).toBe(103);
+      writeFileSync(join(cjs, 'throws.cjs'), "require('rep-cli').createClient({ baseUrl: 'http://example.com/api', apiKey: 'rk_x' });\n");
+      writeFileSync(
+        join(esm, 'rejects.mjs'),
+        "import { createClient } from 'rep-cli';\nawait createClient({ baseUrl: process.argv[2], apiKey: process.argv[3], retries: 0 }).audit('No Such Company Anywhere');\n",
+      );
+      const thrown = await run(process.execPath, ['throws.cjs'], cjs, nodeEnv());
+      const rejected = await run(process.execPath, ['rejects.mjs', sandbox.url, sandbox.key], esm, nodeEnv());
+      for (const [result, error] of [
+        [thrown, 'UsageError: refusing the plain http:// base URL'],
+        [rejected, 'NotFoundError: '],
+      ] as const) {
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(error);
+        expect(result.stderr).toMatch(/rep-cli[/\\]dist[/\\]index\.c?js:\d+\n/);
+        expect(result.stderr.length).toBeLessThan(3000);
+        expect(Math.max(...result.stderr.split('\n').map((line) => line.length))).toBeLessThan(200);
+      }
+      // and so for any throw: no line of the library is long
+      const library = readFileSync(join(installed, 'dist', 'index.cjs'), 'utf8').split('\n');
+      expect(Math.max(...library.map((line) => line.length))).toBeLessThan(300);
     } finally {
       await sandbox.close();
     }

@@ -96,7 +96,7 @@ describe('rate-limit wording', () => {
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.exitCode).toBe(5);
     expect(error.message).toMatch(/^rate limit reached: 100 requests per hour; resets in 14 min \(at \d{1,2}:\d\d(:\d\d)?(\s[AP]M)?\)$/);
-    expect(error.hint).toBe('wait and retry with --wait, or ask the service operator for a higher tier');
+    expect(error.hint).toBe('wait for the reset (the wait option does), or ask the service operator for a higher tier');
     expect(error.resetAt).toBe(NOW + 14 * 60_000);
     expect(error.limit).toBe(100);
   });

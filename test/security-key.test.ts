@@ -161,9 +161,9 @@ describe('plain http:// only for loopback', () => {
     return { HTTP_PROXY: proxy.origin, http_proxy: proxy.origin, REP_API_KEY: KEY };
   }
 
-  it('(the trap works: an accepted loopback http:// URL does reach the proxy)', async () => {
+  it('(the trap works: a request to a remote host does reach the proxy)', async () => {
     const env = await proxyEnv();
-    const result = await rep(['pulse'], { env: { ...env, REP_BASE_URL: 'http://127.0.0.1:9/api' } });
+    const result = await rep(['pulse'], { env: { ...env, REP_BASE_URL: 'https://api.example.com/api' } });
     expect(result.code).toBe(6);
     expect(proxy?.connections()).toBeGreaterThan(0);
   });

@@ -99,7 +99,7 @@ describe('the score', () => {
 describe('the scale', () => {
   it.each([
     ['score_scale (the sandbox)', { score: 87.4, score_scale: 100 }, '87.4 / 100'],
-    ['max beside the score', { current: { score: 78, max: 100 } }, '78 / 100'],
+    ['max beside the score', { current: { score: 78, max: 100 } }, '78.0 / 100'],
     ['out_of', { rating: 4.5, out_of: 5 }, '4.5 / 5'],
     ['stars, which are on five (Yelp Open Dataset)', { stars: 4.5 }, '4.5 / 5'],
     ['bestRating (schema.org)', { aggregateRating: { ratingValue: 4.4, bestRating: 5 } }, '4.4 / 5'],
@@ -133,7 +133,7 @@ describe('the total of reviews', () => {
   it('the company total sits under the score, aligned with it; per-source reviews stay in the source rows', async () => {
     const body = { name: 'Acme', score: 80, score_scale: 100, review_count: 12345, sources: [{ source: 'Google', rating: 4.5, reviews: 12000 }] };
     const table = await render(body, 'table');
-    expect(table).toContain('Reputation Score  80 / 100\nReviews           12,345\n');
+    expect(table).toContain('Reputation Score  80.0 / 100\nReviews           12,345\n');
     expect(table).toMatch(/│ Google +│ +4\.5 │ +12,000 │/);
   });
 });

@@ -1,6 +1,5 @@
 // The library's errors: each kind of failure is a RepError subclass carrying the exit code the CLI
 // uses for it, and a server's non-2xx answer becomes one of them here (never an HTML page in a message).
-import { shellQuote } from '../shell-quote.js';
 import { isRecord, parseJson, scrubLine } from '../text.js';
 import type { Endpoint, Redact } from './request.js';
 import type { ApiResponse } from './transport.js';
@@ -21,6 +20,27 @@ export const ExitCode = {
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /**
+ * What a hint is about, for the CLI to say it in its own words (src/errors.ts): the library's hint
+ * names the library's options (`apiKey`, `maxWait`), the CLI's its flags and commands.
+ */
+export type HintReason =
+  | 'key'
+  | 'company'
+  | 'baseUrl'
+  | 'notFoundUrl'
+  | 'notJson'
+  | 'debug'
+  | 'retries'
+  | 'timeout'
+  | 'refused'
+  | 'dns'
+  | 'unreachable'
+  | 'network'
+  | 'otherOrigin'
+  | 'rateLimit'
+  | 'maxWait';
+
+/**
  * Every failure the client reports is one of these; `instanceof` tells the kinds apart. Each names
  * itself (`name`, the first word of its stack) in so many letters: the CLI's bundle is minified, and a
  * class's own name would be a minified one.
@@ -28,15 +48,18 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 export abstract class RepError extends Error {
   abstract override readonly name: string;
   abstract readonly exitCode: ExitCodeValue;
-  /** One line saying what the user can do about it, in the CLI's words (`--wait`, `rep login`). */
-  hint?: string;
+  /** One line saying what the user can do about it, naming the library's options (`apiKey`, `maxWait`). */
+  declare hint?: string;
+  /** @internal What the hint is about, for the CLI's own words. */
+  declare reason?: HintReason;
   /** The attempts a call made before it gave up (retries included), when it made more than one. */
-  attempts?: number;
+  declare attempts?: number;
   /** How long those attempts took, from the first request to the failure (ms). */
-  elapsedMs?: number;
-  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+  declare elapsedMs?: number;
+  constructor(message: string, options?: { hint?: string; cause?: unknown; reason?: HintReason }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     if (options?.hint) this.hint = options.hint;
+    if (options?.reason) this.reason = options.reason;
   }
 }
 
@@ -50,13 +73,15 @@ export class UsageError extends RepError {
 export class AuthError extends RepError {
   override readonly name = 'AuthError';
   readonly exitCode = ExitCode.auth;
-  status?: number;
+  declare status?: number;
 }
 
 /** The audited company does not exist. */
 export class NotFoundError extends RepError {
   override readonly name = 'NotFoundError';
   readonly exitCode = ExitCode.notFound;
+  /** The name that was audited, when the error is about one. */
+  declare query?: string;
 }
 
 /** The server answered, but not with something rep can use (5xx, unexpected status, malformed body). */
@@ -67,7 +92,10 @@ export class ApiError extends RepError {
   readonly headers: Record<string, string>;
   /** The start of the body, for `--debug` only. */
   readonly bodyExcerpt: string;
-  constructor(message: string, details: { status: number; headers?: Record<string, string>; bodyExcerpt?: string; hint?: string; cause?: unknown }) {
+  constructor(
+    message: string,
+    details: { status: number; headers?: Record<string, string>; bodyExcerpt?: string; hint?: string; cause?: unknown; reason?: HintReason },
+  ) {
     super(message, details);
     this.status = details.status;
     this.headers = details.headers ?? {};
@@ -85,7 +113,7 @@ export class RateLimitError extends RepError {
   readonly resetFromServer: boolean;
   /** Requests allowed per window, when known. */
   readonly limit: number | undefined;
-  constructor(message: string, details: { resetAt?: number; resetFromServer?: boolean; limit?: number; hint?: string }) {
+  constructor(message: string, details: { resetAt?: number; resetFromServer?: boolean; limit?: number; hint?: string; reason?: HintReason }) {
     super(message, details);
     this.resetAt = details.resetAt;
     this.resetFromServer = details.resetFromServer ?? false;
@@ -99,7 +127,7 @@ export class NetworkError extends RepError {
   readonly exitCode = ExitCode.network;
   /** false when trying again cannot help (a TLS certificate the client refuses). */
   readonly retryable: boolean;
-  constructor(message: string, options?: { hint?: string; cause?: unknown; retryable?: boolean }) {
+  constructor(message: string, options?: { hint?: string; cause?: unknown; retryable?: boolean; reason?: HintReason }) {
     super(message, options);
     this.retryable = options?.retryable ?? true;
   }
@@ -129,6 +157,7 @@ export interface RequestFacts {
 }
 
 const EXCERPT_CHARS = 300;
+const DEBUG_HINT = "the error's status, headers and bodyExcerpt, and the onRequest and onResponse hooks, show the request and the answer";
 const MESSAGE_CHARS = 200;
 
 /** `502 Bad Gateway` */
@@ -159,7 +188,8 @@ export function parseJsonBody(response: ApiResponse, redact: Redact): unknown {
   const malformed = (what: string) =>
     new ApiError(`the server's answer is ${what} (${statusLine(response.status)})`, {
       ...details(),
-      hint: 'run again with --debug to see the request and the answer',
+      hint: DEBUG_HINT,
+      reason: 'debug',
     });
   if (response.text.trim() === '') throw malformed('empty');
   const parsed = tryParseJson(response.text);
@@ -169,8 +199,9 @@ export function parseJsonBody(response: ApiResponse, redact: Redact): unknown {
   }
   throw new ApiError("the server's answer is not valid JSON", {
     ...details(),
-    hint: 'check --base-url (it should point at the API, usually ending in /api); --debug shows the start of the answer',
+    hint: "check the baseUrl option (it should point at the API, usually ending in /api); the error's bodyExcerpt shows the start of the answer",
     cause: parsed.error,
+    reason: 'notJson',
   });
 }
 
@@ -211,8 +242,8 @@ export function errorFromResponse(response: ApiResponse, request: RequestFacts):
 
   if (status === 401 || status === 403) {
     const error = new AuthError(
-      request.hasKey ? `the server rejected the API key (${statusLine(status)})` : `the server needs an API key (${statusLine(status)})`,
-      { hint: 'run `rep login`, or set REP_API_KEY' },
+      request.hasKey ? `the server rejected the API key (${statusLine(status)})${suffix}` : `the server needs an API key (${statusLine(status)})${suffix}`,
+      { hint: request.hasKey ? 'check the apiKey option: the server does not accept it' : 'give the key as the apiKey option', reason: 'key' },
     );
     error.status = status;
     return error;
@@ -220,18 +251,37 @@ export function errorFromResponse(response: ApiResponse, request: RequestFacts):
   if (status === 404) {
     if (request.endpoint === 'audit' && request.q !== undefined && ('value' in parsed || response.text.trim() === '')) {
       const name = scrubLine(request.q);
-      return new NotFoundError(`no company named "${name}"`, { hint: `try: rep search ${name.startsWith('-') ? '-- ' : ''}${shellQuote(name)}` });
+      const error = new NotFoundError(`no company named "${name}"`, {
+        hint: `no company has exactly that name; search(${JSON.stringify(searchWord(name))}) lists those matching one word of it`,
+        reason: 'company',
+      });
+      error.query = name;
+      return error;
     }
     return new ApiError(`${describeUrl(response.url)} was not found (404): is the base URL right?`, {
       ...details,
-      hint: 'check --base-url, REP_BASE_URL or `rep status` (the base URL usually ends in /api)',
+      hint: 'check the baseUrl option (the base URL usually ends in /api)',
+      reason: 'notFoundUrl',
     });
   }
   if (status >= 500) {
-    return new ApiError(`the server failed (${statusLine(status)})${suffix}`, { ...details, hint: 'try again later; --retries retries automatically' });
+    return new ApiError(`the server failed (${statusLine(status)})${suffix}`, {
+      ...details,
+      hint: 'try again later; the retries option retries automatically',
+      reason: 'retries',
+    });
   }
-  return new ApiError(`unexpected answer from the server (${statusLine(status)})${suffix}`, {
-    ...details,
-    hint: 'run again with --debug to see the request and the answer',
-  });
+  return new ApiError(`unexpected answer from the server (${statusLine(status)})${suffix}`, { ...details, hint: DEBUG_HINT, reason: 'debug' });
+}
+
+/**
+ * The word of a name not found to search by, built without a request: the longest word (the most
+ * distinctive; the first of equals), or the start of a lone word, as a typo is rarely in its first letters.
+ */
+export function searchWord(name: string): string {
+  const words = name.split(/[^\p{L}\p{N}'&.-]+/u).filter(Boolean);
+  const letters = (word: string) => [...word].length;
+  if (words.length > 1) return words.reduce((best, word) => (letters(word) > letters(best) ? word : best));
+  const [word = name] = words;
+  return letters(word) > 5 ? [...word].slice(0, 4).join('') : word;
 }

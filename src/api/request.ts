@@ -63,7 +63,7 @@ export function checkBaseUrl(value: string | URL, from: string): URL {
 }
 
 /** A base URL as typed, for a message: whatever comes before its last `@` (a user name, a password) is left out. */
-function withoutUserinfo(value: string): string {
+export function withoutUserinfo(value: string): string {
   const at = value.lastIndexOf('@');
   if (at === -1) return value;
   const scheme = /^\s*[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0] ?? '';

@@ -1,10 +1,11 @@
 // One attempt of a GET: follows same-origin redirects (at most 5), refuses to follow a redirect to
 // another origin (the key would go with it), applies the per-attempt timeout, and turns every failure
 // into a typed error. The request itself goes out through Node's own client (src/api/http.ts) or, when
-// a proxy is set, through undici (src/api/undici.ts); either is loaded on the first request, so loading
-// this file is free.
+// a proxy serves its host (src/api/proxy.ts), through undici (src/api/undici.ts); either is loaded on
+// the first request that needs it, so loading this file is free.
 import { ApiError, describeUrl, InterruptedError, RepError, statusLine } from './errors.js';
 import { networkError, neverSent, type Phase, timeoutError } from './network-errors.js';
+import { proxyFor, type ProxyRoute } from './proxy.js';
 import type { Redact } from './request.js';
 
 /**
@@ -32,13 +33,6 @@ export interface BodyStream {
 /** `onSent`, where the client can tell, once the request goes out on a connection to the server. */
 export type RequestFn = (url: URL, options: { headers: Record<string, string>; signal: AbortSignal; onSent?: () => void }) => Promise<RawResponse>;
 
-/** The proxy settings of an environment (lower-case names win, as curl reads them); '' means none. */
-export interface ProxyVariables {
-  httpProxy: string;
-  httpsProxy: string;
-  noProxy: string;
-}
-
 /** A server's answer to one GET. */
 export interface ApiResponse {
   status: number;
@@ -54,6 +48,8 @@ export interface RequestEvent {
   method: 'GET';
   url: string;
   headers: Record<string, string>;
+  /** The proxy it goes through, credentials masked, and its variable: `http://****@proxy:3128 (HTTPS_PROXY)`. */
+  proxy?: string;
 }
 
 /** One HTTP response as hooks see it (a redirect too); header values have the key masked. */
@@ -86,11 +82,13 @@ export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export function createTransport(options: TransportOptions): Transport {
-  let loading: Promise<RequestFn> | undefined;
+  const route = router(options.env);
   const shownHeaders = redactValues(options.headers, options.redact);
 
   return async (start, signal) => {
-    const request = await (loading ??= loadRequest(options.env));
+    const { proxy, load } = route(start);
+    const request = await load;
+    const via = proxy ? { proxy: `${proxy.shown} (${proxy.variable})` } : {};
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
     const linked = linkSignals([signal, timeout.signal]);
@@ -99,7 +97,7 @@ export function createTransport(options: TransportOptions): Transport {
     try {
       for (let hop = 0; ; hop++) {
         if (signal?.aborted) throw new InterruptedError();
-        options.onRequest?.({ method: 'GET', url: url.href, headers: shownHeaders });
+        options.onRequest?.({ method: 'GET', url: url.href, headers: shownHeaders, ...via });
         // Not performance.now(): the `performance` global loads all of perf_hooks on first use.
         const started = process.hrtime.bigint();
         const answered = (status: number, headers: Record<string, string>) =>
@@ -138,7 +136,7 @@ export function createTransport(options: TransportOptions): Transport {
       if (signal?.aborted) throw new InterruptedError();
       if (error instanceof RepError) throw error;
       if (timeout.signal.aborted) throw timeoutError(url, options.timeoutMs);
-      throw networkError(error, url, phase);
+      throw networkError(error, url, phase, proxy);
     } finally {
       clearTimeout(timer);
       linked.dispose();
@@ -146,15 +144,27 @@ export function createTransport(options: TransportOptions): Transport {
   };
 }
 
-/** Node's own client, or undici when a proxy is set (Node's client has no proxy support on 20 and 22). */
-async function loadRequest(env: Record<string, string | undefined>): Promise<RequestFn> {
-  const proxies: ProxyVariables = {
-    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
-    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+/**
+ * Each origin's way out: Node's own client, or undici through the proxy that serves it (Node's client
+ * has no proxy support on 20 and 22). A redirect stays on its origin, so one route serves a whole call.
+ */
+function router(env: Record<string, string | undefined>): (url: URL) => { proxy?: ProxyRoute; load: Promise<RequestFn> } {
+  let direct: Promise<RequestFn> | undefined;
+  const proxied = new Map<string, Promise<RequestFn>>();
+  const routes = new Map<string, { proxy?: ProxyRoute; load: Promise<RequestFn> }>();
+  return (url) => {
+    const known = routes.get(url.origin);
+    if (known) return known;
+    const proxy = proxyFor(url, env);
+    let load: Promise<RequestFn> | undefined;
+    if (!proxy) load = direct ??= import('./http.js').then((module) => module.directRequest());
+    else if (!(load = proxied.get(proxy.url.href))) {
+      proxied.set(proxy.url.href, (load = import('./undici.js').then((module) => module.proxyRequest(proxy.url))));
+    }
+    const found = proxy ? { proxy, load } : { load };
+    routes.set(url.origin, found);
+    return found;
   };
-  if (proxies.httpProxy || proxies.httpsProxy) return (await import('./undici.js')).proxyRequest(proxies);
-  return (await import('./http.js')).directRequest();
 }
 
 /** The next URL of a same-origin redirect; ApiError for another origin, a bad Location or too many hops. */
@@ -169,11 +179,17 @@ function followRedirect(start: URL, current: URL, location: string, hop: number,
     throw new ApiError(`the server redirected to ${describeUrl(next)} (another origin); not followed`, {
       status,
       headers,
-      hint: 'the API key is sent only to the configured origin; if that address is the service, use it as --base-url',
+      hint: 'the API key is sent only to the configured origin; if that address is the service, use it as the baseUrl option',
+      reason: 'otherOrigin',
     });
   }
   if (hop + 1 > MAX_REDIRECTS) {
-    throw new ApiError(`the server redirected more than ${MAX_REDIRECTS} times; not followed`, { status, headers, hint: 'check --base-url' });
+    throw new ApiError(`the server redirected more than ${MAX_REDIRECTS} times; not followed`, {
+      status,
+      headers,
+      hint: 'check the baseUrl option',
+      reason: 'baseUrl',
+    });
   }
   return next;
 }

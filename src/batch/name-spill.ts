@@ -42,7 +42,7 @@ export class NameSpill {
     const file = this.#file;
     if (!file) return;
     try {
-      closeSync(file.fd);
+      closeFd(file);
       const lines = createInterface({ input: createReadStream(join(file.dir, 'names'), { encoding: 'utf8' }), crlfDelay: Number.POSITIVE_INFINITY });
       for await (const line of lines) yield line;
     } finally {
@@ -55,13 +55,17 @@ export class NameSpill {
     const file = this.#file;
     this.#file = undefined;
     if (!file) return;
-    try {
-      closeSync(file.fd);
-    } catch {
-      // closed by the replay
-    }
+    closeFd(file);
     rmSync(file.dir, { recursive: true, force: true });
   }
+}
+
+/** Closes the file's descriptor once: closing a number twice could close another file that reused it. */
+function closeFd(file: { fd: number }): void {
+  if (file.fd < 0) return;
+  const { fd } = file;
+  file.fd = -1;
+  closeSync(fd);
 }
 
 function openSpill(): { dir: string; fd: number; count: number } {

@@ -80,7 +80,9 @@ export class BatchError extends RepError {
       // The client's message already says the limit and when it resets; say what it cost the batch.
       const what = rateLimit.message.replace(/^rate limit reached: ?/, '');
       const why = tally.rateLimited === tally.total - tally.audited ? '' : ` (${tally.whyNotAudited()})`;
-      return new BatchError(`rate limit reached: ${notAudited}${why}; ${what}`, ExitCode.rateLimited, rateLimit.hint);
+      const error = new BatchError(`rate limit reached: ${notAudited}${why}; ${what}`, ExitCode.rateLimited, rateLimit.hint);
+      if (rateLimit.reason) error.reason = rateLimit.reason; // the CLI words the hint (errors.ts)
+      return error;
     }
     if (tally.firstFailure === undefined) return undefined;
     return new BatchError(

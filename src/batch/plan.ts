@@ -4,19 +4,27 @@
 // (or a stream still open at the bound) goes unplanned rather than held back. The names read ahead
 // wait in a NameSpill (bounded memory), and each distinct one is looked up in the cache as it is read.
 import { formatClock } from '../api/rate-limit.js';
-import { answerCacheFor } from '../context.js';
+import { baseUrlKey } from '../api/request.js';
+import { maxAgeFrom } from '../config/cache-settings.js';
 import type { Deps } from '../deps.js';
+import { keyFingerprint } from '../store/policy.js';
+import type { LedgerScope, Store } from '../store/port.js';
 import { NameSpill } from './name-spill.js';
 
 const HOUR_MS = 3_600_000;
 const FREE_TIER = 100;
 
-/** Reads up to `ahead` names; when that is the whole input, says the plan if it exceeds the quota. The names come back unchanged. */
-export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead: number): Promise<AsyncIterable<string>> {
+/** The names, unchanged, and how many there are when the whole input was read ahead. */
+export interface PlannedNames extends AsyncIterable<string> {
+  total?: number;
+}
+
+/** Reads up to `ahead` names; when that is the whole input, says the plan if it exceeds the quota. */
+export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead: number): Promise<PlannedNames> {
   const iterator = names[Symbol.asyncIterator]();
   const spill = new NameSpill();
   deps.onExit(() => spill.discard());
-  const needsRequest = deps.globals.quiet ? undefined : await requestNeed(deps);
+  const plan = deps.globals.quiet ? undefined : await planContext(deps);
   let needed = 0;
   let ended = false;
   while (spill.size < ahead) {
@@ -25,13 +33,14 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
       ended = true;
       break;
     }
-    if (spill.push(next.value) && needsRequest?.(next.value)) needed++;
+    if (spill.push(next.value) && plan && (await plan.needsRequest(next.value))) needed += 1;
   }
-  if (ended && spill.size > 0 && needsRequest) {
-    const line = await planLine(deps, needed);
+  if (ended && spill.size > 0 && plan) {
+    const line = await planLine(deps, plan, needed);
     if (line) deps.io.err(`rep: ${line}\n`);
   }
   return {
+    ...(ended ? { total: spill.size } : {}),
     async *[Symbol.asyncIterator]() {
       yield* spill.replay();
       if (ended) return;
@@ -40,28 +49,41 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
   };
 }
 
-/** Whether a name needs a request (no fresh answer in the cache); undefined when no plan is said (sandbox, no base URL). */
-async function requestNeed(deps: Deps): Promise<((query: string) => boolean) | undefined> {
+interface PlanContext {
+  store: Store;
+  scope: LedgerScope;
+  /** Whether a name needs a request: no fresh answer in the cache. */
+  needsRequest(query: string): Promise<boolean>;
+}
+
+/** What the plan looks names up with; undefined when no plan is said (sandbox, no base URL, no store). */
+async function planContext(deps: Deps): Promise<PlanContext | undefined> {
   const settings = await deps.settings();
   if (settings.keySource === 'sandbox' || !settings.baseUrl) return undefined;
-  const { cache } = await answerCacheFor(deps, settings);
-  const apiKey = settings.key || undefined;
-  const baseUrl = settings.baseUrl;
-  return (query) => !cache?.store.get({ baseUrl, endpoint: 'audit', query, apiKey }, { maxAgeMs: cache.maxAge * 1000, now: deps.now() });
+  const store = deps.store();
+  if (!store) return undefined;
+  const scope = { keyFingerprint: keyFingerprint(settings.key || undefined), baseUrl: baseUrlKey(settings.baseUrl) };
+  const maxAgeMs = deps.globals.cache === false ? 0 : maxAgeFrom(deps.globals.maxAge, deps.env);
+  const needsRequest = async (query: string) =>
+    !(maxAgeMs > 0) || !(await store.answers.get({ ...scope, endpoint: 'audit', query }, { maxAgeMs, now: deps.now() }));
+  return { store, scope, needsRequest };
 }
 
 /** `this batch needs 150 requests; 100 are left this hour (…); with --wait it could finish around 19:40`, or undefined when it fits. */
-async function planLine(deps: Deps, needed: number): Promise<string | undefined> {
-  const settings = await deps.settings();
+async function planLine(deps: Deps, { store, scope }: PlanContext, needed: number): Promise<string | undefined> {
   const now = deps.now();
-  const { keyId, readRequestStatus } = await import('../state/requests.js');
-  const status = readRequestStatus(deps.paths().stateDir, keyId(settings.key ?? ''), now);
-  const seen = status.rateLimit;
+  let lastHour: number;
+  let seen: Awaited<ReturnType<typeof store.ledger.lastRateLimit>>;
+  try {
+    [lastHour, seen] = await Promise.all([store.ledger.count(scope, now - HOUR_MS, now).then((count) => count.requests), store.ledger.lastRateLimit(scope)]);
+  } catch {
+    return undefined; // no plan without the count: the requests go as usual
+  }
   const windowMs = (seen?.windowSeconds ?? 3600) * 1000;
   // The last headers count only while their window lasts; after it, the local count is the better guess.
   const fresh = seen?.remaining !== undefined && (seen.resetAt ?? seen.seenAt + windowMs) > now ? seen : undefined;
   const limit = fresh?.limit ?? FREE_TIER;
-  const left = fresh?.remaining ?? Math.max(0, FREE_TIER - status.lastHour);
+  const left = fresh?.remaining ?? Math.max(0, FREE_TIER - lastHour);
   if (needed <= left) return undefined;
   const finish = (fresh?.resetAt ?? now + HOUR_MS) + (Math.ceil((needed - left) / limit) - 1) * windowMs;
   const tier = fresh ? `limit: ${limit} an hour` : `free tier: ${FREE_TIER} an hour`;

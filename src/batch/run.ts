@@ -25,7 +25,7 @@ export interface BatchOptions {
   /** `--csv-sources`: batch CSV has a row per source instead of one per company. */
   csvSources?: boolean;
   /** Sees each freshly fetched answer (not a duplicate's reuse of it). */
-  onAnswer?: (query: string, view: AuditView, fromCache: { fetchedAt: number } | undefined) => Change | undefined;
+  onAnswer?: (query: string, view: AuditView, fromCache: { fetchedAt: number } | undefined) => Promise<Change | undefined>;
 }
 
 interface Slot {
@@ -42,6 +42,8 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const concurrency = Math.max(1, Math.floor(options.concurrency));
   const window = Math.max(1, options.window ?? Math.max(64, concurrency * 16));
   const names = options.planAhead ? await (await import('./plan.js')).planBatch(deps, input, options.planAhead) : input;
+  // Known when the input was read ahead in full: the progress line then counts every name from the start.
+  const total = 'total' in names && typeof names.total === 'number' ? names.total : undefined;
   const client = await deps.client();
   const [{ createBatchWriter }, { csvBom }] = await Promise.all([import('../output/batch.js'), import('../output/csv.js')]);
   const writer = createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
@@ -58,7 +60,9 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const progress: Progress = options.progress === false ? { hold() {}, update() {}, stop() {} } : startBatchProgress(deps, 'auditing…');
   const showProgress = () => {
     const done = tally.total + queue.filter((slot) => slot.outcome).length;
-    progress.update(`auditing: ${done} of ${read}${allRead ? '' : '+'} ${read === 1 && allRead ? 'name' : 'names'} done`);
+    const count = total ?? read;
+    const known = total !== undefined || allRead;
+    progress.update(`auditing: ${done} of ${count}${known ? '' : '+'} ${count === 1 && known ? 'name' : 'names'} done`);
   };
 
   // One waiter at a time (the loop below); every change that might unblock it calls `changed`.
@@ -167,7 +171,7 @@ type Answer = { outcome: Outcome; body?: unknown; change?: Change | undefined; r
 async function fetchOutcome(client: RepClient, name: string, call: CallOptions, onAnswer?: BatchOptions['onAnswer']): Promise<Answer> {
   try {
     const response = await client.audit(name, call);
-    const change = onAnswer?.(name, response.view, response.fromCache);
+    const change = await onAnswer?.(name, response.view, response.fromCache);
     // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
     return { outcome: { text: serializeJson(response.body), ...(response.fromCache ? { cached: true as const } : {}) }, body: response.body, change };
   } catch (error) {

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { shellQuote } from '../shell-quote.js';
+import { contextArgs, suggestedCommand } from '../shell-quote.js';
 import { startWatch } from '../history/watch.js';
 import type { AuditView } from '../views/audit.js';
 import { showsChange } from '../output/render.js';
@@ -24,18 +24,19 @@ export interface AuditOptions {
 }
 
 export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
-  const { names } = opts;
-  if (names.length === 0 && opts.file === undefined) {
-    throw new UsageError('missing company name', { hint: 'rep audit "Blue Bottle Coffee", or --file PATH for a batch' });
-  }
   const { isBatch, openNames, STDIN } = await import('../batch/input.js');
+  // No name: names piped in (`… | rep audit`) are read as `-` would; a terminal or /dev/null is never waited on.
+  const names = opts.names.length === 0 && opts.file === undefined && !deps.io.stdinIsTTY && deps.io.stdinPiped ? [STDIN] : opts.names;
+  if (names.length === 0 && opts.file === undefined) {
+    throw new UsageError('missing company name', { hint: 'rep audit "Blue Bottle Coffee"; for a batch, --file PATH or names piped in: … | rep audit' });
+  }
   const limits = {
     ...(opts.failUnder === undefined ? {} : { failUnder: opts.failUnder }),
     ...(opts.failOnDrop === undefined ? {} : { failOnDrop: opts.failOnDrop }),
   };
   if (!opts.batch && !isBatch(names, opts.file)) {
     const query = queryFrom(names, 'company name');
-    const watch = await startWatch(deps, limits, { oneName: true, showsChange: showsChange(deps.format()) });
+    const watch = await startWatch(deps, limits, { showsChange: showsChange(deps.format()) });
     await watch.finish(fetchAndShow(deps, 'audit', query, (view, fromCache) => watch.see(query, view as AuditView, fromCache)));
     return;
   }
@@ -61,7 +62,7 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
       progress: !typedNames,
       // Arguments and a --file are read whole (up to a bound) to plan; stdin only when it ends within the window.
       planAhead: typedNames ? 0 : names.includes(STDIN) || opts.file === STDIN ? 64 : PLAN_AHEAD,
-      ...(bareWords ? { allNotFoundHint: quoteHint(names.join(' ')) } : {}),
+      ...(bareWords ? { allNotFoundHint: quoteHint(names.join(' '), contextArgs(deps.globals)) } : {}),
     }),
   );
 }
@@ -70,6 +71,6 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
 const PLAN_AHEAD = 100_000;
 
 /** `rep audit Blue Bottle Coffee` audits three names; when none exists, the user most likely meant one. */
-function quoteHint(name: string): string {
-  return `to audit one company whose name has spaces, quote it: rep audit ${name.startsWith('-') ? '-- ' : ''}${shellQuote(name)}`;
+function quoteHint(name: string, context: string[]): string {
+  return `to audit one company whose name has spaces, quote it: ${suggestedCommand(context, ['audit', name])}`;
 }

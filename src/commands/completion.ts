@@ -25,6 +25,8 @@ interface CommandSpec {
   argChoices?: string[];
   /** Its arguments are company names: offer those recorded in the history (`rep __complete history-names`). */
   names?: boolean;
+  /** Its own commands (`cache clear`). */
+  subcommands?: CommandSpec[];
 }
 
 /** The commands whose arguments are company names. */
@@ -33,19 +35,26 @@ const NAMED = ['audit', 'history'];
 export async function run(opts: CompletionOptions, deps: Deps): Promise<void> {
   const program = buildProgram(async () => {});
   const globals = [...program.options.filter((option) => option.long !== '--version').map(optionSpec), help()];
-  const commands: CommandSpec[] = program.commands.map((command: Command) => {
-    const choices = command.registeredArguments[0]?.argChoices;
-    const name = command.name();
-    return {
-      name,
-      description: command.description(),
-      options: command.options.map(optionSpec),
-      ...(choices ? { argChoices: choices } : {}),
-      ...(NAMED.includes(name) ? { names: true } : {}),
-    };
-  });
+  const names = program.commands.map((command) => command.name());
+  const commands = program.commands.map((command) => commandSpec(command, names));
   const script = { bash: bashScript, zsh: zshScript, fish: fishScript }[opts.shell](commands, globals);
   deps.io.out(script);
+}
+
+/** `commandNames` are what `rep help` takes, with any topics its argument lists. */
+function commandSpec(command: Command, commandNames: readonly string[]): CommandSpec {
+  const name = command.name();
+  const listed = command.registeredArguments[0]?.argChoices;
+  const choices = name === 'help' ? [...commandNames.filter((each) => each !== 'help'), ...(listed ?? [])] : listed;
+  const subcommands = command.commands.map((sub) => commandSpec(sub, commandNames));
+  return {
+    name,
+    description: command.description(),
+    options: command.options.map(optionSpec),
+    ...(choices ? { argChoices: choices } : {}),
+    ...(NAMED.includes(name) ? { names: true } : {}),
+    ...(subcommands.length > 0 ? { subcommands } : {}),
+  };
 }
 
 function optionSpec(option: Option): OptionSpec {
@@ -71,17 +80,24 @@ function bashScript(commands: CommandSpec[], globals: OptionSpec[]): string {
       : `    ${o.flags.join('|')}) COMPREPLY=($(compgen -W "${(o.values ?? []).join(' ')}" -- "$cur")); return ;;`,
   );
   const globalFlags = globals.flatMap((o) => o.flags);
-  const cases = commands.map((c) => {
-    const flags = [...c.options.flatMap((o) => o.flags), ...globalFlags].join(' ');
-    const args = c.argChoices ? `[[ "$cur" != -* ]] && opts="${c.argChoices.join(' ')}" || ` : c.names ? '[[ "$cur" != -* ]] && { _rep_names; return; }; ' : '';
-    return `    ${c.name}) ${args}opts="${flags}" ;;`;
-  });
+  const withSubcommands = commands.filter((c) => c.subcommands);
+  const cases = commands
+    .flatMap((c) => [c, ...(c.subcommands ?? []).map((sub) => ({ ...sub, name: `${c.name} ${sub.name}` }))])
+    .map((c) => {
+      const flags = [...c.options.flatMap((o) => o.flags), ...globalFlags].join(' ');
+      // A command of names (history) offers names; its own command (prune) is typed, then completes its options.
+      const words = c.argChoices ?? (c.names ? undefined : c.subcommands?.map((sub) => sub.name));
+      const args = words ? `[[ "$cur" != -* ]] && opts="${words.join(' ')}" || ` : c.names ? '[[ "$cur" != -* ]] && { _rep_names; return; }; ' : '';
+      return `    ${c.name.includes(' ') ? `"${c.name}"` : c.name}) ${args}opts="${flags}" ;;`;
+    });
+  // The first word that is no option is the command; a command with commands of its own takes one more.
+  const subcommandCases = withSubcommands.map(
+    (c) => `          ${c.name}) case "$word" in ${(c.subcommands ?? []).map((sub) => sub.name).join('|')}) cmd="$cmd $word" ;; esac; break ;;`,
+  );
   return `# bash completion for rep; add to ~/.bashrc:  source <(rep completion bash)
-# Company names recorded in rep's history, each quoted as one word.
+# Company names recorded in rep's history, each quoted as one word for the word as typed so far.
 _rep_names() {
-  local name
-  COMPREPLY=()
-  while IFS= read -r name; do COMPREPLY+=("$(printf '%q' "$name")"); done < <("\${COMP_WORDS[0]}" __complete history-names "$cur" 2>/dev/null)
+  mapfile -t COMPREPLY < <("\${COMP_WORDS[0]}" __complete history-names "$cur" bash 2>/dev/null)
 }
 _rep() {
   local cur prev cmd opts i word
@@ -99,7 +115,11 @@ ${valueCases.join('\n')}
     case "$word" in
       ${valueFlags}) [[ "\${COMP_WORDS[i+1]}" == "=" ]] && i=$((i + 1)); i=$((i + 1)) ;;
       -*|=) ;;
-      *) cmd="$word"; break ;;
+      *) case "$cmd" in
+          "") cmd="$word" ;;
+${subcommandCases.join('\n')}
+          *) break ;;
+        esac ;;
     esac
   done
   case "$cmd" in
@@ -122,8 +142,11 @@ function zshScript(commands: CommandSpec[], globals: OptionSpec[]): string {
     });
   const list = commands.map((c) => `    ${quote(`${c.name}:${describe(c.description)}`)}`).join('\n');
   const cases = commands.map((c) => {
-    const args = c.argChoices ? ` '1:value:(${c.argChoices.join(' ')})'` : c.names ? " '*::name:_rep_names'" : " '*::argument: '";
-    return `        ${c.name}) _arguments -s $globals ${specs(c.options).join(' ')}${args} ;;`;
+    const words = c.argChoices ?? (c.names ? undefined : c.subcommands?.map((sub) => sub.name));
+    const args = words ? ` '1:value:(${words.join(' ')})'` : c.names ? " '*::name:_rep_names'" : " '*::argument: '";
+    // A command's own commands share its line: their options are offered with its own.
+    const options = [...c.options, ...(c.subcommands ?? []).flatMap((sub) => sub.options)];
+    return `        ${c.name}) _arguments -s $globals ${specs(options).join(' ')}${args} ;;`;
   });
   return `#compdef rep
 # zsh completion for rep; add to ~/.zshrc:  source <(rep completion zsh)
@@ -173,10 +196,16 @@ function fishScript(commands: CommandSpec[], globals: OptionSpec[]): string {
   for (const o of globals) lines.push(`complete -c rep ${option(o)}`);
   for (const c of commands) {
     lines.push(`complete -c rep -n __fish_use_subcommand -a ${c.name} -d ${quote(c.description)}`);
-    const seen = `-n ${quote(`__fish_seen_subcommand_from ${c.name}`)}`;
+    const after = `__fish_seen_subcommand_from ${c.name}`;
+    const seen = `-n ${quote(after)}`;
     for (const o of c.options) lines.push(`complete -c rep ${seen} ${option(o)}`);
     if (c.argChoices) lines.push(`complete -c rep ${seen} -x -a ${quote(c.argChoices.join(' '))}`);
     if (c.names) lines.push(`complete -c rep ${seen} -f -a '(command -q rep; and rep __complete history-names (commandline -ct) 2>/dev/null)'`);
+    for (const sub of c.subcommands ?? []) {
+      lines.push(`complete -c rep -n ${quote(`${after}; and not __fish_seen_subcommand_from ${sub.name}`)} -a ${sub.name} -d ${quote(sub.description)}`);
+      const inSub = `-n ${quote(`${after}; and __fish_seen_subcommand_from ${sub.name}`)}`;
+      for (const o of sub.options) lines.push(`complete -c rep ${inSub} ${option(o)}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -33,8 +33,10 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
     const client = await clientFor(deps, { baseUrl, key, keySource: 'config', baseUrlSource: 'flag', configPath: configFile });
     await client.pulse({ signal: deps.signal }).catch((error: unknown) => {
       // The usual hint is to run `rep login`, which is what the user just did.
-      if (error instanceof AuthError) error.hint = 'check the key (copy it again from your account) and the base URL, then try again';
-      throw error;
+      if (!(error instanceof AuthError)) throw error;
+      const checked = new AuthError(error.message, { hint: 'check the key (copy it again from your account) and the base URL, then try again', cause: error });
+      if (error.status !== undefined) checked.status = error.status;
+      throw checked;
     });
   }
   await updateConfigFile(configFile, (config) => ({ ...config, apiKey: key, baseUrl: baseUrlText(baseUrl) }));

@@ -2,7 +2,6 @@
 // flag > environment > default. Pure, like settings.ts: the caller passes the flag, env and paths.
 import { parseDuration } from '../options.js';
 import { UsageError } from '../errors.js';
-import type { RepPaths } from './paths.js';
 import { CACHE_LIMITS, type CacheLimits, parseByteSize } from '../state/cache-limits.js';
 
 /** An answer younger than this is used with no request, unless --max-age or REP_MAX_AGE says otherwise. */
@@ -23,10 +22,7 @@ export function maxAgeFrom(flag: number | undefined, env: NodeJS.ProcessEnv): nu
   }
 }
 
-/** REP_CACHE_DIR, else the platform's cache dir for rep. */
-export function cacheDirFrom(env: NodeJS.ProcessEnv, paths: Pick<RepPaths, 'cacheDir'>): string {
-  return env.REP_CACHE_DIR?.trim() ? env.REP_CACHE_DIR : paths.cacheDir;
-}
+export { cacheDirFrom } from './paths.js';
 
 /** The cache's bound: REP_CACHE_MAX_BYTES (`512MB`, `2GB`, bytes) > 512 MiB. A bad value is a usage error. */
 export function cacheLimitsFrom(env: NodeJS.ProcessEnv): CacheLimits {

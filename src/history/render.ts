@@ -6,7 +6,8 @@ import { csvRow } from '../output/csv.js';
 import { jsonText } from '../output/json-text.js';
 import { markdownTable } from '../output/markdown.js';
 import { scrubLine } from '../text.js';
-import { isFuture, type HistoryPoint, type HistorySource } from '../state/history.js';
+import type { HistoryPoint, HistorySource } from '../state/history.js';
+import { isFuture } from '../store/policy.js';
 import { changeFrom, changeText, localDateTime, scoreText, type Change } from './change.js';
 import { sparkline } from './sparkline.js';
 
@@ -102,17 +103,30 @@ export async function historyTable(io: IO, rows: readonly HistoryRow[]): Promise
     ['left', 'right', 'left'],
   );
   const title = `${kit.chalk.bold(fitLine(kit, shownName(newest)))}\n${kit.chalk.dim(fitLine(kit, newest.base_url))}\n`;
-  return `${title}${fitLine(kit, trendLine(rows, kit.width))}\n${grid}`;
+  const trend = trendLine(rows, kit.width)
+    .split('\n')
+    .map((line) => `${fitLine(kit, line)}\n`)
+    .join('');
+  return `${title}${trend}${grid}`;
 }
 
-/** `Trend ▄▁▂  3 points, 80.0 → 74.5`, the sparkline of the newest points that fit `width`. */
+/** Fewer bars than this say little: on a narrow line the sparkline takes a line of its own instead. */
+const MIN_BARS_BESIDE_SUMMARY = 10;
+
+/**
+ * `Trend ▄▁▂  3 points, 80.0 → 74.5`, the sparkline of the newest points that fit `width`; where
+ * the summary would leave it too few bars, the summary goes on the next line.
+ */
 function trendLine(rows: readonly HistoryRow[], width: number): string {
   const scores = rows.map(({ point }) => point.score);
   const summary = `${scores.length === 1 ? '1 point' : `${scores.length} points`}, ${scoreText(scores[0]!)} → ${scoreText(scores.at(-1)!)}`;
   const room = width - 'Trend    '.length - summary.length;
   if (scores.length <= room) return `Trend  ${sparkline(scores)}  ${summary}`;
-  const drawn = Math.max(1, room - ` (the last ${room} drawn)`.length);
-  return `Trend  ${sparkline(scores.slice(-drawn))}  ${summary} (the last ${drawn} drawn)`;
+  const drawn = room - ` (the last ${room} drawn)`.length;
+  if (drawn >= MIN_BARS_BESIDE_SUMMARY) return `Trend  ${sparkline(scores.slice(-drawn))}  ${summary} (the last ${drawn} drawn)`;
+  const alone = Math.max(1, width - 'Trend  '.length);
+  if (scores.length <= alone) return `Trend  ${sparkline(scores)}\n${summary}`;
+  return `Trend  ${sparkline(scores.slice(-alone))}\n${summary}, the last ${alone} drawn`;
 }
 
 /** The local date and time, marked when in the future. */

@@ -1,6 +1,6 @@
 // `--format markdown` for audit, search, pulse and batches: GFM tables ready for $GITHUB_STEP_SUMMARY
 // or a pull-request comment. Every cell goes through markdownCell (scrubbed, `|` and markup escaped).
-import { changeText, type Change } from '../history/change.js';
+import { changeText, scoreText, type Change } from '../history/change.js';
 import type { AuditView, PulseView, SearchView } from '../views/index.js';
 import type { BatchSummary } from '../views/batch.js';
 import { columnsOf } from './csv.js';
@@ -14,9 +14,9 @@ function cellText(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'object' ? serializeJson(value) : String(value);
 }
 
-/** `73 / 100`, the score as the server gave it; `—` without one. */
+/** `73.0 / 100`, the score as every view writes one; `—` without one. */
 function scoreCell(score: number | undefined, max: number | undefined): string {
-  return score === undefined ? '—' : max === undefined ? String(score) : `${score} / ${max}`;
+  return score === undefined ? '—' : max === undefined ? scoreText(score) : `${scoreText(score)} / ${max}`;
 }
 
 function changeCell(change: Change | undefined, since = false): string {

@@ -64,9 +64,10 @@ export function formatNumber(value: number, grouped = false, decimals = 0): stri
   return format.format(value);
 }
 
-/** `87.4 / 100`, or the score alone when the scale is unknown. */
-export function formatScore(score: number, max: number | undefined, decimals = 0): string {
-  return max === undefined ? formatNumber(score, false, decimals) : `${formatNumber(score, false, decimals)} / ${formatNumber(max)}`;
+/** `87.4 / 100`, or the score alone when the scale is unknown; one decimal at least, as scoreText writes a score everywhere. */
+export function formatScore(score: number, max: number | undefined, decimals = 1): string {
+  const text = formatNumber(score, false, Math.max(1, decimals));
+  return max === undefined ? text : `${text} / ${formatNumber(max)}`;
 }
 
 /** Decimals a column of numbers shares (at most 2), so 90 and 99.6 line up as 90.0 and 99.6. */

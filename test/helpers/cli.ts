@@ -100,7 +100,7 @@ export interface SpawnOptions extends RunOptions {
 
 export interface InProcessOptions extends RunOptions {
   /** The test IO's terminal flags and width (all off, 80 columns, by default). */
-  io?: Pick<TestIOOptions, 'stdinIsTTY' | 'stdoutIsTTY' | 'stderrIsTTY' | 'columns' | 'stderrColumns'>;
+  io?: Pick<TestIOOptions, 'stdinIsTTY' | 'stdinPiped' | 'stdoutIsTTY' | 'stderrIsTTY' | 'columns' | 'stderrColumns'>;
 }
 
 /** The home's environment with `changes` applied; nothing else (in-process, not even PATH). */

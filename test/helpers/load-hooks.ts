@@ -7,7 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-// Runs in Node's hooks thread: appends the URL of every module loaded to the file given in `data`.
+// For Node without module.registerHooks (20): runs in Node's hooks thread, appends the URL of every
+// module loaded to the file given in `data`.
 const HOOKS = `import { appendFileSync } from 'node:fs';
 let log;
 export function initialize(data) { log = data.log; }
@@ -19,13 +20,19 @@ export async function load(url, context, nextLoad) {
 // No ESM import of node:fs here: its facade would load what the test looks for (fs.promises, readline).
 const REGISTER = `const { appendFileSync, writeFileSync } = process.getBuiltinModule('node:fs');
 const { pathToFileURL } = process.getBuiltinModule('node:url');
-const { register, createRequire } = process.getBuiltinModule('node:module');
+const { register, registerHooks, createRequire } = process.getBuiltinModule('node:module');
 const require = createRequire(import.meta.url);
 const log = process.env.REP_TEST_LOAD_LOG;
-register(new URL('./hooks.mjs', import.meta.url), { data: { log } });
+// registerHooks where Node has it (it sees require() too): module.register() is deprecated from Node 26 (DEP0205, on stderr).
+const loaded = new Set();
+if (registerHooks) registerHooks({ load(url, context, nextLoad) { if (url.startsWith('file:')) loaded.add(url); return nextLoad(url, context); } });
+else register(new URL('./hooks.mjs', import.meta.url), { data: { log } });
 const stdin = Object.getOwnPropertyDescriptor(process, 'stdin');
 Object.defineProperty(process, 'stdin', { ...stdin, get() { writeFileSync(log + '.stdin', ''); return stdin.get.call(this); } });
-process.on('exit', () => appendFileSync(log, Object.keys(require.cache).filter((id) => id.startsWith('/')).map((id) => pathToFileURL(id).href + '\\n').join('')));
+process.on('exit', () => {
+  for (const id of Object.keys(require.cache).filter((id) => id.startsWith('/'))) loaded.add(pathToFileURL(id).href);
+  appendFileSync(log, [...loaded].map((url) => url + '\\n').join(''));
+});
 process.on('exit', () => writeFileSync(log + '.builtins', process.moduleLoadList.filter((entry) => entry.startsWith('NativeModule ')).map((entry) => entry.slice(13)).join('\\n')));
 `;
 

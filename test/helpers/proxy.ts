@@ -1,6 +1,8 @@
 // A real forwarding proxy on 127.0.0.1, port 0, recording what it forwarded: absolute-form requests
 // (`GET http://host:port/path`) are sent on, and CONNECT opens a TCP tunnel (how undici's ProxyAgent
-// reaches https targets, and by default http ones too).
+// reaches https targets). `hosts` maps made-up names (`api.rep.test`) to the address the proxy
+// connects to, so a test can reach a loopback server under a name that is not loopback; `connectStatus`
+// answers every CONNECT with that status instead (a proxy that refuses the tunnel).
 import { createServer, request, type IncomingMessage } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
@@ -19,7 +21,12 @@ export interface ForwardingProxy {
   close(): Promise<void>;
 }
 
-export async function startProxy(): Promise<ForwardingProxy> {
+export interface ProxyOptions {
+  hosts?: Record<string, string>;
+  connectStatus?: number;
+}
+
+export async function startProxy(options: ProxyOptions = {}): Promise<ForwardingProxy> {
   const forwarded: Forwarded[] = [];
   const sockets = new Set<Socket>();
   const track = (socket: Socket) => {
@@ -48,14 +55,21 @@ export async function startProxy(): Promise<ForwardingProxy> {
     track(client);
     const [host, port] = splitHostPort(req.url ?? '');
     forwarded.push({ method: 'CONNECT', target: `${host}:${port}` });
-    const upstream = connect(port, host, () => {
+    if (options.connectStatus !== undefined) {
+      client.end(`HTTP/1.1 ${options.connectStatus} Refused\r\ncontent-length: 0\r\n\r\n`);
+      return;
+    }
+    let connected = false;
+    const upstream = connect(port, options.hosts?.[host] ?? host, () => {
+      connected = true;
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);
       client.pipe(upstream);
     });
     track(upstream);
-    upstream.on('error', () => client.destroy());
+    // As a real proxy does when it cannot reach the target: a 502 to the CONNECT.
+    upstream.on('error', () => (!connected ? client.end('HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\n\r\n') : client.destroy()));
     client.on('error', () => upstream.destroy());
   });
   server.on('connection', track);

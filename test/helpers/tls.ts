@@ -21,8 +21,8 @@ export interface TlsServer {
   close(): Promise<void>;
 }
 
-/** Starts the server; its certificate and key are written into dir. */
-export async function startTlsServer(dir: string, handler: RequestListener): Promise<TlsServer> {
+/** Starts the server; its certificate (for 127.0.0.1 and `dnsNames`) and key are written into dir. */
+export async function startTlsServer(dir: string, handler: RequestListener, dnsNames: string[] = []): Promise<TlsServer> {
   const certFile = join(dir, 'cert.pem');
   const keyFile = join(dir, 'key.pem');
   execFileSync(
@@ -44,7 +44,7 @@ export async function startTlsServer(dir: string, handler: RequestListener): Pro
       '-subj',
       '/CN=127.0.0.1',
       '-addext',
-      'subjectAltName=IP:127.0.0.1',
+      `subjectAltName=${[...dnsNames.map((name) => `DNS:${name}`), 'IP:127.0.0.1'].join(',')}`,
     ],
     { stdio: 'ignore' },
   );

@@ -5,6 +5,7 @@
 import { forgetEntry, openAnswerCache, protectedSinceFor, readEntry, writeEntry, CACHE_LIMITS, type CacheLimits } from '../../state/answer-cache.js';
 import { openRequestLog, readRequestCount, readRequestStatus, type RequestLog } from '../../state/requests.js';
 import { folderForeignness, foreignnessOnce } from '../../local-file.js';
+import { cacheDirFrom, historyPlace, repPaths } from '../../config/paths.js';
 import type { AnswerKey, AnswerStorePort, LedgerPort, LedgerScope, Store } from '../port.js';
 import { openLocalHistory } from './history.js';
 import { prepareHistoryDir } from './migrate.js';
@@ -21,6 +22,12 @@ export interface LocalStoreOptions {
   cacheLimits?: CacheLimits;
   warn?: (text: string) => void;
   now?: () => number;
+}
+
+/** Where rep itself keeps its memory, by this environment (pass process.env to share the CLI's; nothing else is read). */
+export function localStoreOptions(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): LocalStoreOptions {
+  const paths = repPaths(env, platform);
+  return { cacheDir: cacheDirFrom(env, paths), stateDir: paths.stateDir, ...historyPlace(env, paths.stateDir) };
 }
 
 export function openLocalStore(options: LocalStoreOptions): Store {
@@ -68,8 +75,8 @@ function localAnswers(dir: string, limits: CacheLimits, warn?: (text: string) =>
       if (!foreign()) forgetEntry(dir, identity(key));
     },
     async stats() {
-      const stats = openAnswerCache(dir).stats();
-      return { where: stats.dir, entries: stats.entries, bytes: stats.bytes };
+      const stats = openAnswerCache(dir, limits).stats();
+      return { where: stats.dir, entries: stats.entries, bytes: stats.bytes, maxBytes: stats.max_bytes };
     },
     async clear() {
       return openAnswerCache(dir).clear();
