@@ -18,6 +18,8 @@ export default {
     'src/options.ts',
     'src/state/requests.ts',
     'src/store/answer-freshness.ts',
+    'src/state/cache-limits.ts',
+    'src/store/policy.ts',
     'src/history/change.ts',
     'src/history/gates.ts',
     'src/history/since.ts',

@@ -3,13 +3,14 @@
 // scripts/bench/server.mjs. Interleaved rounds (each round runs every candidate of every line once, in a
 // fresh shuffled order) so load from elsewhere hits all alike; prints one Markdown table of medians and
 // ratios, each target marked met (✓) or not (✗). Not part of `npm test`; no test asserts a time.
-//   node scripts/bench.mjs [--rounds 60] [--batch 10000] [--batch-runs 3]
+//   node scripts/bench.mjs [--only startup|latency|batch] [--rounds 60] [--batch 10000] [--large 100000] [--batch-runs 3]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { bigBatchRows, printBigBatchRows } from './bench/big.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const REP = join(root, 'bin', 'rep.cjs');
@@ -21,13 +22,21 @@ const CACHED_NAME = 'Blue Bottle Coffee';
 const LATENCY_NAMES = 400;
 const CONCURRENCY = 4;
 const { values: flags } = parseArgs({
-  options: { rounds: { type: 'string', default: '60' }, batch: { type: 'string', default: '10000' }, 'batch-runs': { type: 'string', default: '3' } },
+  options: {
+    only: { type: 'string' },
+    rounds: { type: 'string', default: '60' },
+    batch: { type: 'string', default: '10000' },
+    large: { type: 'string', default: '100000' },
+    'batch-runs': { type: 'string', default: '3' },
+  },
 });
 // 60 rounds: with 30, the median of a command near its bound moved too much from one run to the next
 // on a shared 2-core VM (docs/performance.md); twice the rounds halve the variance of each median.
 const ROUNDS = Number(flags.rounds);
 const BATCH_NAMES = Number(flags.batch);
 const BATCH_RUNS = Number(flags['batch-runs']);
+const LARGE_NAMES = Number(flags.large);
+const runs = (part) => flags.only === undefined || flags.only === part;
 
 const temp = mkdtempSync(join(tmpdir(), 'rep-bench-'));
 let server;
@@ -49,13 +58,25 @@ try {
   const slowUrl = url.replace(/\/api$/, '/slow/api');
   const env = isolatedEnv('home', { REP_BASE_URL: url, REP_API_KEY: KEY, REP_MAX_AGE: '24h' });
   const lines = nodeLines();
-  const candidates = lines.flatMap((line) => startupCandidates(line, url));
-  for (const candidate of candidates) check(candidate, env);
-  const times = runRounds(candidates, env);
-  const names = await sandboxNames();
-  const batches = await latencyBatches(lines, names, slowUrl);
-  const big = await bigBatches(lines, names, url);
-  printTable(lines, candidates, times, batches, big, loadBefore);
+  if (runs('startup') || runs('latency')) {
+    const candidates = lines.flatMap((line) => startupCandidates(line, url));
+    for (const candidate of candidates) check(candidate, env);
+    const times = runs('startup') ? runRounds(candidates, env) : undefined;
+    const batches = runs('latency') ? await latencyBatches(lines, await sandboxNames(), slowUrl) : undefined;
+    printTable(lines, candidates, times, batches, loadBefore);
+  }
+  if (runs('batch')) {
+    const big = await bigBatchRows({
+      ...{ lines, url, temp, rep: REP, scripts: SCRIPTS, concurrency: CONCURRENCY, runs: BATCH_RUNS, names: BATCH_NAMES, largeNames: LARGE_NAMES },
+      ...{ timed, isolatedEnv, median, shuffled },
+    });
+    console.log(
+      `\nload average ${loadBefore.map((n) => n.toFixed(2)).join(' ')} before, ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')} after`,
+    );
+    printBigBatchRows(big, lines);
+  }
 } finally {
   cleanup();
 }
@@ -203,24 +224,6 @@ async function latencyBatches(lines, names, url) {
   return runs;
 }
 
-/** BATCH_NAMES names drawn from the data set (so repeats too), each run with a fresh cache: wall time and peak RSS. */
-async function bigBatches(lines, names, url) {
-  const file = join(temp, 'names.txt');
-  const random = lcg(2026);
-  writeFileSync(file, `${Array.from({ length: BATCH_NAMES }, () => names[Math.floor(random() * names.length)]).join('\n')}\n`);
-  const runs = new Map(lines.map((line) => [line, []]));
-  for (let run = 0; run < BATCH_RUNS; run++) {
-    for (const line of shuffled([...lines])) {
-      const env = isolatedEnv(`big-${run}`, { REP_BASE_URL: url, REP_API_KEY: KEY });
-      runs.get(line).push(await timed(line.node, [REP, 'audit', '--file', file, '--format', 'ndjson'], env, { rss: true }));
-      rmSync(join(temp, `big-${run}`), { recursive: true, force: true });
-    }
-    process.stderr.write(`\r${BATCH_NAMES}-name batch ${run + 1}/${BATCH_RUNS}`);
-  }
-  process.stderr.write('\n');
-  return runs;
-}
-
 /** Company names of the sandbox's data set (bundled from source), distinct, in a fixed order. */
 async function sandboxNames() {
   const { build } = await import('esbuild');
@@ -277,36 +280,31 @@ function median(values) {
   return (sorted[Math.floor(middle)] + sorted[Math.ceil(middle)]) / 2;
 }
 
-function lcg(seed) {
-  let state = seed >>> 0;
-  return () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
-
 /** A ratio with its target: `1.14× ✓`; no mark where the line has no target. */
 function ratio(value, floor, target) {
   const r = value / floor;
   return `${r.toFixed(2)}×${target === undefined ? '' : r <= target ? ' ✓' : ' ✗'}`;
 }
 
-function printTable(lines, candidates, times, batches, big, loadBefore) {
+/** The start-up and latency table; a part not run (--only) shows as -. */
+function printTable(lines, candidates, times, batches, loadBefore) {
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const load = (values) => values.map((n) => n.toFixed(2)).join(' ');
   console.log(`\n${cpus().length} × ${cpu}; load average ${load(loadBefore)} before, ${load(loadavg())} after`);
   console.log(`medians of ${ROUNDS} interleaved rounds (start-up) and ${BATCH_RUNS} runs (batches), loopback server\n`);
   console.log(
-    '| Node | `node -e 0` | `rep --version` | GET, node:http | GET, fetch | `rep pulse --json` | audit from the cache | 400 names at 20 ms: bare → rep | 10,000 names |',
+    '| Node | `node -e 0` | `rep --version` | GET, node:http | GET, fetch | `rep pulse --json` | audit from the cache | 400 names at 20 ms: bare → rep |',
   );
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const line of lines) {
-    const med = (name) => median(times[candidates.findIndex((c) => c.line === line && c.name === name)]);
+    const med = (name) => (times ? median(times[candidates.findIndex((c) => c.line === line && c.name === name)]) : Number.NaN);
     const ms = (value) => `${value.toFixed(0)} ms`;
     const floor = med('node -e 0');
     const http = med('GET node:http');
     const fetch = med('GET fetch');
     const pulse = med('rep pulse --json');
     const newer = line.major >= 22;
-    const { rep, first, bare } = batches.get(line);
-    const bigRuns = big.get(line);
+    const { rep, first, bare } = batches?.get(line) ?? { rep: [Number.NaN], first: [Number.NaN], bare: [Number.NaN] };
     console.log(
       [
         line.version,
@@ -317,7 +315,6 @@ function printTable(lines, candidates, times, batches, big, loadBefore) {
         `${ms(pulse)}, ${ratio(pulse, http, newer ? 1.3 : undefined)} http, ${ratio(pulse, fetch, 1.0)} fetch`,
         `${ms(med('cached audit'))}, ${ratio(med('cached audit'), floor, 1.4)}`,
         `${(median(bare) / 1000).toFixed(2)} s → ${(median(rep) / 1000).toFixed(2)} s, ${ratio(median(rep), median(bare), 1.15)}; first run ${(median(first) / 1000).toFixed(2)} s, ${ratio(median(first), median(bare))}`,
-        `${(median(bigRuns.map((run) => run.ms)) / 1000).toFixed(2)} s, peak RSS ${(median(bigRuns.map((run) => run.peakKb)) / 1024).toFixed(0)} MB`,
       ]
         .join(' | ')
         .replace(/^/, '| ')

@@ -5,7 +5,7 @@ import { repPaths, type RepPaths } from './config/paths.js';
 import { resolveSettings, type Settings } from './config/settings.js';
 import { createClient, type ClientOptions, type RepClient } from './api/client.js';
 import { requestsDir } from './state/requests.js';
-import { maxAgeFrom } from './config/cache-settings.js';
+import { cacheLimitsFrom, maxAgeFrom } from './config/cache-settings.js';
 import { cacheDirFrom, historyPlace } from './config/paths.js';
 import { openLocalStore } from './store/local/index.js';
 import type { Store } from './store/port.js';
@@ -130,6 +130,7 @@ export function openStore(deps: Deps): Store {
   const paths = deps.paths();
   const store = openLocalStore({
     cacheDir: cacheDirFrom(deps.env, paths),
+    cacheLimits: cacheLimitsFrom(deps.env),
     stateDir: paths.stateDir,
     ...historyPlace(deps.env, paths.stateDir),
     warn: deps.warn,

@@ -143,9 +143,9 @@ describe('rep status and rep cache clear', () => {
     expect(status.cache).toMatchObject({ dir, entries: 3 });
     expect(status.cache.bytes).toBeGreaterThan(0);
     const table = await rep(['status', '--format', 'table'], env(api));
-    expect(table.stdout).toMatch(/^Answer cache +.+, 3 cached answers, \d/m);
+    expect(table.stdout).toMatch(/^Answer cache +.+, 3 cached answers, \d.* \(at most 512 MB\)$/m);
     const csv = await rep(['status', '--format', 'csv'], env(api));
-    expect(csv.stdout.split('\n')[0]).toMatch(/cache\.dir,cache\.entries,cache\.bytes,history\.dir/);
+    expect(csv.stdout.split('\n')[0]).toMatch(/cache\.dir,cache\.entries,cache\.bytes,cache\.max_bytes,history\.dir/);
     const cleared = await rep(['cache', 'clear'], env(api));
     expect(cleared).toMatchObject({ code: 0, stdout: '' });
     expect(cleared.stderr).toBe(`Removed 3 cached answers from ${dir}\n`);

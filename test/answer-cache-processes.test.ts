@@ -32,7 +32,7 @@ console.log(JSON.stringify({ result, network }));
 // Writer \`id\` puts a shared entry and its own, then reads both back, \`rounds\` times; counts what was wrong.
 const RACER = `const [dir, id, rounds] = process.argv.slice(2).map((arg, i) => (i === 0 ? arg : Number(arg)));
 const { openAnswerCache } = await import('./answer-cache.js');
-const cache = openAnswerCache(dir, { maxEntries: 1000, maxBytes: 50 * 1024 * 1024, evictEvery: 8 });
+const cache = openAnswerCache(dir, { maxBytes: 50 * 1024 * 1024, evictEvery: 8 });
 const key = (query) => ({ baseUrl: '${BASE_URL}', endpoint: 'search', query, apiKey: 'racer-key' });
 const padding = (writer) => 'x'.repeat(20000 + writer * 997);
 const body = (round) => JSON.stringify({ writer: id, round, padding: padding(id) });

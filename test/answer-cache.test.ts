@@ -314,34 +314,47 @@ describe('eviction, stats and clear', () => {
   const kept = (n: number) =>
     Array.from({ length: n }, (_, i) => i).filter((i) => hit(question({ query: `q${i}` }), T0 + MINUTE, 10 * 24 * 60 * MINUTE) !== undefined);
 
-  it('past the entry bound, the oldest go and the newest stay, checked only every evictEvery puts', async () => {
-    const limits = { maxEntries: 5, maxBytes: 1024 * 1024, evictEvery: 4 };
-    await storeMany(7, limits);
-    // 7 puts: one eviction (at the 4th, leaving 4 of 4), then 3 more without a scan.
-    expect(entryFiles()).toHaveLength(7);
-    await storeMany(1, limits, 7); // the 8th put evicts down to the newest 5
-    expect(entryFiles()).toHaveLength(5);
-    expect(kept(8)).toEqual([3, 4, 5, 6, 7]);
+  const BLOCK = 4096;
+  it('past the byte bound, the least recently used go: a hit counts as use', async () => {
+    await storeMany(6, { maxBytes: 1024 * BLOCK, evictEvery: 100 });
+    expect(hit(question({ query: 'q0' }), T0 + MINUTE, 10 * 24 * 60 * MINUTE)).toBeDefined(); // q0 is used now
+    // Seven entries of a block each against a bound of four: down to 90% of it, the least recently used first.
+    await storeMany(1, { maxBytes: 4 * BLOCK, evictEvery: 1 }, 6);
+    expect(entryFiles()).toHaveLength(3);
+    expect(kept(7)).toEqual([0, 5, 6]);
   });
 
-  it('past the byte bound, the oldest go', async () => {
-    await storeMany(1, { maxEntries: 100, maxBytes: 1024 * 1024, evictEvery: 100 });
-    const size = statSync(join(dir, entryFiles()[0] as string)).size;
-    await storeMany(5, { maxEntries: 100, maxBytes: 3 * size + 10, evictEvery: 1 }, 1);
-    expect(kept(6)).toEqual([3, 4, 5]);
+  it('never evicts what the running cache stored or read, even past the bound', async () => {
+    await storeMany(4, { maxBytes: 1024 * BLOCK, evictEvery: 100 });
+    const running = openAnswerCache(dir, { maxBytes: 2 * BLOCK, evictEvery: 1 });
+    expect(running.get(question({ query: 'q1' }), { maxAgeMs: 10 * 24 * 60 * MINUTE, now: T0 + MINUTE })).toBeDefined();
+    for (let i = 10; i < 14; i++) expect(await running.put(question({ query: `q${i}` }), answer({ bodyText: `{"i":${i}}` }))).toEqual({ stored: true });
+    const all = Array.from({ length: 14 }, (_, i) => i).filter((i) => hit(question({ query: `q${i}` }), T0 + MINUTE, 10 * 24 * 60 * MINUTE));
+    expect(all).toEqual([1, 10, 11, 12, 13]);
+  });
+
+  it('measures the folder once, then not again until the puts could fill half the room left', async () => {
+    const limits = { maxBytes: 1000 * BLOCK, evictEvery: 1 };
+    await storeMany(1, limits);
+    expect(JSON.parse(readFileSync(join(dir, '.usage'), 'utf8'))).toEqual({ entries: 1, bytes: BLOCK });
+    expect(existsSync(join(dir, '.puts'))).toBe(false);
+    await storeMany(20, limits, 1);
+    // 20 puts counted, none measured: 499 may pass (half of 999 blocks of room) before the next.
+    expect(statSync(join(dir, '.puts')).size).toBe(20);
+    expect(entryFiles()).toHaveLength(21);
   });
 
   it('stats counts entries and bytes; clear removes only entries and says how many', async () => {
     const cache = openAnswerCache(dir);
-    expect(cache.stats()).toEqual({ dir, entries: 0, bytes: 0 });
+    expect(cache.stats()).toEqual({ dir, entries: 0, bytes: 0, max_bytes: 512 * 1024 * 1024 });
     expect(cache.clear()).toBe(0);
-    await storeMany(3, { maxEntries: 100, maxBytes: 1024 * 1024, evictEvery: 100 });
+    await storeMany(3, { maxBytes: 1024 * 1024, evictEvery: 100 });
     writeFileSync(join(dir, 'notes.txt'), 'not rep’s');
     const bytes = entryFiles().reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
-    expect(cache.stats()).toEqual({ dir, entries: 3, bytes });
+    expect(cache.stats()).toEqual({ dir, entries: 3, bytes, max_bytes: 512 * 1024 * 1024 });
     expect(cache.clear()).toBe(3);
     expect(readdirSync(dir)).toEqual(['notes.txt']);
-    expect(cache.stats()).toEqual({ dir, entries: 0, bytes: 0 });
+    expect(cache.stats()).toEqual({ dir, entries: 0, bytes: 0, max_bytes: 512 * 1024 * 1024 });
     expect(cache.clear()).toBe(0);
   });
 });

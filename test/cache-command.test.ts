@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cacheStatus, run as clearCache } from '../src/commands/cache.js';
 import { describeCacheStats } from '../src/output/cache.js';
-import { cacheDirFrom, DEFAULT_MAX_AGE_MS, maxAgeFrom } from '../src/config/cache-settings.js';
+import { cacheDirFrom, cacheLimitsFrom, DEFAULT_MAX_AGE_MS, maxAgeFrom } from '../src/config/cache-settings.js';
 import { createDeps } from '../src/context.js';
 import type { GlobalOptions } from '../src/deps.js';
 import { ConfigError, describeError, UsageError } from '../src/errors.js';
 import { testIO } from '../src/io.js';
 import { parseDuration } from '../src/options.js';
-import { openAnswerCache } from '../src/state/answer-cache.js';
+import { CACHE_LIMITS, openAnswerCache } from '../src/state/answer-cache.js';
 import { testGlobals } from './helpers/globals.js';
 
 let root: string;
@@ -96,15 +96,36 @@ describe('rep cache clear', () => {
 describe('the cache in rep status', () => {
   it('where it is, how many answers, their size', async () => {
     const { deps } = depsFor();
-    expect(await cacheStatus(deps)).toEqual({ dir, entries: 0, bytes: 0 });
-    expect(describeCacheStats({ dir, entries: 0, bytes: 0 })).toBe(`${dir}, 0 cached answers, 0 B`);
+    expect(await cacheStatus(deps)).toEqual({ dir, entries: 0, bytes: 0, max_bytes: 512 * 1024 * 1024 });
+    const MB = 1024 * 1024;
+    expect(describeCacheStats({ dir, entries: 0, bytes: 0, max_bytes: 512 * MB })).toBe(`${dir}, 0 cached answers, 0 B (at most 512 MB)`);
     await storeAnswers(3);
     const stats = await cacheStatus(deps);
     expect(stats).toMatchObject({ dir, entries: 3 });
     expect(stats?.bytes).toBeGreaterThan(3 * '{"i":0}'.length);
-    expect(describeCacheStats({ dir, entries: 1, bytes: 1023 })).toBe(`${dir}, 1 cached answer, 1023 B`);
-    expect(describeCacheStats({ dir, entries: 12, bytes: 48 * 1024 + 300 })).toBe(`${dir}, 12 cached answers, 48 KB`);
-    expect(describeCacheStats({ dir, entries: 4999, bytes: 1.25 * 1024 * 1024 })).toBe(`${dir}, 4999 cached answers, 1.3 MB`);
+    expect(describeCacheStats({ dir, entries: 1, bytes: 1023, max_bytes: 2048 })).toBe(`${dir}, 1 cached answer, 1023 B (at most 2.0 KB)`);
+    expect(describeCacheStats({ dir, entries: 12, bytes: 48 * 1024 + 300, max_bytes: 512 * MB })).toBe(`${dir}, 12 cached answers, 48 KB (at most 512 MB)`);
+    expect(describeCacheStats({ dir, entries: 4999, bytes: 1.25 * MB, max_bytes: 2048 * MB })).toBe(`${dir}, 4999 cached answers, 1.3 MB (at most 2.0 GB)`);
+  });
+
+  it('REP_CACHE_MAX_BYTES sets the bound status shows; a bad one is a usage error naming it', async () => {
+    const { deps } = depsFor({}, { REP_CACHE_DIR: dir, REP_CACHE_MAX_BYTES: '2GB' });
+    expect(await cacheStatus(deps)).toMatchObject({ max_bytes: 2 * 1024 ** 3 });
+    expect(cacheLimitsFrom({ REP_CACHE_MAX_BYTES: '64 MiB' }).maxBytes).toBe(64 * 1024 * 1024);
+    expect(cacheLimitsFrom({ REP_CACHE_MAX_BYTES: ' ' })).toEqual(CACHE_LIMITS);
+    const bad = depsFor({}, { REP_CACHE_DIR: dir, REP_CACHE_MAX_BYTES: 'lots' }).deps;
+    const error = await cacheStatus(bad).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(UsageError);
+    expect(describeError(error)).toEqual(
+      expect.objectContaining({
+        exitCode: 2,
+        message: 'REP_CACHE_MAX_BYTES is not a size ("lots")',
+        hint: 'set it like 512MB or 2GB (units of 1024), or unset it for the default of 512MB',
+      }),
+    );
   });
 
   it('an unreadable cache: a warning naming it, no crash', async () => {

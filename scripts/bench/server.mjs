@@ -1,7 +1,8 @@
 // The bench's API server, in a process of its own: answers /api/pulse (no-store, like the sandbox) and
 // /api/audit?q=NAME (cacheable) at once, and the same under /slow/api after LATENCY_MS, like a server
 // across a network. Fixed small bodies, so the server's own work is the same for every client. Prints
-// `base_url=...` when listening. (npm run bench)
+// `base_url=...` when listening. GET /count says how many audits it has answered, so a bench run can
+// show that a batch answered from the cache sent nothing. (npm run bench)
 import { createServer } from 'node:http';
 
 const LATENCY_MS = 20;
@@ -21,6 +22,7 @@ const auditBody = (name) =>
     updated_at: '2026-11-01T00:00:00Z',
   });
 
+let audits = 0;
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const slow = url.pathname.startsWith('/slow/');
@@ -30,6 +32,8 @@ const server = createServer((req, res) => {
     res.end(body);
   };
   const reply = () => {
+    if (route === '/count') return send(200, JSON.stringify({ audits }));
+    if (route === '/api/audit') audits++;
     if (route === '/api/pulse') send(200, PULSE, { 'cache-control': 'no-store' });
     else if (route === '/api/audit' && url.searchParams.get('q')) send(200, auditBody(url.searchParams.get('q')));
     else send(404, JSON.stringify({ error: { code: 'not_found', message: `No endpoint at ${url.pathname}` } }));

@@ -1,13 +1,16 @@
 // The plan before a big batch: when the names that need a request (distinct, not in the answer cache)
 // are more than the hour has left, say so once on stderr before anything is sent, then go on as usual.
 // Only an input known in full is planned: the names are read ahead up to a bound, and a longer input
-// (or a stream still open at the bound) goes unplanned rather than held back.
+// (or a stream still open at the bound) goes unplanned rather than held back. The names read ahead
+// wait in a NameSpill (bounded memory), and each distinct one is looked up in the cache as it is read.
 import { baseUrlKey } from '../api/base-url.js';
 import { FREE_TIER_LIMIT as FREE_TIER } from '../api/rate-limit.js';
 import { maxAgeFrom } from '../config/cache-settings.js';
 import type { Deps } from '../deps.js';
 import { keyFingerprint } from '../store/policy.js';
+import type { LedgerScope, Store } from '../store/port.js';
 import { formatClock, HOUR_MS } from '../time.js';
+import { NameSpill } from './name-spill.js';
 
 /** The names, unchanged, and how many there are when the whole input was read ahead. */
 export interface PlannedNames extends AsyncIterable<string> {
@@ -17,44 +20,56 @@ export interface PlannedNames extends AsyncIterable<string> {
 /** Reads up to `ahead` names; when that is the whole input, says the plan if it exceeds the quota. */
 export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead: number): Promise<PlannedNames> {
   const iterator = names[Symbol.asyncIterator]();
-  const buffered: string[] = [];
+  const spill = new NameSpill();
+  deps.onExit(() => spill.discard());
+  const plan = deps.globals.quiet ? undefined : await planContext(deps);
+  let needed = 0;
   let ended = false;
-  while (buffered.length < ahead) {
+  while (spill.size < ahead) {
     const next = await iterator.next();
     if (next.done) {
       ended = true;
       break;
     }
-    buffered.push(next.value);
+    if (spill.push(next.value) && plan && (await plan.needsRequest(next.value))) needed += 1;
   }
-  if (ended && buffered.length > 0 && !deps.globals.quiet) {
-    const line = await planLine(deps, buffered);
+  if (ended && spill.size > 0 && plan) {
+    const line = await planLine(deps, plan, needed);
     if (line) deps.io.err(`rep: ${line}\n`);
   }
   return {
-    ...(ended ? { total: buffered.length } : {}),
+    ...(ended ? { total: spill.size } : {}),
     async *[Symbol.asyncIterator]() {
-      yield* buffered;
+      yield* spill.replay();
       if (ended) return;
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
     },
   };
 }
 
-/** `this batch needs 150 requests; 100 are left this hour (…); with --wait it could finish around 19:40`, or undefined when it fits. */
-async function planLine(deps: Deps, names: readonly string[]): Promise<string | undefined> {
+interface PlanContext {
+  store: Store;
+  scope: LedgerScope;
+  /** Whether a name needs a request: no fresh answer in the cache. */
+  needsRequest(query: string): Promise<boolean>;
+}
+
+/** What the plan looks names up with; undefined when no plan is said (sandbox, no base URL, no store). */
+async function planContext(deps: Deps): Promise<PlanContext | undefined> {
   const settings = await deps.settings();
   if (settings.keySource === 'sandbox' || !settings.baseUrl) return undefined;
-  const now = deps.now();
   const store = deps.store();
   if (!store) return undefined;
   const scope = { keyFingerprint: keyFingerprint(settings.key || undefined), baseUrl: baseUrlKey(settings.baseUrl) };
   const maxAgeMs = deps.globals.cache === false ? 0 : maxAgeFrom(deps.globals.maxAge, deps.env);
-  let needed = 0;
-  for (const query of new Set(names)) {
-    const key = { ...scope, endpoint: 'audit' as const, query };
-    if (!(maxAgeMs > 0) || !(await store.answers.get(key, { maxAgeMs, now }))) needed += 1;
-  }
+  const needsRequest = async (query: string) =>
+    !(maxAgeMs > 0) || !(await store.answers.get({ ...scope, endpoint: 'audit', query }, { maxAgeMs, now: deps.now() }));
+  return { store, scope, needsRequest };
+}
+
+/** `this batch needs 150 requests; 100 are left this hour (…); with --wait it could finish around 19:40`, or undefined when it fits. */
+async function planLine(deps: Deps, { store, scope }: PlanContext, needed: number): Promise<string | undefined> {
+  const now = deps.now();
   let lastHour: number;
   let seen: Awaited<ReturnType<typeof store.ledger.lastRateLimit>>;
   try {

@@ -29,7 +29,7 @@ export async function cacheStatus(deps: Pick<Deps, 'store' | 'warn'>): Promise<C
   if (!store) return undefined;
   try {
     const stats = await store.answers.stats();
-    return { dir: stats.where, entries: stats.entries, bytes: stats.bytes };
+    return { dir: stats.where, entries: stats.entries, bytes: stats.bytes, ...(stats.maxBytes === undefined ? {} : { max_bytes: stats.maxBytes }) };
   } catch (error) {
     deps.warn(`cannot read the answer cache in ${placeOf(store, 'cache')} (${systemErrorText(error)})`);
     return undefined;

@@ -5,11 +5,14 @@ export interface CacheSummary {
   dir: string;
   entries: number;
   bytes: number;
+  /** The bound the cache is kept under (REP_CACHE_MAX_BYTES), when the store has one. */
+  max_bytes?: number;
 }
 
-/** `/home/me/.cache/rep, 12 cached answers, 48 KB`: the status line's value. */
+/** `/home/me/.cache/rep, 12 cached answers, 48 KB (at most 512 MB)`: the status line's value. */
 export function describeCacheStats(stats: CacheSummary): string {
-  return `${stats.dir}, ${cachedAnswers(stats.entries)}, ${byteSize(stats.bytes)}`;
+  const bound = stats.max_bytes === undefined ? '' : ` (at most ${byteSize(stats.max_bytes)})`;
+  return `${stats.dir}, ${cachedAnswers(stats.entries)}, ${byteSize(stats.bytes)}${bound}`;
 }
 
 export function cachedAnswers(count: number): string {
@@ -19,6 +22,6 @@ export function cachedAnswers(count: number): string {
 /** `48 KB`, `1.2 MB`: a size as people read it. */
 export function byteSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / 1024 / 1024, 'MB'];
+  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : bytes < 1024 ** 3 ? [bytes / 1024 / 1024, 'MB'] : [bytes / 1024 ** 3, 'GB'];
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${unit}`;
 }

@@ -83,7 +83,7 @@ function sourceName(source: string): string {
 /** A header and one row; the rate limit's fields in columns of their own, empty when none was seen. */
 function statusCsv({ rate_limit: limit, cache, history, ...rest }: StatusView): string {
   const fields = ['limit', 'remaining', 'reset_at', 'seen_at'] as const;
-  const cacheFields = ['dir', 'entries', 'bytes'] as const;
+  const cacheFields = ['dir', 'entries', 'bytes', 'max_bytes'] as const;
   const historyFields = ['dir', 'points', 'bytes', 'oldest'] as const;
   const record = {
     ...rest,

@@ -1,45 +1,77 @@
 // The answer cache's directory as a whole: listing, counting, clearing, and keeping it within its
-// bound. Eviction costs no scan on a hit: every put adds one byte to a shared counter file, and the
-// put that brings it to `evictEvery` renames it away (only one process can) and evicts the oldest.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+// bound (cache-limits.ts). Eviction costs no scan on a hit, and none on most puts: every put adds one
+// byte to a shared counter file, and the put that brings it to the count the last measurement allows
+// renames it away (only one process can), measures the folder, evicts the least recently used and
+// writes down what is left (.usage), so the folder is listed a few times per batch, not every N puts.
+import { closeSync, constants, fstatSync, lstatSync, lutimesSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import type { CacheLimits } from './answer-cache.js';
+import { type CacheLimits, type CacheUsage, diskBytes, evictionVictims, putsBeforeCheck } from './cache-limits.js';
+import { readPrivateFile, writePrivateFile } from './files.js';
 import { randomHex } from './ids.js';
 
 export const ENTRY_EXTENSION = '.answer';
 const ENTRY_NAME = /^[0-9a-f]{64}\.answer$/;
 /** writePrivateFile's temporary names for entries. */
-const TEMP_NAME = /^\.[0-9a-f]{64}\.answer\..*\.tmp$/;
+const TEMP_NAME = /^\.([0-9a-f]{64}\.answer|\.usage)\..*\.tmp$/;
 const PUTS = '.puts';
+const USAGE = '.usage';
 /** A temporary file or a claimed counter older than this was left by a process that died. */
 const STALE_MS = 60 * 60 * 1000;
 
 export interface EntryFile {
   name: string;
   size: number;
-  mtimeMs: number;
+  /** Its bytes on disk (diskBytes): what the bound counts. */
+  bytes: number;
+  /** When it was last stored or read: a hit touches it (touchEntry). */
+  usedAt: number;
 }
 
 /** The entries in dir (regular files with an entry's name); none when dir does not exist. Throws when it cannot be read. */
 export function listEntries(dir: string): EntryFile[] {
   return listNames(dir).flatMap((name) => {
     const stat = ENTRY_NAME.test(name) ? statOf(join(dir, name)) : undefined;
-    return stat?.isFile() ? [{ name, size: stat.size, mtimeMs: stat.mtimeMs }] : [];
+    return stat?.isFile() ? [{ name, size: stat.size, bytes: diskBytes(stat.size, stat.blocks), usedAt: stat.mtimeMs }] : [];
   });
+}
+
+/** Marks an entry used now (its mtime; the stored time is in the entry itself), so eviction goes by last use. Never throws. */
+export function touchEntry(path: string): void {
+  const now = Date.now() / 1000;
+  try {
+    lutimesSync(path, now, now);
+  } catch {
+    // Gone meanwhile, or not ours to touch: it ages as if unread.
+  }
 }
 
 /** Removes every entry (and rep's temporary files); returns how many entries went. Other files stay. */
 export function removeEntries(dir: string): number {
   let removed = 0;
   for (const name of listNames(dir)) {
-    if (TEMP_NAME.test(name) || name === PUTS || name.startsWith(`${PUTS}.`)) removeFile(join(dir, name));
+    if (TEMP_NAME.test(name) || name === PUTS || name === USAGE || name.startsWith(`${PUTS}.`)) removeFile(join(dir, name));
     else if (ENTRY_NAME.test(name) && removeFile(join(dir, name))) removed++;
   }
   return removed;
 }
 
+/** The measurement the count of each folder was last compared with, and the count then. */
+const measured = new Map<string, { usage: CacheUsage | undefined; count: number }>();
+
+/** Counts a put; true when this put should measure the folder and evict (putsBeforeCheck). Never throws. */
+export function putDue(dir: string, limits: CacheLimits): boolean {
+  const count = countPut(dir);
+  if (count === 0) return false;
+  let known = measured.get(dir);
+  // A count lower than the last seen: another process measured meanwhile, so its .usage is newer.
+  if (!known || count < known.count) known = { usage: readUsage(dir), count };
+  known.count = count;
+  measured.set(dir, known);
+  return count >= putsBeforeCheck(known.usage, limits);
+}
+
 /** Adds one to the put count; returns the count (0 when it cannot be kept: eviction waits for another put). */
-export function countPut(dir: string): number {
+function countPut(dir: string): number {
   let fd: number;
   try {
     fd = openSync(join(dir, PUTS), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
@@ -58,7 +90,7 @@ export function countPut(dir: string): number {
 }
 
 /** Evicts in the one process that renames the put count away (the others find it gone); never throws. */
-export function evictOnce(dir: string, limits: CacheLimits): void {
+export function evictOnce(dir: string, limits: CacheLimits, protectedSince: number): void {
   const claimed = join(dir, `${PUTS}.${process.pid.toString(36)}-${randomHex(4)}`);
   try {
     renameSync(join(dir, PUTS), claimed);
@@ -66,7 +98,9 @@ export function evictOnce(dir: string, limits: CacheLimits): void {
     return;
   }
   try {
-    evict(dir, limits);
+    const usage = evict(dir, limits, protectedSince);
+    writePrivateFile(join(dir, USAGE), JSON.stringify(usage));
+    measured.set(dir, { usage, count: 0 });
   } catch {
     // The answer is stored; a later put evicts.
   } finally {
@@ -74,24 +108,35 @@ export function evictOnce(dir: string, limits: CacheLimits): void {
   }
 }
 
-/** Keeps the newest entries within the limits and removes the rest, and what dead processes left. */
-function evict(dir: string, limits: CacheLimits): void {
-  const entries = listEntries(dir).sort((a, b) => b.mtimeMs - a.mtimeMs);
-  let kept = 0;
-  let bytes = 0;
+/** Removes the least recently used entries past the bound, and what dead processes left; returns what is left. */
+function evict(dir: string, limits: CacheLimits, protectedSince: number): CacheUsage {
+  const entries = listEntries(dir);
+  const victims = new Set(evictionVictims(entries, limits, protectedSince));
+  let left = { entries: 0, bytes: 0 };
   for (const entry of entries) {
-    if (kept < limits.maxEntries && bytes + entry.size <= limits.maxBytes) {
-      kept++;
-      bytes += entry.size;
-    } else {
-      removeFile(join(dir, entry.name));
-    }
+    const path = join(dir, entry.name);
+    // Looked at again: another process may have read it since the listing.
+    const gone = victims.has(entry.name) && (statOf(path)?.mtimeMs ?? 0) <= entry.usedAt && removeFile(path);
+    if (!gone) left = { entries: left.entries + 1, bytes: left.bytes + entry.bytes };
   }
   const now = Date.now();
   for (const name of listNames(dir)) {
     if (!TEMP_NAME.test(name) && !name.startsWith(`${PUTS}.`)) continue;
     const stat = statOf(join(dir, name));
     if (stat && now - stat.mtimeMs > STALE_MS) removeFile(join(dir, name));
+  }
+  return left;
+}
+
+/** The folder as last measured (.usage), if it was and the file is sane. */
+function readUsage(dir: string): CacheUsage | undefined {
+  const file = readPrivateFile(join(dir, USAGE), 1024);
+  if (typeof file !== 'object' || !('text' in file)) return undefined;
+  try {
+    const usage = JSON.parse(file.text) as Partial<CacheUsage>;
+    return Number.isSafeInteger(usage.entries) && Number.isSafeInteger(usage.bytes) ? (usage as CacheUsage) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

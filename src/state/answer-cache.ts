@@ -9,7 +9,8 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseUrlKey } from '../api/base-url.js';
 import { ensurePrivateDir, folderForeignness, foreignnessOnce } from '../local-file.js';
-import { countPut, ENTRY_EXTENSION, evictOnce, listEntries, removeEntries, removeFile } from './answer-cache-dir.js';
+import { ENTRY_EXTENSION, evictOnce, listEntries, putDue, removeEntries, removeFile, touchEntry } from './answer-cache-dir.js';
+import { CACHE_LIMITS, type CacheLimits } from './cache-limits.js';
 import type { AnswerHeaders } from '../store/answer-freshness.js';
 import { readPrivateFile, writePrivateFileAsync } from './files.js';
 import { keyId } from './requests.js';
@@ -18,6 +19,7 @@ import { isFresh, isJsonDocument } from '../store/policy.js';
 import type { CachedAnswer, Freshness, PutOutcome, StoredAnswer } from '../store/port.js';
 
 export type { CachedAnswer, PutOutcome } from '../store/port.js';
+export { CACHE_LIMITS, type CacheLimits } from './cache-limits.js';
 
 /** Which question an answer is to; `apiKey` is hashed at once and never kept. */
 export interface AnswerKey {
@@ -44,6 +46,8 @@ export interface CacheStats {
   dir: string;
   entries: number;
   bytes: number;
+  /** The bound eviction keeps it within (bytes on disk), when there is one; snake_case as `rep status --json` shows it. */
+  max_bytes?: number;
 }
 
 export interface AnswerCache {
@@ -58,14 +62,16 @@ export interface AnswerCache {
   clear(): number;
 }
 
-/** The bound: past either number the oldest entries go, checked once every `evictEvery` puts (by any process). */
-export interface CacheLimits {
-  maxEntries: number;
-  maxBytes: number;
-  evictEvery: number;
-}
+/** What a run stored or read is not evicted by that run for this long after it opened the cache (a long-lived library client's, not for ever). */
+const PROTECT_MAX_MS = 24 * 60 * 60 * 1000;
 
-export const CACHE_LIMITS: CacheLimits = { maxEntries: 5000, maxBytes: 50 * 1024 * 1024, evictEvery: 64 };
+/** File times lag the clock a little (the kernel's coarse clock, a float of seconds): a use this close before the open still counts. */
+const MTIME_SLACK_MS = 2000;
+
+/** Entries used at or after this stay through this run's evictions: its start, or a day ago for a long-lived one. */
+export function protectedSinceFor(openedAt: number): () => number {
+  return () => Math.max(openedAt - MTIME_SLACK_MS, Date.now() - PROTECT_MAX_MS);
+}
 
 /** The client's body cap (8 MB) and room for an entry's first line: anything bigger is no entry of ours. */
 const MAX_ENTRY_BYTES = 8 * 1024 * 1024 + 64 * 1024;
@@ -98,6 +104,7 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS,
     () => folderForeignness(dir),
     (reason) => warn?.(`not using the answer cache: the folder ${dir} ${reason}`),
   );
+  const protectedSince = protectedSinceFor(Date.now());
   return {
     dir,
     get(key, { maxAgeMs, now = Date.now() }) {
@@ -132,7 +139,7 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS,
           storedAt: answer.receivedAt,
           ...(freshness.freshUntil === undefined ? {} : { freshUntil: freshness.freshUntil }),
         };
-        return await writeEntry(dir, identity, stored, limits);
+        return await writeEntry(dir, identity, stored, limits, protectedSince);
       } catch (error) {
         return { stored: false, error: error instanceof Error ? error : new Error(String(error)) };
       }
@@ -140,7 +147,7 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS,
 
     stats() {
       const entries = listEntries(dir);
-      return { dir, entries: entries.length, bytes: entries.reduce((sum, entry) => sum + entry.size, 0) };
+      return { dir, entries: entries.length, bytes: entries.reduce((sum, entry) => sum + entry.size, 0), max_bytes: limits.maxBytes };
     },
 
     clear: () => removeEntries(dir),
@@ -200,13 +207,14 @@ function entryText(identity: Identity, answer: StoredAnswer): string {
   return `${JSON.stringify(facts)}\n${answer.bodyText}`;
 }
 
-/** The entry for a question, if it is whole, ours and fresh (isFresh). Never throws. */
+/** The entry for a question, if it is whole, ours and fresh (isFresh); a hit marks it used. Never throws. */
 export function readEntry(dir: string, identity: Identity, freshness: Freshness, warn?: (text: string) => void): CachedAnswer | undefined {
   const path = join(dir, fileName(identity));
   const file = readPrivateFile(path, MAX_ENTRY_BYTES);
   if (typeof file === 'object' && 'foreign' in file) warn?.(`not using the cached answer ${path}: it ${file.foreign}`);
   const entry = typeof file === 'object' && 'text' in file ? parseEntry(file.text, identity) : undefined;
   if (!entry || !isFresh(entry.facts, freshness)) return undefined;
+  touchEntry(path);
   const headers: Record<string, string> = entry.facts.contentType === undefined ? {} : { 'content-type': entry.facts.contentType };
   return {
     bodyText: entry.bodyText,
@@ -217,14 +225,29 @@ export function readEntry(dir: string, identity: Identity, freshness: Freshness,
   };
 }
 
-/** Writes the entry whole (0600, in a 0700 folder) and keeps the folder within its bound. */
-export async function writeEntry(dir: string, identity: Identity, answer: StoredAnswer, limits: CacheLimits): Promise<PutOutcome> {
+/** Folders this process has made private already: once is enough, not once an answer. */
+const readyDirs = new Set<string>();
+
+/** Writes the entry whole (0600, in a 0700 folder) and keeps the folder within its bound, sparing what was used since protectedSince(). */
+export async function writeEntry(
+  dir: string,
+  identity: Identity,
+  answer: StoredAnswer,
+  limits: CacheLimits,
+  protectedSince: () => number,
+): Promise<PutOutcome> {
   try {
     const text = entryText(identity, answer);
     if (Buffer.byteLength(text) > MAX_ENTRY_BYTES) return { stored: false, reason: 'the answer is too large to keep' };
-    ensurePrivateDir(dir);
-    await writePrivateFileAsync(join(dir, fileName(identity)), text);
-    if (countPut(dir) >= limits.evictEvery) evictOnce(dir, limits);
+    if (!readyDirs.has(dir)) ensurePrivateDir(dir);
+    readyDirs.add(dir);
+    await writePrivateFileAsync(join(dir, fileName(identity)), text).catch((error: NodeJS.ErrnoException) => {
+      // The folder went meanwhile (a `rep cache clear` elsewhere, a cleaner): made again, once.
+      if (error.code !== 'ENOENT') throw error;
+      ensurePrivateDir(dir);
+      return writePrivateFileAsync(join(dir, fileName(identity)), text);
+    });
+    if (putDue(dir, limits)) evictOnce(dir, limits, protectedSince());
     return { stored: true };
   } catch (error) {
     return { stored: false, error: error instanceof Error ? error : new Error(String(error)) };

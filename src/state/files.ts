@@ -1,7 +1,7 @@
 // Files rep keeps for itself (request records, cached answers): read only when they are regular files
 // of a sane size, without following a link or blocking on a FIFO; written whole under a temporary
 // name and renamed into place, mode 0600, so a reader in another process sees the old file or the new.
-import { chmod, chmodSync, rename, renameSync, rmSync, writeFile, writeFileSync } from 'node:fs';
+import { chmodSync, rename, renameSync, rmSync, writeFile, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LocalFileError, readLocalFile } from '../local-file.js';
 import { randomHex } from './ids.js';
@@ -41,7 +41,8 @@ export function writePrivateFile(path: string, text: string): void {
 
 /**
  * writePrivateFile with the file calls on libuv's threads: the event loop goes on meanwhile (a batch's
- * other requests), where creating a file can take a millisecond. Rejects when it cannot.
+ * other requests), where creating a file can take a millisecond. Created 0600 with no chmod after:
+ * a umask can only narrow that, and each call is a hop to a thread. Rejects when it cannot.
  */
 export async function writePrivateFileAsync(path: string, text: string): Promise<void> {
   const temp = tempPathFor(path);
@@ -49,7 +50,6 @@ export async function writePrivateFileAsync(path: string, text: string): Promise
     new Promise<void>((resolve, reject) => call((error) => (error ? reject(error) : resolve())));
   try {
     await step((done) => writeFile(temp, text, { mode: 0o600, flag: 'wx' }, done));
-    await step((done) => chmod(temp, 0o600, done));
     await step((done) => rename(temp, path, done));
   } catch (error) {
     rmSync(temp, { force: true });

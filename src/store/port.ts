@@ -49,6 +49,8 @@ export interface AnswerStats {
   where: string;
   entries: number;
   bytes: number;
+  /** The bound eviction keeps them within, when the store has one (bytes). */
+  maxBytes?: number;
 }
 
 /** The freshness inputs of a lookup: younger than maxAgeMs (0: never) and within the server's own limit, at `now`. */

@@ -59,6 +59,25 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
     return points;
   };
   const readIndex = (): IndexEntry[] => parseIndex(readLocalFile(join(dir, INDEX_FILE), MAX_INDEX_BYTES, { noFollow: true, ownOnly: true }) ?? '');
+  /**
+   * The index lines known, read once a run rather than once an append (a batch's appends were
+   * quadratic). Read again when the index was replaced or shrank (a prune elsewhere); lines another
+   * process added meanwhile may be written twice, which readers take once.
+   */
+  let indexLines: Set<string> | undefined;
+  let indexSeen: { id: string; size: number } | undefined;
+  const indexIdentity = () => {
+    const stat = lstatSync(join(dir, INDEX_FILE), { throwIfNoEntry: false });
+    return stat ? { id: `${stat.dev}:${stat.ino}`, size: stat.size } : undefined;
+  };
+  const knownIndexLines = () => {
+    const now = indexIdentity();
+    if (!indexLines || !indexSeen || !now || now.id !== indexSeen.id || now.size < indexSeen.size) {
+      indexLines = new Set(readIndex().map((entry) => indexLine(entry)));
+    }
+    indexSeen = now;
+    return indexLines;
+  };
   /** The series files whose index lines say they may hold a point answering to one of `keys`. */
   const seriesFor = (keys: ReadonlySet<string>, base?: string) => {
     const paths = new Set<string>();
@@ -73,7 +92,7 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
       await ensureReady();
       if (points.length === 0) return;
       ensurePrivateDir(join(dir, SERIES_DIR));
-      const known = new Set(readIndex().map((entry) => indexLine(entry)));
+      const known = knownIndexLines();
       const newIndex: string[] = [];
       const bySeries = new Map<string, HistoryPoint[]>();
       for (const point of points) {
@@ -89,6 +108,7 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
       }
       // The index first: a point is never where no index line leads (a line without points is harmless).
       if (newIndex.length > 0) appendToFile(join(dir, INDEX_FILE), Buffer.from(newIndex.map((line) => `${line}\n`).join('')));
+      indexSeen = indexIdentity();
       // No read of the series to skip ids it holds: readers take each id once (an append stays flat as a series grows).
       for (const [path, list] of bySeries)
         appendToFile(

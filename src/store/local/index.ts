@@ -2,7 +2,7 @@
 // an answer, state/answer-cache.ts), the request ledger in the state folder (state/requests.ts), the
 // history in its own folder (history.ts here). Each keeps its on-disk format and its safety: private
 // modes, foreign files refused, whole-file writes, no link followed.
-import { forgetEntry, openAnswerCache, readEntry, writeEntry, CACHE_LIMITS, type CacheLimits } from '../../state/answer-cache.js';
+import { forgetEntry, openAnswerCache, protectedSinceFor, readEntry, writeEntry, CACHE_LIMITS, type CacheLimits } from '../../state/answer-cache.js';
 import { openRequestLog, readRequestCount, readRequestStatus, requestsDir, type RequestLog } from '../../state/requests.js';
 import { folderForeignness, foreignnessOnce } from '../../local-file.js';
 import { cacheDirFrom, historyPlace, repPaths } from '../../config/paths.js';
@@ -61,6 +61,7 @@ function localAnswers(dir: string, limits: CacheLimits, warn?: (text: string) =>
     () => folderForeignness(dir),
     (reason) => warn?.(`not using the answer cache: the folder ${dir} ${reason}`),
   );
+  const protectedSince = protectedSinceFor(Date.now());
   const identity = (key: AnswerKey) => ({ baseUrl: key.baseUrl, endpoint: key.endpoint, query: key.query, key: key.keyFingerprint });
   return {
     async get(key, freshness) {
@@ -68,14 +69,14 @@ function localAnswers(dir: string, limits: CacheLimits, warn?: (text: string) =>
     },
     async put(key, answer) {
       const refusal = foreign();
-      return refusal ? { stored: false, reason: `the folder ${dir} ${refusal}` } : writeEntry(dir, identity(key), answer, limits);
+      return refusal ? { stored: false, reason: `the folder ${dir} ${refusal}` } : writeEntry(dir, identity(key), answer, limits, protectedSince);
     },
     async forget(key) {
       if (!foreign()) forgetEntry(dir, identity(key));
     },
     async stats() {
-      const stats = openAnswerCache(dir).stats();
-      return { where: stats.dir, entries: stats.entries, bytes: stats.bytes };
+      const stats = openAnswerCache(dir, limits).stats();
+      return { where: stats.dir, entries: stats.entries, bytes: stats.bytes, maxBytes: stats.max_bytes };
     },
     async clear() {
       return openAnswerCache(dir).clear();

@@ -1,0 +1,88 @@
+// What the quota plan holds of the names it reads ahead, in bounded memory: the first few in an array,
+// the rest in a temporary file (0600 in a private folder, removed when replayed or at exit), and a set
+// of 53-bit hashes to count distinct names (two names with one hash, about one in 10^10 at 100,000
+// names, would count once: the plan could say one request too few).
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/** Names kept in memory before the rest go to the file. */
+const IN_MEMORY = 2048;
+
+export class NameSpill {
+  readonly #head: string[] = [];
+  readonly #hashes = new Set<number>();
+  #file: { dir: string; fd: number; count: number } | undefined;
+
+  constructor(readonly inMemory = IN_MEMORY) {}
+
+  get size(): number {
+    return this.#head.length + (this.#file?.count ?? 0);
+  }
+
+  /** Keeps a name (one line of input: no newline in it); true when it is the first of its kind. */
+  push(name: string): boolean {
+    if (this.#head.length < this.inMemory) this.#head.push(name);
+    else {
+      this.#file ??= openSpill();
+      writeSync(this.#file.fd, `${name}\n`);
+      this.#file.count++;
+    }
+    const hash = hash53(name);
+    if (this.#hashes.has(hash)) return false;
+    this.#hashes.add(hash);
+    return true;
+  }
+
+  /** The names in the order pushed, once; the file goes after. */
+  async *replay(): AsyncGenerator<string> {
+    this.#hashes.clear();
+    yield* this.#head.splice(0);
+    const file = this.#file;
+    if (!file) return;
+    try {
+      closeFd(file);
+      const lines = createInterface({ input: createReadStream(join(file.dir, 'names'), { encoding: 'utf8' }), crlfDelay: Number.POSITIVE_INFINITY });
+      for await (const line of lines) yield line;
+    } finally {
+      this.discard();
+    }
+  }
+
+  /** Removes the file, if any (also for a run that ends before the replay). */
+  discard(): void {
+    const file = this.#file;
+    this.#file = undefined;
+    if (!file) return;
+    closeFd(file);
+    rmSync(file.dir, { recursive: true, force: true });
+  }
+}
+
+/** Closes the file's descriptor once: closing a number twice could close another file that reused it. */
+function closeFd(file: { fd: number }): void {
+  if (file.fd < 0) return;
+  const { fd } = file;
+  file.fd = -1;
+  closeSync(fd);
+}
+
+function openSpill(): { dir: string; fd: number; count: number } {
+  const dir = mkdtempSync(join(tmpdir(), 'rep-plan-'));
+  return { dir, fd: openSync(join(dir, 'names'), 'wx', 0o600), count: 0 };
+}
+
+/** cyrb53: a fast 53-bit string hash, so the distinct count holds numbers, not names. */
+export function hash53(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
