@@ -119,10 +119,10 @@ describe('rep cache and coloured JSON', () => {
     const json = await session.rep(['cache'], { env });
     expect(json.code).toBe(0);
     const stats = JSON.parse(json.stdout);
-    expect(stats).toMatchObject({ dir: `${session.home().env.XDG_CACHE_HOME}/rep`, entries: 1 });
+    expect(stats).toMatchObject({ dir: `${session.home().env.XDG_CACHE_HOME}/rep`, entries: 1, max_bytes: 512 * 1024 * 1024 });
     expect(stats.bytes).toBeGreaterThan(0);
     const table = await session.rep(['cache'], { env, io: { stdoutIsTTY: true } });
-    expect(table.stdout).toMatch(/^Answer cache: .*\/rep, 1 cached answer, \d+ B\n$/);
+    expect(table.stdout).toMatch(/^Answer cache: .*\/rep, 1 cached answer, \d+ B \(at most 512 MB\)\n$/);
   });
 
   it('is coloured and indented on a terminal, plain when piped, under NO_COLOR and --no-color', async () => {

@@ -18,14 +18,16 @@ export async function run(_opts: CacheShowOptions, deps: Deps): Promise<void> {
   }
   const stats = await cacheStatus(deps);
   if (!stats) return; // cacheStatus warned
-  const record = { dir: stats.dir, entries: stats.entries, bytes: stats.bytes };
+  // The same fields as `rep status`'s cache object: the bound too, when the store has one.
+  const record: Record<string, string | number> = { dir: stats.dir, entries: stats.entries, bytes: stats.bytes };
+  if (stats.max_bytes !== undefined) record.max_bytes = stats.max_bytes;
   if (deps.globals.query !== undefined) {
     const { compileQuery, writeQueryResult } = await import('../output/query.js');
     writeQueryResult(deps.io, (await compileQuery(deps.globals.query))(record), deps.format());
     return;
   }
   const format = deps.format();
-  const cells = [stats.dir, stats.entries, stats.bytes];
+  const cells = Object.values(record);
   if (format === 'table') deps.io.out(`Answer cache: ${scrubLine(describeCacheStats(stats))}\n`);
   else if (format === 'ndjson') deps.io.out(`${jsonText(record)}\n`);
   else if (format === 'csv') deps.io.out(csvRow(Object.keys(record)) + csvRow(cells));
