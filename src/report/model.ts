@@ -36,13 +36,16 @@ export interface Report {
 /** Series of points (each oldest first) grouped by the query they were recorded under. */
 export function seriesByQuery(points: Iterable<HistoryPoint>): HistoryPoint[][] {
   const groups = new Map<string, HistoryPoint[]>();
+  const keys = new Map<string, string>(); // a series repeats its query on every point: fold each spelling once
   for (const point of points) {
-    const key = nameKey(point.query);
+    let key = keys.get(point.query);
+    if (key === undefined) keys.set(point.query, (key = nameKey(point.query)));
     const group = groups.get(key);
     if (group) group.push(point);
     else groups.set(key, [point]);
   }
-  return [...groups.values()].map((group) => group.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)));
+  const inOrder = (group: HistoryPoint[]) => group.every((point, index) => index === 0 || group[index - 1]!.at <= point.at);
+  return [...groups.values()].map((group) => (inOrder(group) ? group : group.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))));
 }
 
 /** One row per non-empty series; the largest drop first, then the rest by change, unchanged and single points last. */

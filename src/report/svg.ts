@@ -4,7 +4,7 @@
 import { sampleColumns } from '../chart/line-chart.js';
 import type { ReportPoint } from './model.js';
 
-export const CHART = { width: 640, height: 180, left: 44, right: 8, top: 10, bottom: 24, columns: 160 } as const;
+export const CHART = { width: 640, height: 180, left: 44, right: 8, top: 10, bottom: 24, columns: 120 } as const;
 const SPARK = { width: 120, height: 24, columns: 40 } as const;
 const plotWidth = CHART.width - CHART.left - CHART.right;
 const plotHeight = CHART.height - CHART.top - CHART.bottom;
@@ -29,7 +29,8 @@ const num = (value: number) => String(Math.round(value * 10) / 10);
 /** A path's `d` through the samples, x scaled to `width`, y given by `y`. */
 function pathData(points: Array<[number, number]>, columns: number, width: number, x0: number, y: (value: number) => number): string {
   const step = width / Math.max(1, columns - 1);
-  return points.map(([column, value], index) => `${index === 0 ? 'M' : 'L'}${num(x0 + column * step)} ${num(y(value))}`).join('');
+  // Whole units along x (a column is several wide), tenths up the side.
+  return points.map(([column, value], index) => `${index === 0 ? 'M' : 'L'}${Math.round(x0 + column * step)} ${num(y(value))}`).join('');
 }
 
 export function sparklineSvg(points: readonly ReportPoint[]): string {
