@@ -24,7 +24,7 @@ export function trendPoints({
   companies = NAMES.length,
   names,
   days = 90,
-  now = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 43_200_000,
+  now = Math.floor(Date.now() / 86_400_000) * 86_400_000,
   baseUrl = 'http://127.0.0.1:9/api',
   seed = 34,
 } = {}) {
