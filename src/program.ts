@@ -178,11 +178,9 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited,
       .addHelpText(
         'after',
         examples(
-          'rep history "Blue Bottle Coffee"',
           'rep history "Blue Bottle Coffee" --since 30d --format csv',
-          'rep history Blue Bottle Coffee --format json | jq .[].score',
           'rep history "Blue Bottle Coffee" --chart',
-          'rep history --market',
+          'rep history --market --format json | jq .[].score',
         ),
       )
       .action((words: string[], flags: { since?: string; market?: true; chart?: true }, command: Command) => {

@@ -29,6 +29,7 @@ export async function run(opts: ReportOptions, deps: Deps): Promise<void> {
   const format = deps.globals.json ? 'json' : deps.globals.format;
   if (format !== undefined && format !== 'markdown')
     throw new UsageError(`rep report writes HTML, or Markdown with --format markdown: not ${format}`, { hint: 'drop --format, or use --format markdown' });
+  if (deps.globals.sandbox) throw new NotFoundError('nothing to report under --sandbox', { hint: '--sandbox records no history: run rep report without it' });
   const now = deps.now();
   const since = parseSince(opts.since, now);
   const names = await namesOf(opts, deps);
