@@ -54,6 +54,7 @@ describe("each command's help", () => {
     ['status', ['--base-url', '--json', '--format', '--bom', '--sandbox']],
     ['sandbox', ['--quiet']],
     ['history', ['--base-url', '--json', '--format', '--no-color', '--sandbox', '--fields', '--query']],
+    ['report', ['--base-url', '--format', '--sandbox']],
     ['completion', []],
   ])('rep %s --help lists the global options that apply to it, and two or three examples', async (command, globals) => {
     const result = await rep([command, '--help']);

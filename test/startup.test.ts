@@ -135,6 +135,23 @@ describe('start-up loads only what the command uses', () => {
     }
   });
 
+  it('the chart leaf loads only for a chart or a report', async () => {
+    const history = join(home.dir, 'chart-history.jsonl');
+    const point = { id: 'c1', at: '2026-01-01T00:00:00.000Z', base_url: 'http://127.0.0.1:9/api', query: 'acme', score: 70, sources: [] };
+    writeFileSync(history, `${JSON.stringify(point)}\n${JSON.stringify({ ...point, id: 'c2', at: '2026-01-02T00:00:00.000Z', score: 72 })}\n`);
+    const env = { REP_HISTORY_FILE: history, REP_BASE_URL: 'http://127.0.0.1:9/api' };
+    const leaves = (files: string[]) => files.filter((file) => file.includes(`${sep}dist${sep}lib${sep}`)).map((file) => relative(DIST, file));
+    const table = await packagesLoaded(['history', 'acme', '--format', 'csv'], env);
+    expect(table.code).toBe(0);
+    expect(leaves(table.files)).toEqual([]);
+    const chart = await packagesLoaded(['history', 'acme', '--chart'], env);
+    expect(chart.code).toBe(0);
+    expect(leaves(chart.files)).toEqual([join('lib', 'chart.cjs')]);
+    const report = await packagesLoaded(['report', '--since', '2025-12-01'], env);
+    expect(report.code).toBe(0);
+    expect(leaves(report.files)).toEqual([join('lib', 'chart.cjs')]);
+  });
+
   it('a command that fails before any request loads no HTTP client', async () => {
     const { code, packages } = await packagesLoaded(['pulse']);
     expect(code).toBe(4); // no base URL
