@@ -103,7 +103,7 @@ describe('the chart of a history', () => {
   const chartFor = async (env: NodeJS.ProcessEnv, colorOut: boolean) => {
     const { testIO } = await import('../src/io.js');
     const io = testIO({ columns: 50, colorOut });
-    const deps = { io, env: { REP_HISTORY_FILE: '/nonexistent/rep-test-history.jsonl', ...env }, paths: () => ({ stateDir: '/nonexistent' }), warn: () => {} };
+    const deps = { io, env, store: () => undefined, warn: () => {} }; // no store: no market line
     return historyChart(
       deps as never,
       [0, 1, 2, 3].map((day) => ({ point: point(day, 70 + day) })),

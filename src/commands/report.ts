@@ -41,7 +41,8 @@ export async function run(opts: ReportOptions, deps: Deps): Promise<void> {
   try {
     const ranges = await Promise.all(
       (names.length > 0 ? names : await history.names(''))
-        .filter((name) => nameKey(name) !== MARKET_SERIES)
+        .map(nameKey)
+        .filter((key) => key !== MARKET_SERIES)
         .map((key) => history.range({ key, ...(base ? { baseUrl: base } : {}), since })),
     );
     // Without a base URL: the one of the newest point recorded.
