@@ -2,8 +2,9 @@
 // created on first use, so commands pay only for what they touch.
 import { readConfigFile } from './config/file.js';
 import { repPaths, type RepPaths } from './config/paths.js';
-import { resolveSettings, type Settings } from './config/settings.js';
-import { createClient, type ClientOptions, type RepClient } from './api/client.js';
+import { resolveProfileSettings, type Settings } from './config/settings.js';
+import { chooseProfile, dataScope, SANDBOX_IDENTITY, sandboxEnv, scopedPaths } from './config/profiles.js';
+import { createClient, type AnswerStore, type ClientOptions, type RepClient } from './api/client.js';
 import { openAnswerCache } from './state/answer-cache.js';
 import { keyId, openRequestLog, requestsDir } from './state/requests.js';
 import { cacheDirFrom, maxAgeFrom } from './config/cache-settings.js';
@@ -25,12 +26,14 @@ export interface DepsInput {
   now?: () => number;
 }
 
-export function createDeps({ globals, io, env, signal, exiting = new AbortController().signal, now = Date.now }: DepsInput): {
+export function createDeps({ globals, io, env: given, signal, exiting = new AbortController().signal, now = Date.now }: DepsInput): {
   deps: Deps;
   cleanup: () => Promise<void>;
   /** What an error's hint needs of this run (the settings once resolved). */
   hintContext: () => HintContext;
 } {
+  // The sandbox never sees the variables that point at real data (config/profiles.ts).
+  const env = globals.sandbox ? sandboxEnv(given) : given;
   const cleanups: Array<() => Promise<void> | void> = [];
   const warned = new Set<string>();
   let paths: RepPaths | undefined;
@@ -54,7 +57,8 @@ export function createDeps({ globals, io, env, signal, exiting = new AbortContro
     },
     format: () => chooseFormat(globals, io),
     onExit: (cleanup) => void cleanups.push(cleanup),
-    paths: () => (paths ??= repPaths(env, process.platform, deps.warn)),
+    // A profile's or the sandbox's local data lives in a folder of its own: nothing mixes.
+    paths: () => (paths ??= scopedPaths(repPaths(env, process.platform, deps.warn), dataScope(globals, env))),
     settings: () => (settings ??= (globals.sandbox ? startSandbox(deps) : loadSettings(deps)).then((found) => (resolved = found))),
     client: () => (client ??= deps.settings().then((settings) => clientFor(deps, settings))),
   };
@@ -77,13 +81,15 @@ export function chooseFormat(globals: Partial<Pick<GlobalOptions, 'format' | 'js
 
 async function loadSettings(deps: Deps): Promise<Settings> {
   const { configFile } = deps.paths();
-  return resolveSettings({ flagBaseUrl: deps.globals.baseUrl, env: deps.env, stored: readConfigFile(configFile, deps.warn), configPath: configFile });
+  const stored = readConfigFile(configFile, deps.warn);
+  const profile = chooseProfile(deps.globals.profile, deps.env);
+  return resolveProfileSettings({ flagBaseUrl: deps.globals.baseUrl, env: deps.env, stored, configPath: configFile, profile });
 }
 
-/** `--sandbox`: an in-process sandbox on a free loopback port, for this one command; no files touched. */
+/** `--sandbox`: an in-process sandbox on a free loopback port, for this one command; its data is that of deps.now()'s day. */
 async function startSandbox(deps: Deps): Promise<Settings> {
   const { startSandbox: start } = await import('./sandbox/server.js');
-  const sandbox = await start({ host: '127.0.0.1', port: 0 });
+  const sandbox = await start({ host: '127.0.0.1', port: 0, now: deps.now });
   deps.onExit(() => sandbox.close());
   deps.debug(`sandbox listening at ${sandbox.url}`);
   return { baseUrl: new URL(sandbox.url), baseUrlSource: 'sandbox', key: sandbox.key, keySource: 'sandbox', configPath: deps.paths().configFile };
@@ -131,11 +137,21 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
   return settings.key ? client : warnOnAnswerWithoutKey(client, deps);
 }
 
-/** The answer cache the client reads and writes: none under --sandbox or --no-cache. */
+/** The answer cache the client reads and writes (the sandbox's own under --sandbox); none under --no-cache. */
 export async function answerCacheFor(deps: Deps, settings: Settings): Promise<Pick<ClientOptions, 'cache'>> {
-  if (settings.keySource === 'sandbox' || deps.globals.cache === false) return {};
+  if (deps.globals.cache === false) return {};
   const maxAgeMs = maxAgeFrom(deps.globals.maxAge, deps.env);
-  return { cache: { store: openAnswerCache(cacheDirFrom(deps.env, deps.paths()), undefined, deps.warn), maxAge: maxAgeMs / 1000 } };
+  const store = openAnswerCache(cacheDirFrom(deps.env, deps.paths()), undefined, deps.warn);
+  return { cache: { store: settings.keySource === 'sandbox' ? sandboxKeyed(store) : store, maxAge: maxAgeMs / 1000 } };
+}
+
+/** The sandbox's answers keyed by its one identity, not the port it listens on this time. */
+function sandboxKeyed(store: AnswerStore): AnswerStore {
+  const identity = new URL(SANDBOX_IDENTITY);
+  return {
+    get: (key, options) => store.get({ ...key, baseUrl: identity }, options),
+    put: (key, answer) => store.put({ ...key, baseUrl: identity }, answer),
+  };
 }
 
 /**

@@ -30,6 +30,8 @@ export interface GlobalOptions {
   debug: boolean;
   quiet: boolean;
   sandbox: boolean;
+  /** `--profile NAME`, when given (REP_PROFILE and the default profile apply otherwise). */
+  profile?: string;
 }
 
 export interface Deps {

@@ -83,7 +83,8 @@ export function buildProgram(runAction: RunAction, args?: readonly string[]): Co
     .option('--no-cache', 'neither read nor write the answer cache')
     .option('--debug', 'print requests, responses and stack traces on stderr (never the key)')
     .option('-q, --quiet', 'print nothing but data and errors')
-    .option('--sandbox', 'run the command against a built-in local sandbox (offline, writes no files)')
+    .option('--profile <name>', 'the profile to use: its base URL, key and store (env: REP_PROFILE)')
+    .option('--sandbox', 'run the command against a built-in local sandbox (offline, keeps a store of its own)')
     .addHelpText(
       'after',
       `
@@ -280,6 +281,7 @@ interface GlobalFlags {
   debug?: true;
   quiet?: true;
   sandbox?: true;
+  profile?: string;
 }
 
 /** Commands that print no data document: an output format given to them would be silently ignored. */
@@ -308,5 +310,6 @@ function globalsOf(command: Command): GlobalOptions {
     debug: flags.debug === true,
     quiet: flags.quiet === true,
     sandbox: flags.sandbox === true,
+    ...(flags.profile !== undefined ? { profile: flags.profile } : {}),
   };
 }

@@ -1,12 +1,13 @@
 // `rep history <name> [--since DURATION|DATE]`: the scores recorded for a name at the base URL in
 // use (with none set: the base URL of its newest point), oldest first. Exits 3 when there are none.
-// Local only: no request, and under --sandbox (which records nothing) there is never a history.
+// Local only: no request (under --sandbox, the sandbox's own history: no sandbox is started).
+import { SANDBOX_IDENTITY } from '../config/profiles.js';
 import type { Deps } from '../deps.js';
 import { ExitCode, NotFoundError, RepError, systemErrorText, UsageError } from '../errors.js';
 import { localDateTime } from '../history/change.js';
 import { historyCsv, historyJson, historyMarkdown, historyNdjsonLines, historyRows, historyTable } from '../history/render.js';
 import { parseSince } from '../history/since.js';
-import { shellQuote } from '../shell-quote.js';
+import { contextArgs, shellQuote, suggestedCommand } from '../shell-quote.js';
 import { baseUrlKey } from '../api/request.js';
 import { scrubLine } from '../text.js';
 import { historyFile, openHistory, pointsFor, type HistoryPoint } from '../state/history.js';
@@ -28,14 +29,12 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<void> {
   const name = opts.name.trim();
   if (!name) throw new UsageError('the company name is empty', { hint: 'give a name, e.g. rep history "Blue Bottle Coffee"' });
   const since = opts.since === undefined ? undefined : parseSince(opts.since, deps.now());
-  if (deps.globals.sandbox)
-    throw new NotFoundError(`no history for ${name}`, { hint: `--sandbox records none: run ${auditCommand(name)} without it to record a point` });
-  const { baseUrl } = await deps.settings();
+  const { baseUrl } = deps.globals.sandbox ? { baseUrl: new URL(SANDBOX_IDENTITY) } : await deps.settings();
   const points = pointsFor(readHistory(deps), name);
   // Points are per base URL: the one in use, else the one the name was last audited at.
   const base = baseUrl ? baseUrlKey(baseUrl) : points.at(-1)?.base_url;
   const series = points.filter((point) => point.base_url === base);
-  if (series.length === 0) throw noHistory(name, points);
+  if (series.length === 0) throw noHistory(name, points, contextArgs(deps.globals));
   const rows = historyRows(series, deps.now()).filter((row) => since === undefined || Date.parse(row.point.at) >= since);
   const future = rows.filter((row) => row.future).length;
   if (future > 0) {
@@ -79,16 +78,12 @@ function readHistory(deps: Deps): HistoryPoint[] {
 }
 
 /** Exit 3, saying how to start a history, or where the name's points are when they are for another base URL. */
-function noHistory(name: string, elsewhere: readonly HistoryPoint[]): NotFoundError {
+function noHistory(name: string, elsewhere: readonly HistoryPoint[], context: readonly string[]): NotFoundError {
   const other = elsewhere.at(-1)?.base_url;
   const hint = other
     ? `its points are for another base URL: rep history --base-url ${shellQuote(other)} ${quoted(name)}`
-    : `run ${auditCommand(name)} to record a point`;
+    : `run \`${suggestedCommand(context, ['audit', name])}\` to record a point`;
   return new NotFoundError(`no history for ${name}`, { hint });
-}
-
-function auditCommand(name: string): string {
-  return `\`rep audit ${quoted(name)}\``;
 }
 
 /** The name as one shell word (after `--` when it starts with a dash). */

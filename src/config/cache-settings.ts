@@ -1,5 +1,6 @@
 // Where the answer cache lives and how old an answer it may give, with the contract's precedence:
 // flag > environment > default. Pure, like settings.ts: the caller passes the flag, env and paths.
+import { join } from 'node:path';
 import { parseDuration } from '../options.js';
 import { UsageError } from '../errors.js';
 import type { RepPaths } from './paths.js';
@@ -22,7 +23,8 @@ export function maxAgeFrom(flag: number | undefined, env: NodeJS.ProcessEnv): nu
   }
 }
 
-/** REP_CACHE_DIR, else the platform's cache dir for rep. */
-export function cacheDirFrom(env: NodeJS.ProcessEnv, paths: Pick<RepPaths, 'cacheDir'>): string {
-  return env.REP_CACHE_DIR?.trim() ? env.REP_CACHE_DIR : paths.cacheDir;
+/** REP_CACHE_DIR, else the platform's cache dir for rep; a profile's or the sandbox's folder inside it. */
+export function cacheDirFrom(env: NodeJS.ProcessEnv, paths: Pick<RepPaths, 'cacheDir' | 'scope'>): string {
+  if (!env.REP_CACHE_DIR?.trim()) return paths.cacheDir;
+  return paths.scope ? join(env.REP_CACHE_DIR, paths.scope) : env.REP_CACHE_DIR;
 }

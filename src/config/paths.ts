@@ -9,6 +9,8 @@ export interface RepPaths {
   configFile: string;
   stateDir: string;
   cacheDir: string;
+  /** The folder of a profile's or the sandbox's own data inside the state and cache dirs (config/profiles.ts). */
+  scope?: string;
 }
 
 export function repPaths(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, warn?: (text: string) => void): RepPaths {

@@ -1,6 +1,7 @@
 // What `rep audit` does with each freshly fetched answer besides showing it: records it in the history
-// (never under --sandbox, which writes no files) and judges it by the gates. At the end every name
+// (under --sandbox, the sandbox's own, keyed by its one identity) and judges it by the gates. At the end every name
 // that failed a gate gets one stderr line, and the run exits 7 unless an error (1–6) already decides it.
+import { SANDBOX_IDENTITY } from '../config/profiles.js';
 import type { Deps } from '../deps.js';
 import { ExitCode, RepError } from '../errors.js';
 import { openAuditHistory, type AuditHistory } from '../state/audit-history.js';
@@ -29,7 +30,7 @@ export interface AuditWatch {
  * change; when it does not and no --fail-on-drop asks for one, the history is not read (only written).
  */
 export async function startWatch(deps: Deps, limits: GateLimits, { oneName = false, showsChange = true } = {}): Promise<AuditWatch> {
-  const baseUrl = deps.globals.sandbox ? undefined : (await deps.settings()).baseUrl;
+  const baseUrl = deps.globals.sandbox ? new URL(SANDBOX_IDENTITY) : (await deps.settings()).baseUrl;
   const history: AuditHistory | undefined = baseUrl ? openAuditHistory(deps, baseUrl, { oneName }) : undefined;
   const readsPrevious = showsChange || limits.failOnDrop !== undefined;
   const failures: string[] = [];

@@ -2,6 +2,7 @@
 import { describeCacheStats } from '../commands/cache.js';
 import { formatClock } from '../api/rate-limit.js';
 import type { Format } from '../deps.js';
+import { DEFAULT_PROFILE } from '../config/profiles.js';
 import type { IO } from '../io.js';
 import type { RateLimitRecord, StatusView } from '../views/status.js';
 import { BOM, csvRow } from './csv.js';
@@ -35,8 +36,9 @@ function statusLines(view: StatusView, now: number): string {
 /** Each setting's label and value, as people read them. */
 function statusPairs(view: StatusView, now: number): Array<[string, string]> {
   const lines: Array<[string, string]> = [
-    ['Base URL', view.base_url ? `${view.base_url} (from ${sourceName(view.base_url_source)})` : 'not set'],
-    ['API key', view.key ? `${view.key} (from ${sourceName(view.key_source)})` : 'not set'],
+    ...profileLines(view),
+    ['Base URL', view.base_url ? `${view.base_url} (from ${sourceName(view.base_url_source, 'REP_BASE_URL', view.profile)})` : 'not set'],
+    ['API key', view.key ? `${view.key} (from ${sourceName(view.key_source, 'REP_API_KEY', view.profile)})` : 'not set'],
     ['Config file', view.config_path],
     ['Requests, last hour', String(view.requests_last_hour)],
   ];
@@ -45,16 +47,32 @@ function statusPairs(view: StatusView, now: number): Array<[string, string]> {
   return lines;
 }
 
-function sourceName(source: string): string {
-  return { flag: '--base-url', env: 'environment', config: 'config file', sandbox: 'sandbox' }[source] ?? source;
+/** The active profile and the others; none under --sandbox. */
+function profileLines(view: StatusView): Array<[string, string]> {
+  if (view.profile === null) return [];
+  const from = { flag: '--profile', env: 'REP_PROFILE', default: 'default' }[view.profile_source ?? 'default'];
+  const others = view.profiles.filter((name) => name !== view.profile);
+  return [
+    ['Profile', `${view.profile} (from ${from})`],
+    ['Other profiles', others.length > 0 ? others.join(', ') : 'none'],
+  ];
+}
+
+/** Where a setting came from; a variable that wins over the profile's own value says so. */
+function sourceName(source: string, variable: string, profile: string | null): string {
+  if (source === 'env') return profile === null || profile === DEFAULT_PROFILE ? 'environment' : `environment: ${variable} wins over profile ${profile}`;
+  return (
+    { flag: '--base-url', config: profile === null || profile === DEFAULT_PROFILE ? 'config file' : `profile ${profile}`, sandbox: 'sandbox' }[source] ?? source
+  );
 }
 
 /** A header and one row; the rate limit's fields in columns of their own, empty when none was seen. */
-function statusCsv({ rate_limit: limit, cache, ...rest }: StatusView): string {
+function statusCsv({ rate_limit: limit, cache, profiles, ...rest }: StatusView): string {
   const fields = ['limit', 'remaining', 'reset_at', 'seen_at'] as const;
   const cacheFields = ['dir', 'entries', 'bytes'] as const;
   const record = {
     ...rest,
+    profiles: profiles.join(' '),
     ...Object.fromEntries(fields.map((field) => [`rate_limit.${field}`, limit?.[field]])),
     ...Object.fromEntries(cacheFields.map((field) => [`cache.${field}`, cache?.[field]])),
   };

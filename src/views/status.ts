@@ -1,10 +1,15 @@
 // The status view: where rep would send requests, with which key (masked), and how many it sent
 // lately. Its field names are the JSON output's, so `rep status --json | jq .key_source` reads them.
+import type { ProfileSource } from '../config/profiles.js';
 import { baseUrlText, maskKey, type Settings } from '../config/settings.js';
 import type { CacheStats } from '../state/answer-cache.js';
 import type { RateLimitSnapshot, RequestStatus } from '../state/requests.js';
 
 export interface StatusView {
+  /** The active profile (null under --sandbox, which reads no config), where the choice came from, and every profile of the config file. */
+  profile: string | null;
+  profile_source: ProfileSource | null;
+  profiles: string[];
   base_url: string | null;
   base_url_source: Settings['baseUrlSource'];
   key: string | null;
@@ -26,6 +31,9 @@ export interface RateLimitRecord {
 /** `usage` is the local request count, none under the sandbox or when it cannot be read. */
 export function statusView(settings: Settings, usage: RequestStatus | undefined, cache?: CacheStats): StatusView {
   return {
+    profile: settings.profile?.name ?? null,
+    profile_source: settings.profile?.source ?? null,
+    profiles: settings.profiles ?? [],
     base_url: settings.baseUrl ? baseUrlText(settings.baseUrl) : null,
     base_url_source: settings.baseUrlSource,
     key: settings.key ? maskKey(settings.key) : null,
