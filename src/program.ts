@@ -21,13 +21,13 @@ export const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv', 'markdown'];
 
 /** The global options a command's help lists, when not all of them: only those that change what it does. */
 const GLOBALS_IN_HELP: Record<string, readonly string[]> = {
-  login: ['--base-url', '--timeout', '--retries', '--debug', '--quiet'],
-  logout: ['--quiet'],
-  status: ['--base-url', '--json', '--format', '--bom', '--sandbox'],
-  history: ['--base-url', '--json', '--format', '--no-color', '--sandbox'],
+  login: ['--base-url', '--timeout', '--retries', '--debug', '--quiet', '--profile'],
+  logout: ['--quiet', '--profile'],
+  status: ['--base-url', '--json', '--format', '--bom', '--profile', '--sandbox'],
+  history: ['--base-url', '--json', '--format', '--no-color', '--profile', '--sandbox'],
   sandbox: ['--quiet'],
-  cache: ['--quiet'],
-  clear: ['--quiet'],
+  cache: ['--quiet', '--profile', '--sandbox'],
+  clear: ['--quiet', '--profile', '--sandbox'],
   completion: [],
   help: [],
 };

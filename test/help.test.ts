@@ -41,17 +41,18 @@ describe("each command's help", () => {
     '--no-cache',
     '--debug',
     '--quiet',
+    '--profile',
     '--sandbox',
   ];
   it.each([
     ['audit', network],
     ['search', network],
     ['pulse', network],
-    ['login', ['--base-url', '--timeout', '--retries', '--debug', '--quiet']],
-    ['logout', ['--quiet']],
-    ['status', ['--base-url', '--json', '--format', '--bom', '--sandbox']],
+    ['login', ['--base-url', '--timeout', '--retries', '--debug', '--quiet', '--profile']],
+    ['logout', ['--quiet', '--profile']],
+    ['status', ['--base-url', '--json', '--format', '--bom', '--profile', '--sandbox']],
     ['sandbox', ['--quiet']],
-    ['history', ['--base-url', '--json', '--format', '--no-color', '--sandbox']],
+    ['history', ['--base-url', '--json', '--format', '--no-color', '--profile', '--sandbox']],
     ['completion', []],
   ])('rep %s --help lists the global options that apply to it, and two or three examples', async (command, globals) => {
     const result = await rep([command, '--help']);

@@ -254,13 +254,9 @@ describe('rep history', () => {
     });
   });
 
-  it('--sandbox records nothing, so it has no history (and starts no sandbox); an empty name is a usage error', async () => {
+  // The sandbox's own history: test/sandbox-store.test.ts.
+  it('an empty name is a usage error', async () => {
     const { stateDir, env } = home();
-    record(stateDir, env, 'blue bottle', SCORES);
-    expect(await failure(history({ name: 'blue bottle' }, stateDir, { env, sandbox: true }))).toMatchObject({
-      exitCode: 3,
-      hint: "--sandbox records none: run `rep audit 'blue bottle'` without it to record a point",
-    });
     expect(await failure(history({ name: '  ' }, stateDir, { env }))).toMatchObject({ exitCode: 2, message: 'the company name is empty' });
   });
 });

@@ -2,15 +2,12 @@
 // shows of the cache: where it is, how many answers it holds, their size.
 import { cacheDirFrom } from '../config/cache-settings.js';
 import type { Deps } from '../deps.js';
-import { ConfigError, systemErrorText, UsageError } from '../errors.js';
+import { ConfigError, systemErrorText } from '../errors.js';
 import type { CacheStats } from '../state/answer-cache.js';
 
 export type CacheClearOptions = Record<string, never>;
 
 export async function run(_opts: CacheClearOptions, deps: Deps): Promise<void> {
-  if (deps.globals.sandbox) {
-    throw new UsageError('--sandbox does not clear the answer cache: it neither reads nor writes it', { hint: 'drop --sandbox to clear the cache' });
-  }
   const dir = cacheDirFrom(deps.env, deps.paths());
   const { openAnswerCache } = await import('../state/answer-cache.js');
   let removed: number;

@@ -13,7 +13,7 @@ export type StatusOptions = Record<string, never>;
 export async function run(_opts: StatusOptions, deps: Deps): Promise<void> {
   const settings = await deps.settings();
   const usage = settings.keySource === 'sandbox' ? undefined : await requestStatus(deps, settings.key ?? '');
-  const cache = settings.keySource === 'sandbox' ? undefined : await (await import('./cache.js')).cacheStatus(deps);
+  const cache = await (await import('./cache.js')).cacheStatus(deps);
   writeStatus(deps.io, statusView(settings, usage, cache), deps.format(), { now: deps.now(), bom: csvBom(deps) });
   if (!settings.key) throw new AuthError('no API key is set', { hint: 'run `rep login`, or set REP_API_KEY' });
 }

@@ -67,12 +67,14 @@ function sourceName(source: string, variable: string, profile: string | null): s
 }
 
 /** A header and one row; the rate limit's fields in columns of their own, empty when none was seen. */
-function statusCsv({ rate_limit: limit, cache, profiles, ...rest }: StatusView): string {
+function statusCsv({ rate_limit: limit, cache, profile, profile_source, profiles, ...rest }: StatusView): string {
   const fields = ['limit', 'remaining', 'reset_at', 'seen_at'] as const;
   const cacheFields = ['dir', 'entries', 'bytes'] as const;
   const record = {
-    ...rest,
+    profile,
+    profile_source,
     profiles: profiles.join(' '),
+    ...rest,
     ...Object.fromEntries(fields.map((field) => [`rate_limit.${field}`, limit?.[field]])),
     ...Object.fromEntries(cacheFields.map((field) => [`cache.${field}`, cache?.[field]])),
   };

@@ -17,7 +17,7 @@ export interface StatusView {
   config_path: string;
   requests_last_hour: number;
   rate_limit: RateLimitRecord | null;
-  /** The answer cache: where it is, how many answers it holds and their size; null under --sandbox or when unreadable. */
+  /** The answer cache: where it is, how many answers it holds and their size; null when unreadable. */
   cache: CacheStats | null;
 }
 
