@@ -2,7 +2,6 @@
 import { describeCacheStats } from '../commands/cache.js';
 import { formatClock } from '../api/rate-limit.js';
 import type { Format } from '../deps.js';
-import { DEFAULT_PROFILE } from '../config/profiles.js';
 import type { IO } from '../io.js';
 import type { RateLimitRecord, StatusView } from '../views/status.js';
 import { BOM, csvRow } from './csv.js';
@@ -58,12 +57,11 @@ function profileLines(view: StatusView): Array<[string, string]> {
   ];
 }
 
-/** Where a setting came from; a variable that wins over the profile's own value says so. */
+/** Where a setting came from; a variable that wins over a named profile's own value says so. */
 function sourceName(source: string, variable: string, profile: string | null): string {
-  if (source === 'env') return profile === null || profile === DEFAULT_PROFILE ? 'environment' : `environment: ${variable} wins over profile ${profile}`;
-  return (
-    { flag: '--base-url', config: profile === null || profile === DEFAULT_PROFILE ? 'config file' : `profile ${profile}`, sandbox: 'sandbox' }[source] ?? source
-  );
+  const named = profile !== null && profile !== 'default'; // the default profile is the config file's top level
+  if (source === 'env') return named ? `environment: ${variable} wins over profile ${profile}` : 'environment';
+  return { flag: '--base-url', config: named ? `profile ${profile}` : 'config file', sandbox: 'sandbox' }[source] ?? source;
 }
 
 /** A header and one row; the rate limit's fields in columns of their own, empty when none was seen. */

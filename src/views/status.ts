@@ -1,6 +1,5 @@
 // The status view: where rep would send requests, with which key (masked), and how many it sent
 // lately. Its field names are the JSON output's, so `rep status --json | jq .key_source` reads them.
-import type { ProfileSource } from '../config/profiles.js';
 import { baseUrlText, maskKey, type Settings } from '../config/settings.js';
 import type { CacheStats } from '../state/answer-cache.js';
 import type { RateLimitSnapshot, RequestStatus } from '../state/requests.js';
@@ -8,7 +7,7 @@ import type { RateLimitSnapshot, RequestStatus } from '../state/requests.js';
 export interface StatusView {
   /** The active profile (null under --sandbox, which reads no config), where the choice came from, and every profile of the config file. */
   profile: string | null;
-  profile_source: ProfileSource | null;
+  profile_source: NonNullable<Settings['profile']>['source'] | null;
   profiles: string[];
   base_url: string | null;
   base_url_source: Settings['baseUrlSource'];
