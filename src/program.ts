@@ -31,15 +31,15 @@ export const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv', 'markdown'];
 
 /** The global options a command's help lists, when not all of them: only those that change what it does. */
 const GLOBALS_IN_HELP: Record<string, readonly string[]> = {
-  login: ['--base-url', '--timeout', '--retries', '--debug', '--quiet'],
-  logout: ['--quiet'],
-  status: ['--base-url', '--json', '--format', '--bom', '--sandbox'],
-  history: ['--base-url', '--json', '--format', '--no-color', '--sandbox', '--fields', '--query'],
-  report: ['--base-url', '--format', '--sandbox'],
+  login: ['--base-url', '--timeout', '--retries', '--debug', '--quiet', '--profile'],
+  logout: ['--quiet', '--profile'],
+  status: ['--base-url', '--json', '--format', '--bom', '--profile', '--sandbox'],
+  history: ['--base-url', '--json', '--format', '--no-color', '--profile', '--sandbox', '--fields', '--query'],
+  report: ['--base-url', '--format', '--profile', '--sandbox'],
   sandbox: ['--quiet'],
-  cache: ['--json', '--format', '--query', '--quiet'],
-  clear: ['--quiet'],
-  prune: ['--quiet'],
+  cache: ['--json', '--format', '--query', '--quiet', '--profile', '--sandbox'],
+  clear: ['--quiet', '--profile', '--sandbox'],
+  prune: ['--quiet', '--profile', '--sandbox'],
   completion: [],
   help: [],
   version: ['--json'],
@@ -57,6 +57,7 @@ const GLOBALS_IN_HELP: Record<string, readonly string[]> = {
     '--no-cache',
     '--debug',
     '--quiet',
+    '--profile',
     '--sandbox',
   ],
 };
@@ -127,7 +128,8 @@ export function buildProgram(runAction: RunAction, args?: readonly string[]): Co
     .option('--no-cache', 'neither read nor write the answer cache')
     .option('--debug', 'print requests, responses and stack traces on stderr (never the key)')
     .option('-q, --quiet', 'print nothing but data and errors')
-    .option('--sandbox', 'run the command against a built-in local sandbox (offline, writes no files)')
+    .option('--profile <name>', 'the profile to use: its base URL, key and store (env: REP_PROFILE)')
+    .option('--sandbox', 'run the command against a built-in local sandbox (offline, keeps a store of its own)')
     .option('--fields <list>', 'print only these fields of the normalised records, in any format (see `rep help fields`)', fieldList)
     .option('--query <expr>', 'JMESPath over the JSON that would be printed; prints the result as JSON (see `rep help formats`)')
     .addHelpText(
@@ -385,6 +387,7 @@ interface GlobalFlags {
   sandbox?: true;
   fields?: string[];
   query?: string;
+  profile?: string;
 }
 
 /** `--fields`: an unknown name is a usage error that lists the valid ones. */
@@ -448,5 +451,6 @@ function globalsOf(command: Command): GlobalOptions {
     debug: flags.debug === true,
     quiet: flags.quiet === true,
     sandbox: flags.sandbox === true,
+    ...(flags.profile !== undefined ? { profile: flags.profile } : {}),
   };
 }

@@ -1,9 +1,10 @@
 // End to end: every command against the sandbox over real HTTP, and every exit code of the contract
 // that the sandbox can produce; in-process through main(), but for `rep sandbox` stopped by Ctrl-C and
 // the entry's own paths (no arguments, --version), which run the built CLI.
+import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { pulseIndex, sandboxData } from '../src/sandbox/data.js';
+import { pulseIndex, sandboxData, sandboxDataOn } from '../src/sandbox/data.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { runCli, useRep } from './helpers/cli.js';
 import { closedPort } from './helpers/fault-server.js';
@@ -122,7 +123,7 @@ describe('pulse', () => {
     const result = await rep(['pulse']);
     expect(result.code).toBe(0);
     const body = JSON.parse(result.stdout);
-    expect(body.index).toBe(pulseIndex(sandboxData()));
+    expect(body.index).toBe(pulseIndex(sandboxDataOn(Date.now())));
   });
 
   it('--json is the same as --format json', async () => {
@@ -154,11 +155,12 @@ describe('status', () => {
 });
 
 describe('--sandbox', () => {
-  it('runs one command against an in-process sandbox and writes no files', async () => {
+  it('runs one command against an in-process sandbox and writes only in its own folder', async () => {
     const result = await rep(['--sandbox', 'audit', 'Кофейня Ромашка'], { REP_BASE_URL: undefined, REP_API_KEY: undefined });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).company.name).toBe('Кофейня Ромашка');
-    expect(readdirSync(session.home().dir)).toEqual([]);
+    expect(readdirSync(session.home().dir)).toEqual(['state']);
+    expect(readdirSync(join(session.home().dir, 'state', 'rep'))).toEqual(['sandbox']);
   });
 });
 
@@ -184,7 +186,7 @@ describe('rep sandbox', () => {
       const [url, key] = await Promise.race([ready, server.then((early) => Promise.reject(new Error(`rep sandbox exited ${early.code}: ${early.stderr}`)))]);
       const client = await rep(['pulse'], { REP_BASE_URL: url, REP_API_KEY: key });
       expect(client.code).toBe(0);
-      expect(JSON.parse(client.stdout).index).toBe(pulseIndex(sandboxData()));
+      expect(JSON.parse(client.stdout).index).toBe(pulseIndex(sandboxDataOn(Date.now())));
     } finally {
       stop.abort(); // never leave the server running, whatever failed above
     }
@@ -265,6 +267,6 @@ describe('exit codes', () => {
     expect(result.stderr).toMatch(/^debug: < x-ratelimit-limit: 10000$/m);
     expect(result.stderr).toMatch(/^debug: < x-ratelimit-remaining: \d+$/m);
     expect(result.stderr).not.toContain(sandbox.key);
-    expect(JSON.parse(result.stdout).index).toBe(pulseIndex(sandboxData()));
+    expect(JSON.parse(result.stdout).index).toBe(pulseIndex(sandboxDataOn(Date.now())));
   });
 });

@@ -6,7 +6,6 @@ import { ExitCode, NotFoundError, RepError, systemErrorText, UsageError } from '
 import { localDate, localDateTime } from '../history/change.js';
 import { parseSince } from '../history/since.js';
 import { companyRows, reportPoint, seriesByQuery, type Report } from '../report/model.js';
-import { baseUrlKey } from '../api/base-url.js';
 import { nameKey, placeOf } from '../store/policy.js';
 import { MARKET_SERIES, type HistoryPoint } from '../store/port.js';
 
@@ -28,16 +27,14 @@ export async function run(opts: ReportOptions, deps: Deps): Promise<void> {
   const format = deps.globals.json ? 'json' : deps.globals.format;
   if (format !== undefined && format !== 'markdown')
     throw new UsageError(`rep report writes HTML, or Markdown with --format markdown: not ${format}`, { hint: 'drop --format, or use --format markdown' });
-  const store = deps.store();
-  if (!store) throw new NotFoundError('nothing to report under --sandbox', { hint: '--sandbox records no history: run rep report without it' });
   const now = deps.now();
   const since = parseSince(opts.since, now);
   const names = await namesOf(opts, deps);
-  const { baseUrl } = await deps.settings();
+  let base = await deps.storeBaseUrl();
+  const store = deps.store();
   const { history } = store;
   let found: HistoryPoint[][];
   let market: HistoryPoint[] = [];
-  let base = baseUrl ? baseUrlKey(baseUrl) : undefined;
   try {
     const ranges = await Promise.all(
       (names.length > 0 ? names : await history.names(''))

@@ -28,9 +28,8 @@ export async function historyChart(deps: Deps, rows: readonly HistoryRow[], base
   const width = deps.io.columns;
   const label = (text: string) => truncateToWidth(scrubLine(text), Math.max(10, Math.floor(width / 2) - 8));
   const series = [{ label: isMarket ? 'market' : label(newest.name ?? newest.query), points }];
-  const store = deps.store();
-  if (!isMarket && store) {
-    const market = await store.history.range({ key: MARKET_SERIES, baseUrl: base, since: points[0]!.at, until: points.at(-1)!.at + 1 });
+  if (!isMarket) {
+    const market = await deps.store().history.range({ key: MARKET_SERIES, baseUrl: base, since: points[0]!.at, until: points.at(-1)!.at + 1 });
     if (market.length > 0) series.push({ label: 'market', points: market.map((point) => ({ at: Date.parse(point.at), value: point.score })) });
   }
   const paint = deps.io.colorOut ? (index: number, text: string) => `${COLOURS[index % COLOURS.length]}${text}${RESET}` : undefined;

@@ -11,12 +11,11 @@ export function marketPoint(index: number, at: number, baseUrl: URL | string): H
   return { id: randomHex(8), at: new Date(at).toISOString(), base_url: baseUrlKey(baseUrl), query: MARKET_SERIES, score: index, sources: [] };
 }
 
-/** Records a freshly fetched index (never a cached one) in the run's store, if it has one; a failure is one warning. */
+/** Records a freshly fetched index (never a cached one) in the run's store; a failure is one warning. */
 export async function recordMarket(deps: Deps, index: number): Promise<void> {
+  const baseUrl = await deps.storeBaseUrl();
+  if (!baseUrl || !Number.isFinite(index)) return;
   const store = deps.store();
-  if (!store || !Number.isFinite(index)) return;
-  const { baseUrl } = await deps.settings();
-  if (!baseUrl) return;
   try {
     await store.history.append([marketPoint(index, deps.now(), baseUrl)]);
   } catch (error) {

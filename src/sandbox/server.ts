@@ -2,7 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sandboxData, type SandboxData } from './data.js';
+import { sandboxDataOn, type SandboxData } from './data.js';
 import { describeWindow, FixedWindowLimiter, type RateDecision } from './ratelimit.js';
 import { errorReply, MalformedQueryError, parseQuery, ROUTES, type Reply } from './routes.js';
 
@@ -20,7 +20,7 @@ export interface SandboxOptions {
   limit?: number;
   /** Default one hour. */
   windowMs?: number;
-  /** The only clock the rate limiter reads; default Date.now. */
+  /** The only clock the sandbox reads (its rate limiter, and the day whose data it serves); default Date.now. */
   now?: () => number;
   /** Default '/api'. */
   basePath?: string;
@@ -44,7 +44,8 @@ interface SandboxState {
   readonly basePath: string;
   readonly keyHash: Buffer;
   readonly limiter: FixedWindowLimiter;
-  readonly data: SandboxData;
+  /** The data set of the current UTC day. */
+  data(): SandboxData;
 }
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
@@ -119,7 +120,7 @@ function answer(req: IncomingMessage, state: SandboxState): Reply {
 
   let reply: Reply;
   try {
-    reply = handler(parseQuery(queryStart === -1 ? '' : rawUrl.slice(queryStart + 1)), state.data);
+    reply = handler(parseQuery(queryStart === -1 ? '' : rawUrl.slice(queryStart + 1)), state.data());
   } catch (error) {
     if (!(error instanceof MalformedQueryError)) throw error;
     reply = errorReply(400, 'bad_request', error.message);
@@ -131,11 +132,12 @@ function answer(req: IncomingMessage, state: SandboxState): Reply {
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
   const key = options.key ?? SANDBOX_KEY;
+  const now = options.now ?? Date.now;
   const state: SandboxState = {
     basePath: normalizeBasePath(options.basePath ?? '/api'),
     keyHash: sha256(key),
-    limiter: new FixedWindowLimiter(options.limit ?? 100, options.windowMs ?? 3_600_000, options.now ?? Date.now),
-    data: sandboxData(),
+    limiter: new FixedWindowLimiter(options.limit ?? 100, options.windowMs ?? 3_600_000, now),
+    data: () => sandboxDataOn(now()),
   };
 
   const server = createServer((req, res) => {
