@@ -103,7 +103,8 @@ describe('the chart of a history', () => {
   const chartFor = async (env: NodeJS.ProcessEnv, colorOut: boolean) => {
     const { testIO } = await import('../src/io.js');
     const io = testIO({ columns: 50, colorOut });
-    const deps = { io, env, store: () => undefined, warn: () => {} }; // no store: no market line
+    const store = { history: { range: async () => [] } }; // no market point: no market line
+    const deps = { io, env, store: () => store, warn: () => {} };
     return historyChart(
       deps as never,
       [0, 1, 2, 3].map((day) => ({ point: point(day, 70 + day) })),
