@@ -144,6 +144,7 @@ export function openStore(deps: Deps): Store {
     stateDir: paths.stateDir,
     ...historyPlace(deps.env, paths.stateDir),
     warn: deps.warn,
+    now: deps.now,
   });
   // settle() saves synchronously before its first await: enough when the process exits at once.
   deps.exiting.addEventListener('abort', () => void store.ledger.settle(), { once: true });
