@@ -84,6 +84,52 @@ describe('--sandbox keeps a store of its own', () => {
     }
   });
 
+  it('caches its answers like the service: a second audit within five minutes is cached, --max-age 0 asks again', async () => {
+    const home = makeTempHome();
+    try {
+      const day = Date.parse(SANDBOX_UPDATED_AT) + DAY / 2;
+      const first = await repOn(home, day, ['--sandbox', 'audit', NAME, '--format', 'json']);
+      expect(first).toMatchObject({ code: 0, stderr: '' });
+      const again = await repOn(home, day + 60_000, ['--sandbox', 'audit', NAME, '--format', 'json']);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toBe(first.stdout);
+      expect(again.stderr).toBe('rep: cached answer from 1 min ago (--max-age 0 to refresh)\n');
+      const fresh = await repOn(home, day + 60_000, ['--sandbox', 'audit', NAME, '--format', 'json', '--max-age', '0']);
+      expect(fresh).toMatchObject({ code: 0, stderr: '' });
+      // The server's max-age (five minutes) wins over rep's default of 15.
+      const later = await repOn(home, day + 6 * 60_000, ['--sandbox', 'audit', NAME, '--format', 'json']);
+      expect(later).toMatchObject({ code: 0, stderr: '' });
+      const status = await repOn(home, day + 6 * 60_000, ['--sandbox', 'status', '--format', 'json']);
+      const view = JSON.parse(status.stdout) as { cache: { dir: string; entries: number }; requests_last_hour: number };
+      expect(view.cache).toMatchObject({ dir: join(home.dir, 'cache', 'rep', 'sandbox'), entries: 1 });
+      expect(view.requests_last_hour).toBe(3); // the sandbox's own count: the cached answer sent nothing
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('records its market and reports from its own history', async () => {
+    const home = makeTempHome();
+    try {
+      const day = Date.parse(SANDBOX_UPDATED_AT) + DAY / 2;
+      for (const at of [day, day + DAY]) {
+        expect((await repOn(home, at, ['--sandbox', 'pulse', '--format', 'json'])).code).toBe(0);
+        expect((await repOn(home, at, ['--sandbox', 'audit', NAME, '--format', 'json'])).code).toBe(0);
+      }
+      const market = await repOn(home, day + DAY, ['--sandbox', 'history', '--market', '--format', 'json']);
+      expect(market.code).toBe(0);
+      const points = JSON.parse(market.stdout) as Array<{ base_url: string; score: number }>;
+      expect(points.map((point) => point.base_url)).toEqual(['http://sandbox/api', 'http://sandbox/api']);
+      const report = await repOn(home, day + DAY, ['--sandbox', 'report', '--format', 'markdown']);
+      expect(report.code).toBe(0);
+      expect(report.stdout).toContain('1 company at sandbox,');
+      expect(report.stdout).toContain(`| ${NAME} |`);
+      expect(report.stdout).toMatch(/\nMarket: \S+ [\d.]+\n$/);
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('with no point yet, history exits 3 and says how to record one in the sandbox', async () => {
     const home = makeTempHome();
     try {

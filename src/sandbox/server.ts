@@ -56,12 +56,16 @@ function normalizeBasePath(basePath: string): string {
   return trimmed === '' ? '' : `/${trimmed}`;
 }
 
+/** What the sandbox lets a client do with a good answer: keep it for five minutes, so `--sandbox` shows the cache at work. */
+export const SANDBOX_CACHE_CONTROL = 'max-age=300';
+
 function send(res: ServerResponse, reply: Reply): void {
   const payload = JSON.stringify(reply.body);
   res.writeHead(reply.status, {
     'content-type': JSON_TYPE,
     'content-length': Buffer.byteLength(payload),
-    'cache-control': 'no-store',
+    // As a service would: an answer may be reused for five minutes (the data moves by day), an error never.
+    'cache-control': reply.status === 200 ? SANDBOX_CACHE_CONTROL : 'no-store',
     ...reply.headers,
   });
   res.end(payload);
