@@ -134,7 +134,7 @@ describe('pulse', () => {
 
 describe('status', () => {
   it('counts requests sent in the last hour and shows the last rate-limit headers', async () => {
-    const limited = await startSandbox({ port: 0, limit: 7, key: 'status-test-key-0001' });
+    const limited = await startSandbox({ port: 0, limit: 7, key: 'status-test-key-0001', cacheControl: 'no-store' });
     const env = { REP_BASE_URL: limited.url, REP_API_KEY: 'status-test-key-0001' };
     try {
       // One home for the whole test: status reads the count the two pulses left there.
@@ -159,8 +159,9 @@ describe('--sandbox', () => {
     const result = await rep(['--sandbox', 'audit', 'Кофейня Ромашка'], { REP_BASE_URL: undefined, REP_API_KEY: undefined });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).company.name).toBe('Кофейня Ромашка');
-    expect(readdirSync(session.home().dir)).toEqual(['state']);
+    expect(readdirSync(session.home().dir).sort()).toEqual(['cache', 'state']);
     expect(readdirSync(join(session.home().dir, 'state', 'rep'))).toEqual(['sandbox']);
+    expect(readdirSync(join(session.home().dir, 'cache', 'rep'))).toEqual(['sandbox']);
   });
 });
 
@@ -211,7 +212,7 @@ describe('exit codes', () => {
   });
 
   it('5: rate limited, saying when it resets and how to go on', async () => {
-    const limited = await startSandbox({ port: 0, limit: 1 });
+    const limited = await startSandbox({ port: 0, limit: 1, cacheControl: 'no-store' });
     try {
       const env = { REP_BASE_URL: limited.url, REP_API_KEY: limited.key };
       expect((await rep(['pulse'], env)).code).toBe(0);

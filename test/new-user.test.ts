@@ -71,7 +71,7 @@ describe('one error and one hint', () => {
 describe('rate-limit times', () => {
   const KEY = 'window-test-key-0001';
   const limited = async (windowMs: number) => {
-    const sandbox = track(await startSandbox({ port: 0, limit: 2, windowMs, key: KEY }));
+    const sandbox = track(await startSandbox({ port: 0, limit: 2, windowMs, key: KEY, cacheControl: 'no-store' }));
     return { REP_BASE_URL: sandbox.url, REP_API_KEY: KEY };
   };
 

@@ -24,6 +24,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** Default '/api'. */
   basePath?: string;
+  /** The Cache-Control of a good answer (errors are always no-store); default SANDBOX_CACHE_CONTROL. */
+  cacheControl?: string;
 }
 
 export interface RunningSandbox {
@@ -44,6 +46,7 @@ interface SandboxState {
   readonly basePath: string;
   readonly keyHash: Buffer;
   readonly limiter: FixedWindowLimiter;
+  readonly cacheControl: string;
   /** The data set of the current UTC day. */
   data(): SandboxData;
 }
@@ -59,13 +62,13 @@ function normalizeBasePath(basePath: string): string {
 /** What the sandbox lets a client do with a good answer: keep it for five minutes, so `--sandbox` shows the cache at work. */
 export const SANDBOX_CACHE_CONTROL = 'max-age=300';
 
-function send(res: ServerResponse, reply: Reply): void {
+function send(res: ServerResponse, reply: Reply, cacheControl: string): void {
   const payload = JSON.stringify(reply.body);
   res.writeHead(reply.status, {
     'content-type': JSON_TYPE,
     'content-length': Buffer.byteLength(payload),
     // As a service would: an answer may be reused for five minutes (the data moves by day), an error never.
-    'cache-control': reply.status === 200 ? SANDBOX_CACHE_CONTROL : 'no-store',
+    'cache-control': reply.status === 200 ? cacheControl : 'no-store',
     ...reply.headers,
   });
   res.end(payload);
@@ -141,15 +144,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     basePath: normalizeBasePath(options.basePath ?? '/api'),
     keyHash: sha256(key),
     limiter: new FixedWindowLimiter(options.limit ?? 100, options.windowMs ?? 3_600_000, now),
+    cacheControl: options.cacheControl ?? SANDBOX_CACHE_CONTROL,
     data: () => sandboxDataOn(now()),
   };
 
   const server = createServer((req, res) => {
     try {
-      send(res, answer(req, state));
+      send(res, answer(req, state), state.cacheControl);
     } catch {
       // A bug must cost one request, never the process the CLI runs in.
-      if (!res.headersSent) send(res, errorReply(500, 'internal', 'Internal sandbox error'));
+      if (!res.headersSent) send(res, errorReply(500, 'internal', 'Internal sandbox error'), 'no-store');
       else res.destroy();
     }
   });
