@@ -31,6 +31,8 @@ const LEAVES = [
   { name: 'undici', entries: ['src/api/undici.ts'] },
   // The offline API server and its data set (`rep sandbox`, `--sandbox`).
   { name: 'sandbox', entries: ['src/sandbox/server.ts'] },
+  // The line chart's drawing and sampling (`rep history --chart`, `rep report`).
+  { name: 'chart', entries: ['src/chart/line-chart.ts'] },
   { name: 'cli-table3', entries: ['cli-table3'] },
   { name: 'ora', entries: ['ora'] },
   { name: 'conf', entries: ['conf'] },

@@ -2,8 +2,10 @@
 // created on first use, so commands pay only for what they touch.
 import { readConfigFile } from './config/file.js';
 import { repPaths, type RepPaths } from './config/paths.js';
-import { resolveSettings, type Settings } from './config/settings.js';
+import { resolveProfileSettings, type Settings } from './config/settings.js';
+import { chooseProfile, dataScope, SANDBOX_IDENTITY, sandboxEnv, scopedPaths } from './config/profiles.js';
 import { createClient, type ClientOptions, type RepClient } from './api/client.js';
+import { baseUrlKey } from './api/base-url.js';
 import { requestsDir } from './state/requests.js';
 import { cacheLimitsFrom, maxAgeFrom } from './config/cache-settings.js';
 import { cacheDirFrom, historyPlace } from './config/paths.js';
@@ -27,12 +29,14 @@ export interface DepsInput {
   now?: () => number;
 }
 
-export function createDeps({ globals, io, env, signal, exiting = new AbortController().signal, now = Date.now }: DepsInput): {
+export function createDeps({ globals, io, env: given, signal, exiting = new AbortController().signal, now = Date.now }: DepsInput): {
   deps: Deps;
   cleanup: () => Promise<void>;
   /** What an error's hint needs of this run (the settings once resolved). */
   hintContext: () => HintContext;
 } {
+  // The sandbox never sees the variables that point at real data (config/profiles.ts).
+  const env = globals.sandbox ? sandboxEnv(given) : given;
   const cleanups: Array<() => Promise<void> | void> = [];
   const warned = new Set<string>();
   let paths: RepPaths | undefined;
@@ -57,11 +61,13 @@ export function createDeps({ globals, io, env, signal, exiting = new AbortContro
     },
     format: () => chooseFormat(globals, io),
     onExit: (cleanup) => void cleanups.push(cleanup),
-    paths: () => (paths ??= repPaths(env, process.platform, deps.warn)),
+    // A profile's or the sandbox's local data lives in a folder of its own: nothing mixes.
+    paths: () => (paths ??= scopedPaths(repPaths(env, process.platform, deps.warn), dataScope(globals, env))),
     settings: () => (settings ??= (globals.sandbox ? startSandbox(deps) : loadSettings(deps)).then((found) => (resolved = found))),
     client: () => (client ??= deps.settings().then((settings) => clientFor(deps, settings))),
     clientFor: (settings) => clientFor(deps, settings),
-    store: () => (globals.sandbox ? undefined : (store ??= openStore(deps))),
+    store: () => (store ??= openStore(deps)),
+    storeBaseUrl: async () => storeBaseUrl(globals, globals.sandbox ? undefined : (await deps.settings()).baseUrl),
   };
   const cleanup = async () => {
     for (const step of cleanups.reverse()) await step();
@@ -83,13 +89,15 @@ export function chooseFormat(globals: Partial<Pick<GlobalOptions, 'format' | 'js
 
 async function loadSettings(deps: Deps): Promise<Settings> {
   const { configFile } = deps.paths();
-  return resolveSettings({ flagBaseUrl: deps.globals.baseUrl, env: deps.env, stored: readConfigFile(configFile, deps.warn), configPath: configFile });
+  const stored = readConfigFile(configFile, deps.warn);
+  const profile = chooseProfile(deps.globals.profile, deps.env);
+  return resolveProfileSettings({ flagBaseUrl: deps.globals.baseUrl, env: deps.env, stored, configPath: configFile, profile });
 }
 
-/** `--sandbox`: an in-process sandbox on a free loopback port, for this one command; no files touched. */
+/** `--sandbox`: an in-process sandbox on a free loopback port, for this one command; its data is that of deps.now()'s day. */
 async function startSandbox(deps: Deps): Promise<Settings> {
   const { startSandbox: start } = await import('./sandbox/server.js');
-  const sandbox = await start({ host: '127.0.0.1', port: 0 });
+  const sandbox = await start({ host: '127.0.0.1', port: 0, now: deps.now });
   deps.onExit(() => sandbox.close());
   deps.debug(`sandbox listening at ${sandbox.url}`);
   return { baseUrl: new URL(sandbox.url), baseUrlSource: 'sandbox', key: sandbox.key, keySource: 'sandbox', configPath: deps.paths().configFile };
@@ -125,7 +133,10 @@ async function clientFor(deps: Deps, settings: Settings): Promise<RepClient> {
   return settings.key ? client : warnOnAnswerWithoutKey(client, deps);
 }
 
-/** The local store at rep's places; at exit what the ledger holds is saved (a second signal's exit saves it sooner), then it is closed. */
+/**
+ * The ONE place that decides which store a run uses: the local store at this run's folders (a profile's
+ * own under --profile, the sandbox's own under --sandbox: deps.paths() is scoped). A `store` URL
+ * (REP_STORE, --store, the profile's Settings.store) would be chosen here. At exit what the ledger holds is saved (a second signal's exit saves it sooner), then it is closed. */
 export function openStore(deps: Deps): Store {
   const paths = deps.paths();
   const store = openLocalStore({
@@ -134,6 +145,7 @@ export function openStore(deps: Deps): Store {
     stateDir: paths.stateDir,
     ...historyPlace(deps.env, paths.stateDir),
     warn: deps.warn,
+    now: deps.now,
   });
   // settle() saves synchronously before its first await: enough when the process exits at once.
   deps.exiting.addEventListener('abort', () => void store.ledger.settle(), { once: true });
@@ -146,12 +158,22 @@ export function openStore(deps: Deps): Store {
   return store;
 }
 
-/** What the client keeps: nothing under --sandbox; the ledger only under --no-cache; else answers too, for --max-age. */
-export function clientStoreFor(deps: Deps, settings: Settings): Pick<ClientOptions, 'store' | 'maxAge'> {
-  const store = settings.keySource === 'sandbox' ? undefined : deps.store();
-  if (!store) return {};
-  if (deps.globals.cache === false) return { store: { ledger: store.ledger } };
-  return { store, maxAge: maxAgeFrom(deps.globals.maxAge, deps.env) / 1000 };
+/** What the client keeps, filed under storeBaseUrl's base URL: the ledger only under --no-cache; else answers too, for --max-age. */
+export function clientStoreFor(deps: Deps, settings: Settings): Pick<ClientOptions, 'store' | 'maxAge' | 'storeBaseUrl'> {
+  const store = deps.store();
+  const filedUnder = settings.baseUrl ? storeBaseUrl(deps.globals, settings.baseUrl) : undefined;
+  const under = filedUnder ? { storeBaseUrl: filedUnder } : {};
+  if (deps.globals.cache === false) return { store: { ledger: store.ledger }, ...under };
+  return { store, maxAge: maxAgeFrom(deps.globals.maxAge, deps.env) / 1000, ...under };
+}
+
+/**
+ * The base URL a run's answers, requests and points are filed under in its store, decided here alone:
+ * the sandbox's one identity (its port changes every run, its series must not), else the base URL's key.
+ */
+function storeBaseUrl(globals: Pick<GlobalOptions, 'sandbox'>, baseUrl: URL | undefined): string | undefined {
+  if (globals.sandbox) return SANDBOX_IDENTITY;
+  return baseUrl ? baseUrlKey(baseUrl) : undefined;
 }
 
 /**

@@ -35,6 +35,8 @@ export interface GlobalOptions {
   fields?: string[];
   /** `--query EXPR`: JMESPath over the JSON document that would be printed (output/query.ts). */
   query?: string;
+  /** `--profile NAME`, when given (REP_PROFILE and the default profile apply otherwise). */
+  profile?: string;
 }
 
 export interface Deps {
@@ -65,6 +67,12 @@ export interface Deps {
   onExit(cleanup: () => Promise<void> | void): void;
   /** Where rep's files live (config, state, cache). */
   paths(): RepPaths;
-  /** rep's memory (answers, request ledger, history), opened on first use and closed at exit; none under --sandbox, which touches no files. */
-  store(): Store | undefined;
+  /** rep's memory (answers, request ledger, history), opened on first use and closed at exit: the profile's, or under --sandbox the sandbox's own (context.ts's openStore decides). */
+  store(): Store;
+  /**
+   * The base URL this run's answers, requests and points are filed under in the store: under --sandbox
+   * its one identity, whatever port it listens on (no sandbox is started for it); else the resolved
+   * base URL's key; undefined when none is set.
+   */
+  storeBaseUrl(): Promise<string | undefined>;
 }

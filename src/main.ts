@@ -17,6 +17,8 @@ export interface MainOptions {
   signal: AbortSignal;
   /** Aborted when the process exits at once (a second signal): listeners close what must be closed, synchronously. */
   exiting?: AbortSignal;
+  /** The clock every command reads (dates of points, the sandbox's day); default Date.now. */
+  now?: () => number;
 }
 
 /** Parses argv, runs one command, and returns the exit code. Nothing else decides it. */
@@ -27,7 +29,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   return exitAfterOutput(io, code, argv.includes('--debug') || debugFromEnv(options.env));
 }
 
-async function runCommand(argv: string[], { io, env, signal, exiting }: MainOptions): Promise<number> {
+async function runCommand(argv: string[], { io, env, signal, exiting, now }: MainOptions): Promise<number> {
   const args = argv.slice(2);
   let globals: GlobalOptions | undefined;
   let cleanup: () => Promise<void> = async () => {};
@@ -39,7 +41,7 @@ async function runCommand(argv: string[], { io, env, signal, exiting }: MainOpti
     const commandIO = globals.color ? io : withoutColor(io);
     // Loaded here, not at the top: `--help` and usage errors need no config, paths or client.
     const { createDeps } = await import('./context.js');
-    const context = createDeps({ globals, io: commandIO, env, signal, ...(exiting ? { exiting } : {}) });
+    const context = createDeps({ globals, io: commandIO, env, signal, ...(exiting ? { exiting } : {}), ...(now ? { now } : {}) });
     cleanup = context.cleanup;
     hintContext = context.hintContext;
     // A broken --query is a usage error before anything is read or sent.

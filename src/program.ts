@@ -12,6 +12,7 @@ import type { HistoryPruneOptions } from './commands/history-prune.js';
 import type { LoginOptions } from './commands/login.js';
 import type { LogoutOptions } from './commands/logout.js';
 import type { PulseOptions } from './commands/pulse.js';
+import type { ReportOptions } from './commands/report.js';
 import type { SandboxCommandOptions } from './commands/sandbox.js';
 import type { SearchOptions } from './commands/search.js';
 import type { StatusOptions } from './commands/status.js';
@@ -30,14 +31,15 @@ export const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv', 'markdown'];
 
 /** The global options a command's help lists, when not all of them: only those that change what it does. */
 const GLOBALS_IN_HELP: Record<string, readonly string[]> = {
-  login: ['--base-url', '--timeout', '--retries', '--debug', '--quiet'],
-  logout: ['--quiet'],
-  status: ['--base-url', '--json', '--format', '--bom', '--sandbox'],
-  history: ['--base-url', '--json', '--format', '--no-color', '--sandbox', '--fields', '--query'],
+  login: ['--base-url', '--timeout', '--retries', '--debug', '--quiet', '--profile'],
+  logout: ['--quiet', '--profile'],
+  status: ['--base-url', '--json', '--format', '--bom', '--profile', '--sandbox'],
+  history: ['--base-url', '--json', '--format', '--no-color', '--profile', '--sandbox', '--fields', '--query'],
+  report: ['--base-url', '--format', '--profile', '--sandbox'],
   sandbox: ['--quiet'],
-  cache: ['--json', '--format', '--query', '--quiet'],
-  clear: ['--quiet'],
-  prune: ['--quiet'],
+  cache: ['--json', '--format', '--query', '--quiet', '--profile', '--sandbox'],
+  clear: ['--quiet', '--profile', '--sandbox'],
+  prune: ['--quiet', '--profile', '--sandbox'],
   completion: [],
   help: [],
   version: ['--json'],
@@ -55,6 +57,7 @@ const GLOBALS_IN_HELP: Record<string, readonly string[]> = {
     '--no-cache',
     '--debug',
     '--quiet',
+    '--profile',
     '--sandbox',
   ],
 };
@@ -78,6 +81,7 @@ export const COMMAND_NAMES = [
   'status',
   'audit',
   'history',
+  'report',
   'search',
   'pulse',
   'api',
@@ -124,7 +128,8 @@ export function buildProgram(runAction: RunAction, args?: readonly string[]): Co
     .option('--no-cache', 'neither read nor write the answer cache')
     .option('--debug', 'print requests, responses and stack traces on stderr (never the key)')
     .option('-q, --quiet', 'print nothing but data and errors')
-    .option('--sandbox', 'run the command against a built-in local sandbox (offline, writes no files)')
+    .option('--profile <name>', 'the profile to use: its base URL, key and store (env: REP_PROFILE)')
+    .option('--sandbox', 'run the command against a built-in local sandbox (offline, keeps a store of its own)')
     .option('--fields <list>', 'print only these fields of the normalised records, in any format (see `rep help fields`)', fieldList)
     .option('--query <expr>', 'JMESPath over the JSON that would be printed; prints the result as JSON (see `rep help formats`)')
     .addHelpText(
@@ -212,19 +217,27 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited,
     program
       .command('history')
       .description('the scores recorded for a company, oldest first (local: no request)')
-      .argument('<name...>', 'company name or the query it was audited by')
+      .argument('[name...]', 'company name or the query it was audited by')
       .option('--since <when>', 'only points since a duration back (30d, 12h) or a date (2026-11-01)')
+      .option('--market', 'the recorded market index (each fresh `rep pulse` is a point)')
+      .option('--chart', 'a line chart of the scores, with the market where recorded')
       .addHelpText(
         'after',
         examples(
-          'rep history "Blue Bottle Coffee"',
           'rep history "Blue Bottle Coffee" --since 30d --format csv',
-          'rep history Blue Bottle Coffee --format json | jq .[].score',
+          'rep history "Blue Bottle Coffee" --chart',
+          'rep history --market --format json | jq .[].score',
         ),
       )
-      .action((words: string[], flags: { since?: string }, command: Command) =>
-        runAction<HistoryOptions>(() => import('./commands/history.js'), { name: words.join(' '), since: flags.since }, globalsOf(command)),
-      )
+      .action((words: string[], flags: { since?: string; market?: true; chart?: true }, command: Command) => {
+        if (words.length === 0 && !flags.market)
+          throw new UsageError('missing company name', { hint: 'give a name, e.g. rep history "Blue Bottle Coffee", or --market' });
+        return runAction<HistoryOptions>(
+          () => import('./commands/history.js'),
+          { name: words.join(' '), since: flags.since, market: flags.market === true, chart: flags.chart === true },
+          globalsOf(command),
+        );
+      })
       // A company named "prune": `rep history Prune` (names match without case).
       .command('prune')
       .description('remove the points dated before a time, every company (the only way a point goes)')
@@ -232,6 +245,24 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited,
       .addHelpText('after', examples('rep history prune --before 2y', 'rep history prune --before 2026-01-01'))
       .action((flags: HistoryPruneOptions, command: Command) =>
         runAction<HistoryPruneOptions>(() => import('./commands/history-prune.js'), { before: flags.before }, globalsOf(command)),
+      );
+  if (wanted('report'))
+    program
+      .command('report')
+      .description('one self-contained HTML report from the history (local: no request)')
+      .argument('[name...]', 'companies to report on (default: every one recorded at the base URL)')
+      .option('--file <path>', 'read names from a file, one a line (- for stdin)')
+      .option('--since <when>', 'the period: a duration back (90d) or a date (2026-11-01)', '90d')
+      .addHelpText(
+        'after',
+        examples(
+          'rep report > report.html',
+          'rep report --since 30d --file companies.txt > report.html',
+          'rep report --format markdown >> "$GITHUB_STEP_SUMMARY"',
+        ),
+      )
+      .action((words: string[], flags: { file?: string; since: string }, command: Command) =>
+        runAction<ReportOptions>(() => import('./commands/report.js'), { names: words, file: flags.file, since: flags.since }, globalsOf(command)),
       );
   if (wanted('search'))
     program
@@ -356,6 +387,7 @@ interface GlobalFlags {
   sandbox?: true;
   fields?: string[];
   query?: string;
+  profile?: string;
 }
 
 /** `--fields`: an unknown name is a usage error that lists the valid ones. */
@@ -419,5 +451,6 @@ function globalsOf(command: Command): GlobalOptions {
     debug: flags.debug === true,
     quiet: flags.quiet === true,
     sandbox: flags.sandbox === true,
+    ...(flags.profile !== undefined ? { profile: flags.profile } : {}),
   };
 }

@@ -23,10 +23,10 @@ export function suggestedCommand(contextArgs: readonly string[], [command, ...ar
   return ['rep', ...contextArgs, ...(command === undefined ? [] : [command]), ...rest].map((word) => (word === '--' ? word : shellQuote(word))).join(' ');
 }
 
-/** The flags of a run that a suggested command must keep to mean the same place: `--sandbox`, or `--base-url URL` from the command line. */
-export function contextArgs(globals: { sandbox?: boolean; baseUrl?: string | undefined }): string[] {
+/** The flags of a run that a suggested command must keep to mean the same place: `--sandbox`, or `--profile NAME` and `--base-url URL` from the command line. */
+export function contextArgs(globals: { sandbox?: boolean; baseUrl?: string | undefined; profile?: string | undefined }): string[] {
   if (globals.sandbox) return ['--sandbox'];
-  return globals.baseUrl ? ['--base-url', globals.baseUrl] : [];
+  return [...(globals.profile ? ['--profile', globals.profile] : []), ...(globals.baseUrl ? ['--base-url', globals.baseUrl] : [])];
 }
 
 /**

@@ -1,7 +1,7 @@
 // The answer cache end to end: the built rep against a request-counting strict server in a temp home.
 // A repeated question is answered from the cache with the same stdout; what must fetch, fetches.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRep } from './helpers/cli.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
@@ -105,9 +105,13 @@ describe('what must fetch, fetches', () => {
     expect(cacheFiles()).toEqual([]);
   });
 
-  it('--sandbox neither reads nor writes the cache', async () => {
+  it('--sandbox keeps its answers in a cache of its own, never the real one', async () => {
     expect((await rep(['--sandbox', 'pulse'])).code).toBe(0);
-    expect(cacheFiles()).toEqual([]);
+    const again = await rep(['--sandbox', 'pulse']);
+    expect(again.stderr).toMatch(/^rep: cached answer from .+ \(--max-age 0 to refresh\)\n$/);
+    const sandboxDir = join(home().env.XDG_CACHE_HOME as string, 'rep', 'sandbox');
+    expect(cacheFiles().filter((path) => !path.startsWith(`${sandboxDir}${sep}`))).toEqual([]);
+    expect(cacheFiles().filter((path) => path.endsWith('.answer'))).toHaveLength(1);
   });
 });
 

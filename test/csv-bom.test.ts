@@ -61,7 +61,7 @@ describe('rep … --format csv', () => {
     for (const args of [['audit', 'Кофейня Ромашка'], ['audit', 'Кофейня Ромашка', 'Blue Bottle'], ['status']]) {
       const result = await rep([...flag, '--format', 'csv', ...args], env);
       expect(result.stdout.startsWith(BOM), args.join(' ')).toBe(true);
-      expect(result.stdout.slice(1)).toMatch(/^(company|query|base_url),/);
+      expect(result.stdout.slice(1)).toMatch(/^(company|query|profile),/);
     }
   });
 

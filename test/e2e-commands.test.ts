@@ -1,9 +1,10 @@
 // End to end: every command against the sandbox over real HTTP, and every exit code of the contract
 // that the sandbox can produce; in-process through main(), but for `rep sandbox` stopped by Ctrl-C and
 // the entry's own paths (no arguments, --version), which run the built CLI.
+import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { pulseIndex, sandboxData } from '../src/sandbox/data.js';
+import { pulseIndex, sandboxData, sandboxDataOn } from '../src/sandbox/data.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { runCli, useRep } from './helpers/cli.js';
 import { closedPort } from './helpers/fault-server.js';
@@ -122,7 +123,7 @@ describe('pulse', () => {
     const result = await rep(['pulse']);
     expect(result.code).toBe(0);
     const body = JSON.parse(result.stdout);
-    expect(body.index).toBe(pulseIndex(sandboxData()));
+    expect(body.index).toBe(pulseIndex(sandboxDataOn(Date.now())));
   });
 
   it('--json is the same as --format json', async () => {
@@ -133,7 +134,7 @@ describe('pulse', () => {
 
 describe('status', () => {
   it('counts requests sent in the last hour and shows the last rate-limit headers', async () => {
-    const limited = await startSandbox({ port: 0, limit: 7, key: 'status-test-key-0001' });
+    const limited = await startSandbox({ port: 0, limit: 7, key: 'status-test-key-0001', cacheControl: 'no-store' });
     const env = { REP_BASE_URL: limited.url, REP_API_KEY: 'status-test-key-0001' };
     try {
       // One home for the whole test: status reads the count the two pulses left there.
@@ -154,11 +155,13 @@ describe('status', () => {
 });
 
 describe('--sandbox', () => {
-  it('runs one command against an in-process sandbox and writes no files', async () => {
+  it('runs one command against an in-process sandbox and writes only in its own folder', async () => {
     const result = await rep(['--sandbox', 'audit', 'Кофейня Ромашка'], { REP_BASE_URL: undefined, REP_API_KEY: undefined });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).company.name).toBe('Кофейня Ромашка');
-    expect(readdirSync(session.home().dir)).toEqual([]);
+    expect(readdirSync(session.home().dir).sort()).toEqual(['cache', 'state']);
+    expect(readdirSync(join(session.home().dir, 'state', 'rep'))).toEqual(['sandbox']);
+    expect(readdirSync(join(session.home().dir, 'cache', 'rep'))).toEqual(['sandbox']);
   });
 });
 
@@ -184,7 +187,7 @@ describe('rep sandbox', () => {
       const [url, key] = await Promise.race([ready, server.then((early) => Promise.reject(new Error(`rep sandbox exited ${early.code}: ${early.stderr}`)))]);
       const client = await rep(['pulse'], { REP_BASE_URL: url, REP_API_KEY: key });
       expect(client.code).toBe(0);
-      expect(JSON.parse(client.stdout).index).toBe(pulseIndex(sandboxData()));
+      expect(JSON.parse(client.stdout).index).toBe(pulseIndex(sandboxDataOn(Date.now())));
     } finally {
       stop.abort(); // never leave the server running, whatever failed above
     }
@@ -209,7 +212,7 @@ describe('exit codes', () => {
   });
 
   it('5: rate limited, saying when it resets and how to go on', async () => {
-    const limited = await startSandbox({ port: 0, limit: 1 });
+    const limited = await startSandbox({ port: 0, limit: 1, cacheControl: 'no-store' });
     try {
       const env = { REP_BASE_URL: limited.url, REP_API_KEY: limited.key };
       expect((await rep(['pulse'], env)).code).toBe(0);
@@ -265,6 +268,6 @@ describe('exit codes', () => {
     expect(result.stderr).toMatch(/^debug: < x-ratelimit-limit: 10000$/m);
     expect(result.stderr).toMatch(/^debug: < x-ratelimit-remaining: \d+$/m);
     expect(result.stderr).not.toContain(sandbox.key);
-    expect(JSON.parse(result.stdout).index).toBe(pulseIndex(sandboxData()));
+    expect(JSON.parse(result.stdout).index).toBe(pulseIndex(sandboxDataOn(Date.now())));
   });
 });

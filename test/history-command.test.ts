@@ -60,7 +60,7 @@ async function history(opts: HistoryOptions, stateDir: string, setup: Setup = {}
   const { deps, cleanup } = createDeps({ globals, io, env: setup.env ?? {}, signal: new AbortController().signal, now: () => NOW });
   const local: Deps = { ...deps, paths: () => ({ ...deps.paths(), stateDir }) };
   let store: Store | undefined;
-  local.store = () => (setup.sandbox ? undefined : (store ??= openStore(local)));
+  local.store = () => (store ??= openStore(local));
   try {
     await run(opts, local);
     return { stdout: io.stdoutText(), stderr: io.stderrText() };
@@ -256,13 +256,9 @@ describe('rep history', () => {
     });
   });
 
-  it('--sandbox records nothing, so it has no history (and starts no sandbox); an empty name is a usage error', async () => {
+  // The sandbox's own history: test/sandbox-store.test.ts.
+  it('an empty name is a usage error', async () => {
     const { stateDir, env } = home();
-    await record(stateDir, env, 'blue bottle', SCORES);
-    expect(await failure(history({ name: 'blue bottle' }, stateDir, { env, sandbox: true }))).toMatchObject({
-      exitCode: 3,
-      hint: "--sandbox records none: run `rep audit 'blue bottle'` without it to record a point",
-    });
     expect(await failure(history({ name: '  ' }, stateDir, { env }))).toMatchObject({ exitCode: 2, message: 'the company name is empty' });
   });
 });

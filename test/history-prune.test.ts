@@ -65,6 +65,12 @@ describe('rep history prune', () => {
     const markdown = await runInProcess(['status', '--format', 'markdown'], { home, env: { ...env, REP_API_KEY: 'k-status-0001' } });
     expect(markdown.stdout).toMatch(/\| History +\| .+4 points/);
     const sandbox = await runInProcess(['--sandbox', 'status', '--format', 'json'], { home });
-    expect((JSON.parse(sandbox.stdout) as { history: unknown }).history).toBeNull();
+    // The sandbox's own history, not the real one.
+    expect((JSON.parse(sandbox.stdout) as { history: unknown }).history).toEqual({
+      dir: join(home.dir, 'state', 'rep', 'sandbox', 'history'),
+      points: 0,
+      bytes: 0,
+      oldest: null,
+    });
   });
 });

@@ -4,7 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sandboxData } from '../src/sandbox/data.js';
+import { sandboxData, sandboxDataOn } from '../src/sandbox/data.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { useRep } from './helpers/cli.js';
 import { closedPort } from './helpers/fault-server.js';
@@ -71,7 +71,7 @@ describe('one error and one hint', () => {
 describe('rate-limit times', () => {
   const KEY = 'window-test-key-0001';
   const limited = async (windowMs: number) => {
-    const sandbox = track(await startSandbox({ port: 0, limit: 2, windowMs, key: KEY }));
+    const sandbox = track(await startSandbox({ port: 0, limit: 2, windowMs, key: KEY, cacheControl: 'no-store' }));
     return { REP_BASE_URL: sandbox.url, REP_API_KEY: KEY };
   };
 
@@ -105,9 +105,9 @@ describe('status formats', () => {
     const [header, row, ...rest] = result.stdout.split('\n');
     const limitColumns = 'rate_limit.limit,rate_limit.remaining,rate_limit.reset_at,rate_limit.seen_at';
     expect(header).toBe(
-      `base_url,base_url_source,key,key_source,config_path,requests_last_hour,${limitColumns},cache.dir,cache.entries,cache.bytes,cache.max_bytes,history.dir,history.points,history.bytes,history.oldest`,
+      `profile,profile_source,profiles,base_url,base_url_source,key,key_source,config_path,requests_last_hour,${limitColumns},cache.dir,cache.entries,cache.bytes,cache.max_bytes,history.dir,history.points,history.bytes,history.oldest`,
     );
-    const before = `https://api.example.com/api,env,****0001,env,${configFile()},0,,,,`;
+    const before = `default,default,default,https://api.example.com/api,env,****0001,env,${configFile()},0,,,,`;
     expect(row?.slice(0, before.length)).toBe(before);
     expect(row?.slice(before.length)).toMatch(/^,[^,]+,0,0,536870912,[^,]+,0,0,$/); // the cache (its place, nothing in it, its bound) and the history
     expect(rest).toEqual(['']);
@@ -122,7 +122,7 @@ describe('status formats', () => {
 
 describe('the sandbox, as a new user first sees it', () => {
   it('pulse is the mean of the scores served, rounded to two decimals, in json and csv', async () => {
-    const { companies } = sandboxData();
+    const { companies } = sandboxDataOn(Date.now());
     const tenths = companies.reduce((total, company) => total + Math.round(company.score * 10), 0);
     const mean = tenths / companies.length / 10; // the scores have one decimal: summed exactly as tenths
     const [json, csv] = await Promise.all([rep(['--sandbox', 'pulse']), rep(['--sandbox', 'pulse', '--format', 'csv'])]);
@@ -141,7 +141,7 @@ describe('the sandbox, as a new user first sees it', () => {
     expect(total).toBeGreaterThanOrEqual(1000); // so the grouping shows
     expect(audit.stdout).toMatch(/│ Company id +│ c-00001 +│/);
     expect(audit.stdout).toMatch(new RegExp(`│ Reviews total +│ ${total.toLocaleString('en-US')} +│`));
-    expect(audit.stdout).toMatch(/│ Updated at +│ 2026-11-01T00:00:00Z +│/);
+    expect(audit.stdout).toMatch(new RegExp(`│ Updated at +│ ${sandboxDataOn(Date.now()).updatedAt} +│`));
     expect(audit.stdout).not.toMatch(/company\.id|reviews_total/);
     expect(pulse.stdout).toMatch(/│ Companies +│ 2,400 +│/);
   });

@@ -14,7 +14,7 @@ const { rep, spawn, track, home } = useRep();
 const API_HOST = 'api.rep.test';
 const remote = (port: number | string = 443) => `https://${API_HOST}${port === 443 ? '' : `:${port}`}/api`;
 const proxyWith = async (options: ProxyOptions = {}) => track(await startProxy(options));
-const sandbox = async () => track(await startSandbox({ port: 0 }));
+const sandbox = async () => track(await startSandbox({ port: 0, cacheControl: 'no-store' }));
 const pulse = (env: Record<string, string>, flags: string[] = []) => rep([...flags, '--json', 'pulse'], { env: { REP_API_KEY: 'key-0123456789', ...env } });
 
 describe('proxy variables', () => {

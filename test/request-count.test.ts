@@ -55,7 +55,10 @@ describe('the request count', () => {
     const where = join(session.home().dir, 'state', 'rep', 'requests');
     const result = await rep(['pulse'], server.baseUrl.href);
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe(`rep: warning: cannot save the request count in ${where} (not a directory); \`rep status\` will not count these requests\n`);
+    expect(result.stderr).toBe(
+      'rep: warning: cannot record the market index in the history (not a directory)\n' +
+        `rep: warning: cannot save the request count in ${where} (not a directory); \`rep status\` will not count these requests\n`,
+    );
     const status = await rep(['--json', 'status'], server.baseUrl.href);
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ requests_last_hour: 0 });

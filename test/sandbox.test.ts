@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildSandboxData, findCompany, sandboxData } from '../src/sandbox/data.js';
+import { buildSandboxData, findCompany, sandboxData, sandboxDataOn } from '../src/sandbox/data.js';
 import { SANDBOX_KEY, startSandbox, type RunningSandbox, type SandboxOptions } from '../src/sandbox/server.js';
 
 const FIXED_NAMES = ['Кофейня Ромашка', 'Blue Bottle Coffee', 'AT&T #5', '100% Natural', 'a/b?c=d Studio', 'Smile 😀 Dental', 'Ёлка'];
@@ -98,14 +98,16 @@ describe('sandbox server', () => {
     const response = await get(sandbox, `/audit?q=${encodeURIComponent('Кофейня Ромашка')}`);
     expect(response.status).toBe(200);
     const body = await json<AuditBody>(response);
-    const company = findCompany(sandboxData(), 'Кофейня Ромашка');
+    // The sandbox serves today's data: each score has drifted from the data set's own (sandboxDataOn).
+    const today = sandboxDataOn(Date.now());
+    const company = findCompany(today, 'Кофейня Ромашка');
     expect(body).toEqual({
       company: { id: company?.id, name: 'Кофейня Ромашка', city: 'Москва', category: 'Кофейня' },
       score: company?.score,
       score_scale: 100,
       sources: company?.sources,
       reviews_total: company?.sources.reduce((total, source) => total + source.reviews, 0),
-      updated_at: '2026-11-01T00:00:00Z',
+      updated_at: today.updatedAt,
     });
   });
 
@@ -177,7 +179,7 @@ describe('sandbox server', () => {
   });
 
   it('gives pulse as the mean of all scores, exact to two decimals', async () => {
-    const { companies } = buildSandboxData();
+    const { companies, updatedAt } = sandboxDataOn(Date.now());
     // One-decimal scores summed as whole tenths: exact, then the mean to two decimals.
     const tenths = companies.reduce((total, company) => total + Math.round(company.score * 10), 0);
     expect(companies.every((company) => Math.round(company.score * 10) === company.score * 10)).toBe(true);
@@ -187,7 +189,7 @@ describe('sandbox server', () => {
     expect(await json<unknown>(response)).toEqual({
       index: mean,
       companies: companies.length,
-      updated_at: '2026-11-01T00:00:00Z',
+      updated_at: updatedAt,
     });
   });
 

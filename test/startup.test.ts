@@ -135,6 +135,23 @@ describe('start-up loads only what the command uses', () => {
     }
   });
 
+  it('the chart leaf loads only for a chart or a report', async () => {
+    const history = join(home.dir, 'chart-history.jsonl');
+    const point = { id: 'c1', at: '2026-01-01T00:00:00.000Z', base_url: 'http://127.0.0.1:9/api', query: 'acme', score: 70, sources: [] };
+    writeFileSync(history, `${JSON.stringify(point)}\n${JSON.stringify({ ...point, id: 'c2', at: '2026-01-02T00:00:00.000Z', score: 72 })}\n`);
+    const env = { REP_HISTORY_FILE: history, REP_BASE_URL: 'http://127.0.0.1:9/api' };
+    const leaves = (files: string[]) => files.filter((file) => file.includes(`${sep}dist${sep}lib${sep}`)).map((file) => relative(DIST, file));
+    const table = await packagesLoaded(['history', 'acme', '--format', 'csv'], env);
+    expect(table.code).toBe(0);
+    expect(leaves(table.files)).toEqual([]);
+    const chart = await packagesLoaded(['history', 'acme', '--chart'], env);
+    expect(chart.code).toBe(0);
+    expect(leaves(chart.files)).toEqual([join('lib', 'chart.cjs')]);
+    const report = await packagesLoaded(['report', '--since', '2025-12-01'], env);
+    expect(report.code).toBe(0);
+    expect(leaves(report.files)).toEqual([join('lib', 'chart.cjs')]);
+  });
+
   it('a command that fails before any request loads no HTTP client', async () => {
     const { code, packages } = await packagesLoaded(['pulse']);
     expect(code).toBe(4); // no base URL
@@ -174,7 +191,7 @@ describe("bin/rep.cjs's code cache", () => {
 
 describe.each(nodeLines())('on %s', (node) => {
   it("rep --sandbox pulse sends its request without waking Node's own undici or perf_hooks", async () => {
-    const { code, stderr, builtins } = await packagesLoaded(['--sandbox', 'pulse'], {}, node);
+    const { code, stderr, builtins } = await packagesLoaded(['--sandbox', 'pulse', '--max-age', '0'], {}, node); // a request, not its cache
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(builtins.has('http')).toBe(true); // the recorder sees Node's modules
@@ -313,11 +330,12 @@ describe.each(nodeLines())('on %s', (node) => {
     }
   });
 
-  it('--sandbox writes no code cache (it writes no file at all)', async () => {
+  it('--sandbox writes no code cache (only its own store, in sandbox/)', async () => {
     const cacheHome = join(home.dir, `cache-${++runs}`);
     const run = await runCli([REP_BIN, '--sandbox', 'pulse'], { home, bin: node, env: { XDG_CACHE_HOME: cacheHome } });
     expect(run.code).toBe(0);
-    expect(existsSync(cacheHome) ? readdirSync(cacheHome, { recursive: true }) : []).toEqual([]);
+    expect(readdirSync(cacheHome)).toEqual(['rep']);
+    expect(readdirSync(join(cacheHome, 'rep'))).toEqual(['sandbox']);
   });
 
   it('writes an entry V8 rejects again, runs as well with it, and removes entries not written for 30 days', async () => {

@@ -12,6 +12,9 @@ describe('the status view', () => {
       configPath: '/c',
     } as never;
     expect(statusView(settings, { lastHour: 3, rateLimit: { remaining: 2, seenAt: 0 } })).toEqual({
+      profile: null,
+      profile_source: null,
+      profiles: [],
       base_url: 'https://api.example.com/api',
       base_url_source: 'config',
       key: '****abcd',

@@ -122,10 +122,11 @@ describe('rep history after audits', () => {
     expect(cached.stdout).toMatch(/▼ 10/);
   });
 
-  it('--sandbox records nothing', async () => {
+  it('--sandbox records in its own history (test/sandbox-store.test.ts has the rest)', async () => {
     expect((await session.rep(['--sandbox', 'audit', 'Кофейня Ромашка', '--format', 'json'])).code).toBe(0);
-    const result = await session.rep(['--sandbox', 'history', 'Кофейня Ромашка']);
-    expect(result.code).toBe(3);
+    const result = await session.rep(['--sandbox', 'history', 'Кофейня Ромашка', '--format', 'json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveLength(1);
   });
 });
 

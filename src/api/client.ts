@@ -50,6 +50,8 @@ export interface ClientOptions {
   store?: ClientStore;
   /** Seconds an answer from `store` stays good (0: always fetch). Default 900, as the CLI's. */
   maxAge?: number;
+  /** The base URL answers and requests are filed under in `store` (default baseUrl): a server that changes port, like rep's sandbox, stays one. */
+  storeBaseUrl?: string | URL;
   /** Default `rep`. */
   userAgent?: string;
   /** Proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) are read from here only: pass `process.env` to honour the environment's. */
@@ -192,7 +194,7 @@ export function createClient(options: ClientOptions): RepClient {
   const ledger = options.store?.ledger;
   const maxAgeMs = checkNumber(options.maxAge, 'maxAge', DEFAULT_MAX_AGE_SECONDS, true) * 1000;
   const fingerprint = keyFingerprint(key);
-  const scope: LedgerScope = { keyFingerprint: fingerprint, baseUrl: baseUrlKey(baseUrl) };
+  const scope: LedgerScope = { keyFingerprint: fingerprint, baseUrl: baseUrlKey(options.storeBaseUrl ?? baseUrl) };
   const answerKey = (endpoint: Endpoint, query: string): AnswerKey => ({ baseUrl: scope.baseUrl, endpoint, query, keyFingerprint: fingerprint });
   const transport = createTransport({
     headers,

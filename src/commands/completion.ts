@@ -30,7 +30,7 @@ interface CommandSpec {
 }
 
 /** The commands whose arguments are company names. */
-const NAMED = ['audit', 'history'];
+const NAMED = ['audit', 'history', 'report'];
 
 export async function run(opts: CompletionOptions, deps: Deps): Promise<void> {
   const program = buildProgram(async () => {});

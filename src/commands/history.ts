@@ -1,6 +1,6 @@
 // `rep history <name> [--since DURATION|DATE]`: the scores recorded for a name at the base URL in
 // use (with none set: the base URL of its newest point), oldest first. Exits 3 when there are none.
-// Local only: no request, and under --sandbox (which records nothing) there is never a history.
+// Local only: no request (under --sandbox, the sandbox's own history: no sandbox is started).
 import type { Deps } from '../deps.js';
 import { nameKey, placeOf } from '../store/policy.js';
 import { ExitCode, NotFoundError, RepError, systemErrorText, UsageError } from '../errors.js';
@@ -10,16 +10,19 @@ import { parseSince } from '../history/since.js';
 import { jsonDocument } from '../output/json-colour.js';
 import { writeShapedRecords } from '../output/shaped.js';
 import { shapeOf } from './shape.js';
-import { shellQuote } from '../shell-quote.js';
-import { baseUrlKey } from '../api/base-url.js';
+import { contextArgs, shellQuote, suggestedCommand } from '../shell-quote.js';
 import { scrubLine } from '../text.js';
-import type { HistoryPoint, Store } from '../store/port.js';
+import { MARKET_SERIES, type HistoryPoint, type Store } from '../store/port.js';
 
 export interface HistoryOptions {
   /** The company name or the query it was audited by (matched case-insensitively, spaces collapsed). */
   name: string;
   /** `--since`: a duration back from now (30d, 12h) or a date (2026-11-01) or an ISO timestamp. */
   since?: string;
+  /** `--market`: the recorded market index instead of a company (name is then empty). */
+  market?: boolean;
+  /** `--chart`: a line chart (with the market where recorded) instead of the table. */
+  chart?: boolean;
 }
 
 /** The history exists but cannot be read. */
@@ -29,29 +32,33 @@ export class HistoryFileError extends RepError {
 }
 
 export async function run(opts: HistoryOptions, deps: Deps): Promise<void> {
-  const name = opts.name.trim();
-  if (!name) throw new UsageError('the company name is empty', { hint: 'give a name, e.g. rep history "Blue Bottle Coffee"' });
+  const name = opts.market ? MARKET_SERIES : opts.name.trim();
+  if (opts.market && opts.name.trim()) throw new UsageError('give a name or --market, not both', { hint: 'rep history --market' });
+  if (!name && !opts.market) throw new UsageError('the company name is empty', { hint: 'give a name, e.g. rep history "Blue Bottle Coffee"' });
   const since = opts.since === undefined ? undefined : parseSince(opts.since, deps.now());
-  if (deps.globals.sandbox)
-    throw new NotFoundError(`no history for ${name}`, { hint: `--sandbox records none: run ${auditCommand(name)} without it to record a point` });
-  const { baseUrl } = await deps.settings();
-  const points = await readHistory(deps.store()!, name);
+  const inUse = await deps.storeBaseUrl();
+  const points = await readHistory(deps.store(), name);
   // Points are per base URL: the one in use, else the one the name was last audited at.
-  const base = baseUrl ? baseUrlKey(baseUrl) : points.at(-1)?.base_url;
+  const base = inUse ?? points.at(-1)?.base_url;
   const series = points.filter((point) => point.base_url === base);
-  if (series.length === 0) throw noHistory(name, points);
+  if (series.length === 0) throw noHistory(name, points, contextArgs(deps.globals));
   const rows = historyRows(series, deps.now()).filter((row) => since === undefined || Date.parse(row.point.at) >= since);
   const future = rows.filter((row) => row.future).length;
   if (future > 0) {
     const count = future === 1 ? '1 point' : `${future} points`;
     deps.warn(
-      `${count} of ${scrubLine(name)} ${future === 1 ? 'is' : 'are'} dated in the future (a wrong clock?): ${future === 1 ? 'it is' : 'they are'} never the previous point`,
+      `${count} of ${scrubLine(label(name))} ${future === 1 ? 'is' : 'are'} dated in the future (a wrong clock?): ${future === 1 ? 'it is' : 'they are'} never the previous point`,
     );
   }
   if (rows.length === 0) {
-    throw new NotFoundError(`no history for ${name} since ${localDateTime(new Date(since!).toISOString())}`, {
+    throw new NotFoundError(`no history for ${label(name)} since ${localDateTime(new Date(since!).toISOString())}`, {
       hint: `its ${series.length === 1 ? 'one point is' : `${series.length} points are`} older: give an earlier --since`,
     });
+  }
+  if (opts.chart) {
+    const { historyChart } = await import('../history/chart.js');
+    deps.io.out(await historyChart(deps, rows, base!));
+    return;
   }
   const format = deps.format();
   const shape = await shapeOf(deps.globals);
@@ -90,16 +97,17 @@ async function readHistory(store: Store, name: string): Promise<HistoryPoint[]> 
 }
 
 /** Exit 3, saying how to start a history, or where the name's points are when they are for another base URL. */
-function noHistory(name: string, elsewhere: readonly HistoryPoint[]): NotFoundError {
+function noHistory(name: string, elsewhere: readonly HistoryPoint[], context: readonly string[]): NotFoundError {
   const other = elsewhere.at(-1)?.base_url;
+  if (name === MARKET_SERIES) return new NotFoundError('no market history', { hint: 'each fresh `rep pulse` records a point' });
   const hint = other
     ? `its points are for another base URL: rep history --base-url ${shellQuote(other)} ${quoted(name)}`
-    : `run ${auditCommand(name)} to record a point`;
+    : `run \`${suggestedCommand(context, ['audit', name])}\` to record a point`;
   return new NotFoundError(`no history for ${name}`, { hint });
 }
 
-function auditCommand(name: string): string {
-  return `\`rep audit ${quoted(name)}\``;
+function label(name: string): string {
+  return name === MARKET_SERIES ? 'the market' : name;
 }
 
 /** The name as one shell word (after `--` when it starts with a dash). */

@@ -3,6 +3,7 @@
 import { looseConfigPermissions, updateConfigFile, readConfigFile } from '../config/file.js';
 import { baseUrlText } from '../api/base-url.js';
 import { checkKey, maskKey, parseBaseUrl, resolveBaseUrl } from '../config/settings.js';
+import { changeProfile, chooseProfile, profileConfig, profileNote } from '../config/profiles.js';
 import type { Deps } from '../deps.js';
 import { AuthError, UsageError } from '../errors.js';
 import { ask, readFirstLine } from '../prompt.js';
@@ -17,7 +18,9 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
   refuseUnderSandbox(deps, 'login');
   const { io } = deps;
   const { configFile } = deps.paths();
-  const stored = readConfigFile(configFile);
+  // Only the chosen profile is read and written (a new one is created); the others stay as they are.
+  const profile = chooseProfile(deps.globals.profile, deps.env);
+  const stored = profileConfig(readConfigFile(configFile), profile.name) ?? {};
   let { baseUrl } = resolveBaseUrl({ flagBaseUrl: deps.globals.baseUrl, env: deps.env, stored });
   if (!baseUrl) {
     if (!io.stdinIsTTY || !io.stderrIsTTY) {
@@ -39,14 +42,16 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
       throw checked;
     });
   }
-  await updateConfigFile(configFile, (config) => ({ ...config, apiKey: key, baseUrl: baseUrlText(baseUrl) }));
+  await updateConfigFile(configFile, (config) => changeProfile(config, profile.name, (own) => ({ ...own, apiKey: key, baseUrl: baseUrlText(baseUrl) })));
   // A directory that is shared or someone else's is not tightened: say so now, as every later command will.
   for (const problem of looseConfigPermissions(configFile)) deps.warn(problem);
   if (deps.env.REP_API_KEY?.trim()) {
     deps.warn('REP_API_KEY is set and takes precedence over the stored key while it stays set');
   }
   if (!deps.globals.quiet) {
-    io.err(`Logged in to ${baseUrlText(baseUrl)} with key ${maskKey(key)}${opts.verify ? ' (verified)' : ' (not verified)'}; stored in ${configFile}\n`);
+    io.err(
+      `Logged in to ${baseUrlText(baseUrl)} with key ${maskKey(key)}${opts.verify ? ' (verified)' : ' (not verified)'}; stored in ${configFile}${profileNote(profile.name)}\n`,
+    );
   }
 }
 

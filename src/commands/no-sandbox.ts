@@ -1,5 +1,5 @@
-// `--sandbox` promises to write no file, and login and logout exist to change the config file: under
-// `--sandbox` they refuse (exit 2) before reading anything, rather than pretend on a throwaway store.
+// `--sandbox` never touches the real config, and login and logout exist to change it: under
+// `--sandbox` they refuse (exit 2) before reading anything, rather than pretend on a throwaway config.
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 
@@ -11,5 +11,5 @@ const HINTS = {
 export function refuseUnderSandbox(deps: Deps, command: 'login' | 'logout'): void {
   if (!deps.globals.sandbox) return;
   const verb = command === 'login' ? 'log in' : 'log out';
-  throw new UsageError(`--sandbox does not ${verb}: it needs no key and writes no files`, { hint: HINTS[command] });
+  throw new UsageError(`--sandbox does not ${verb}: it needs no key and never touches the config file`, { hint: HINTS[command] });
 }

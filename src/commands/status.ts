@@ -1,6 +1,6 @@
 // `rep status`: where rep would send requests, with which key (masked), how many it sent lately, and
 // what the store holds (answers, history). Exits 4 when no key is set, after showing the rest.
-import { baseUrlKey, baseUrlText } from '../api/base-url.js';
+import { baseUrlText } from '../api/base-url.js';
 import { maskKey, type Settings } from '../config/settings.js';
 import type { Deps } from '../deps.js';
 import { AuthError, systemErrorText } from '../errors.js';
@@ -22,18 +22,19 @@ interface RequestStatus {
 
 export async function run(_opts: StatusOptions, deps: Deps): Promise<void> {
   const settings = await deps.settings();
-  const store = settings.keySource === 'sandbox' ? undefined : deps.store();
-  const usage = store ? await requestStatus(deps, store, settings) : undefined;
-  const cache = store ? await (await import('./cache.js')).cacheStatus(deps) : undefined;
-  const history = store ? await historyStatus(deps, store) : undefined;
+  const store = deps.store();
+  const usage = await requestStatus(deps, store, settings);
+  const cache = await (await import('./cache.js')).cacheStatus(deps);
+  const history = await historyStatus(deps, store);
   writeStatus(deps.io, statusView(settings, usage, cache, history), deps.format(), { now: deps.now(), bom: csvBom(deps) });
   if (!settings.key) throw new AuthError('no API key is set', { hint: 'run `rep login`, or set REP_API_KEY' });
 }
 
 /** The request count for the key at the base URL in use; none (0, with a warning) when the ledger cannot be read. */
 async function requestStatus(deps: Deps, store: Store, settings: Settings): Promise<RequestStatus | undefined> {
-  if (!settings.baseUrl) return undefined;
-  const scope = { keyFingerprint: keyFingerprint(settings.key || undefined), baseUrl: baseUrlKey(settings.baseUrl) };
+  const baseUrl = await deps.storeBaseUrl();
+  if (!baseUrl) return undefined;
+  const scope = { keyFingerprint: keyFingerprint(settings.key || undefined), baseUrl };
   const now = deps.now();
   try {
     const [count, rateLimit] = await Promise.all([store.ledger.count(scope, now - HOUR_MS, now), store.ledger.lastRateLimit(scope)]);
@@ -55,9 +56,12 @@ async function historyStatus(deps: Deps, store: Store): Promise<HistoryStatus | 
   }
 }
 
-/** `usage` is the request count, none under the sandbox or when it cannot be read. */
+/** `usage` is the request count, none when it cannot be read. */
 export function statusView(settings: Settings, usage: RequestStatus | undefined, cache?: CacheSummary, history?: HistoryStatus): StatusView {
   return {
+    profile: settings.profile?.name ?? null,
+    profile_source: settings.profile?.source ?? null,
+    profiles: settings.profiles ?? [],
     base_url: settings.baseUrl ? baseUrlText(settings.baseUrl) : null,
     base_url_source: settings.baseUrlSource,
     key: settings.key ? maskKey(settings.key) : null,

@@ -9,6 +9,8 @@ export interface RepPaths {
   configFile: string;
   stateDir: string;
   cacheDir: string;
+  /** The folder of a profile's or the sandbox's own data inside the state and cache dirs (config/profiles.ts). */
+  scope?: string;
 }
 
 export function repPaths(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, warn?: (text: string) => void): RepPaths {
@@ -21,9 +23,10 @@ export function repPaths(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pro
   return { ...platformDirs, configDir, configFile: join(configDir, 'config.json') };
 }
 
-/** REP_CACHE_DIR, else the platform's cache dir for rep. */
-export function cacheDirFrom(env: NodeJS.ProcessEnv, paths: Pick<RepPaths, 'cacheDir'>): string {
-  return env.REP_CACHE_DIR?.trim() ? env.REP_CACHE_DIR : paths.cacheDir;
+/** REP_CACHE_DIR, else the platform's cache dir for rep; a profile's or the sandbox's folder inside it. */
+export function cacheDirFrom(env: NodeJS.ProcessEnv, paths: Pick<RepPaths, 'cacheDir' | 'scope'>): string {
+  if (!env.REP_CACHE_DIR?.trim()) return paths.cacheDir;
+  return paths.scope ? join(env.REP_CACHE_DIR, paths.scope) : env.REP_CACHE_DIR;
 }
 
 /**

@@ -3,6 +3,7 @@
 import { checkBaseUrl } from '../api/base-url.js';
 import { checkKey } from '../api/request.js';
 import type { StoredConfig } from './file.js';
+import { profileNames, requireProfile, type ProfileChoice } from './profiles.js';
 
 // One rule for each, shared with the library: the client checks and redacts with them, status and login show them.
 export { isLoopbackHost } from '../api/base-url.js';
@@ -17,6 +18,12 @@ export interface Settings {
   key?: string;
   keySource: KeySource;
   configPath: string;
+  /** The profile these settings are of, and where the choice came from (none under --sandbox). */
+  profile?: ProfileChoice;
+  /** Every profile of the config file, the default first (status lists them). */
+  profiles?: string[];
+  /** The profile's `store` entry as written: the store opener reads it (REP_STORE and --store win). */
+  store?: string;
 }
 
 export interface SettingsInput {
@@ -38,6 +45,14 @@ export function resolveSettings({ flagBaseUrl, env, stored, configPath }: Settin
     settings.keySource = 'config';
   }
   return settings;
+}
+
+/** The settings of the chosen profile of the whole config file; an unknown profile exits 4. */
+export function resolveProfileSettings(input: SettingsInput & { profile: ProfileChoice }): Settings {
+  const stored = requireProfile(input.stored, input.profile, input.configPath);
+  const settings = resolveSettings({ ...input, stored });
+  const store = typeof stored.store === 'string' && stored.store.trim() !== '' ? { store: stored.store } : {};
+  return { ...settings, profile: input.profile, profiles: profileNames(input.stored), ...store };
 }
 
 /** The base URL alone (what `login` needs: a stored key it is about to replace is not checked). */

@@ -18,6 +18,7 @@ const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['REP_CACHE_DIR', 'the answer cache (default $XDG_CACHE_HOME/rep)'],
   ['REP_MAX_AGE', 'how old a cached answer may be, as --max-age (which wins)'],
   ['REP_HISTORY_FILE', 'the local history (default in $XDG_STATE_HOME/rep)'],
+  ['REP_PROFILE', 'the profile: its base URL, key and store (--profile wins)'],
   ['REP_CSV_BOM', '1: CSV starts with a UTF-8 byte-order mark, as --bom'],
   ['REP_DEBUG', '1: the same as --debug (for CI, where flags are hard to add)'],
   ['NO_COLOR, TERM=dumb', 'colour off; FORCE_COLOR: colour on'],

@@ -1,5 +1,5 @@
 // What `rep audit` does with each freshly fetched answer besides showing it: records it in the history
-// (never under --sandbox, which writes no files) and judges it by the gates. At the end every name
+// (the run's store: under --sandbox the sandbox's own) and judges it by the gates. At the end every name
 // that failed a gate gets one stderr line, and the run exits 7 unless an error (1–6) already decides it.
 import type { Deps } from '../deps.js';
 import { placeOf } from '../store/policy.js';
@@ -27,10 +27,9 @@ export interface AuditWatch {
 
 /** `showsChange`: the output shows each change; when it does not and no --fail-on-drop asks for one, the history is not read (only written). */
 export async function startWatch(deps: Deps, limits: GateLimits, { showsChange = true } = {}): Promise<AuditWatch> {
-  const baseUrl = deps.globals.sandbox ? undefined : (await deps.settings()).baseUrl;
-  const store = baseUrl ? deps.store() : undefined;
-  const where = store ? placeOf(store, 'history') : '';
-  const history: AuditHistory | undefined = baseUrl && store ? openAuditHistory(deps, store.history, where, baseUrl) : undefined;
+  const baseUrl = await deps.storeBaseUrl();
+  const store = deps.store();
+  const history: AuditHistory | undefined = baseUrl ? openAuditHistory(deps, store.history, placeOf(store, 'history'), baseUrl) : undefined;
   const readsPrevious = showsChange || limits.failOnDrop !== undefined;
   const failures: string[] = [];
   return {

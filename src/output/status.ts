@@ -8,6 +8,10 @@ import { markdownTable } from './markdown.js';
 
 /** `rep status`: its field names are the JSON output's, so `rep status --json | jq .key_source` reads them. */
 export interface StatusView {
+  /** The active profile (null under --sandbox, which reads no config), where the choice came from (flag, env, default), and every profile of the config file. */
+  profile: string | null;
+  profile_source: string | null;
+  profiles: string[];
   base_url: string | null;
   /** Where the base URL came from: flag, env, config, sandbox or none (config/settings.ts). */
   base_url_source: string;
@@ -17,9 +21,9 @@ export interface StatusView {
   config_path: string;
   requests_last_hour: number;
   rate_limit: RateLimitRecord | null;
-  /** The answer cache: where it is, how many answers it holds and their size; null under --sandbox or when unreadable. */
+  /** The answer cache: where it is, how many answers it holds and their size (the sandbox's own under --sandbox); null when unreadable. */
   cache: CacheSummary | null;
-  /** The score history: where, how many points, their size, the oldest point's time; null under --sandbox or when unreadable. */
+  /** The score history: where, how many points, their size, the oldest point's time (the sandbox's own under --sandbox); null when unreadable. */
   history: HistoryStatus | null;
 }
 
@@ -65,8 +69,9 @@ function statusLines(view: StatusView, now: number): string {
 /** Each setting's label and value, as people read them. */
 function statusPairs(view: StatusView, now: number): Array<[string, string]> {
   const lines: Array<[string, string]> = [
-    ['Base URL', view.base_url ? `${view.base_url} (from ${sourceName(view.base_url_source)})` : 'not set'],
-    ['API key', view.key ? `${view.key} (from ${sourceName(view.key_source)})` : 'not set'],
+    ...profileLines(view),
+    ['Base URL', view.base_url ? `${view.base_url} (from ${sourceName(view.base_url_source, 'REP_BASE_URL', view.profile)})` : 'not set'],
+    ['API key', view.key ? `${view.key} (from ${sourceName(view.key_source, 'REP_API_KEY', view.profile)})` : 'not set'],
     ['Config file', view.config_path],
     ['Requests, last hour', String(view.requests_last_hour)],
   ];
@@ -76,16 +81,33 @@ function statusPairs(view: StatusView, now: number): Array<[string, string]> {
   return lines;
 }
 
-function sourceName(source: string): string {
-  return { flag: '--base-url', env: 'environment', config: 'config file', sandbox: 'sandbox' }[source] ?? source;
+/** The active profile and the others; none under --sandbox. */
+function profileLines(view: StatusView): Array<[string, string]> {
+  if (view.profile === null) return [];
+  const from = { flag: '--profile', env: 'REP_PROFILE', default: 'default' }[view.profile_source ?? 'default'];
+  const others = view.profiles.filter((name) => name !== view.profile);
+  return [
+    ['Profile', `${view.profile} (from ${from})`],
+    ['Other profiles', others.length > 0 ? others.join(', ') : 'none'],
+  ];
+}
+
+/** Where a setting came from; a variable that wins over a named profile's own value says so. */
+function sourceName(source: string, variable: string, profile: string | null): string {
+  const named = profile !== null && profile !== 'default'; // the default profile is the config file's top level
+  if (source === 'env') return named ? `environment: ${variable} wins over profile ${profile}` : 'environment';
+  return { flag: '--base-url', config: named ? `profile ${profile}` : 'config file', sandbox: 'sandbox' }[source] ?? source;
 }
 
 /** A header and one row; the rate limit's fields in columns of their own, empty when none was seen. */
-function statusCsv({ rate_limit: limit, cache, history, ...rest }: StatusView): string {
+function statusCsv({ rate_limit: limit, cache, history, profile, profile_source, profiles, ...rest }: StatusView): string {
   const fields = ['limit', 'remaining', 'reset_at', 'seen_at'] as const;
   const cacheFields = ['dir', 'entries', 'bytes', 'max_bytes'] as const;
   const historyFields = ['dir', 'points', 'bytes', 'oldest'] as const;
   const record = {
+    profile,
+    profile_source,
+    profiles: profiles.join(' '),
     ...rest,
     ...Object.fromEntries(fields.map((field) => [`rate_limit.${field}`, limit?.[field]])),
     ...Object.fromEntries(cacheFields.map((field) => [`cache.${field}`, cache?.[field]])),

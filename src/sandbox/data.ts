@@ -1,5 +1,6 @@
 // The sandbox's deterministic data set: companies with Latin and Cyrillic names, cities, categories
-// and ratings from several sources, generated from a fixed seed so every run serves the same answers.
+// and ratings from several sources, generated from a fixed seed so every run serves the same answers;
+// each company's score drifts a little from one UTC day to the next (seeded too), so a history shows a trend.
 import { createRandom, type Random } from './prng.js';
 import { normalizeName } from './search.js';
 import {
@@ -44,12 +45,17 @@ export interface SandboxData {
   readonly categories: readonly NamedCount[];
   /** Companies by normalizeName(name). */
   readonly byName: ReadonlyMap<string, Company>;
+  /** The start of the UTC day whose scores these are (ISO 8601). */
+  readonly updatedAt: string;
 }
 
 export const SANDBOX_SEED = 0x5eed_2026;
 export const SANDBOX_COMPANY_COUNT = 2400;
-/** The data set's one timestamp; the sandbox never reads the clock for data. */
+/** The day the data set's scores are as generated; on any other day each has drifted (sandboxDataOn). */
 export const SANDBOX_UPDATED_AT = '2026-11-01T00:00:00Z';
+const DAY_MS = 86_400_000;
+// A company's score swings by up to this many points around its own, over a seeded period of weeks.
+const DRIFT_POINTS = 3;
 
 // The score shrinks towards this rating as if it had this many extra reviews, so few reviews mean less certainty.
 const PRIOR_RATING = 3.5;
@@ -139,15 +145,48 @@ export function buildSandboxData(): SandboxData {
     cities: countBy(cityNames, companies, 'city'),
     categories: countBy(categoryNames, companies, 'category'),
     byName,
+    updatedAt: SANDBOX_UPDATED_AT,
   };
 }
 
 let shared: SandboxData | undefined;
 
-/** The data set, built on first use and shared after. */
+/** The data set as generated (SANDBOX_UPDATED_AT's day), built on first use and shared after. */
 export function sandboxData(): SandboxData {
   shared ??= buildSandboxData();
   return shared;
+}
+
+/** The UTC day (days since the epoch) of an instant. */
+export function utcDay(epochMs: number): number {
+  return Math.floor(epochMs / DAY_MS);
+}
+
+/**
+ * How far a company's score has moved on `day`: a seeded swing of up to DRIFT_POINTS over a period of
+ * two to eight weeks, so consecutive days differ by a little and a history shows a trend, not noise.
+ */
+export function scoreDrift(companyIndex: number, day: number): number {
+  const random = createRandom((SANDBOX_SEED ^ Math.imul(companyIndex + 1, 0x9e37_79b1)) >>> 0);
+  const amplitude = DRIFT_POINTS * (0.2 + 0.8 * random.next());
+  const periodDays = random.int(14, 56);
+  const phase = random.next();
+  const since = day - utcDay(Date.parse(SANDBOX_UPDATED_AT));
+  return amplitude * (Math.sin(2 * Math.PI * (since / periodDays + phase)) - Math.sin(2 * Math.PI * phase));
+}
+
+let daily: { day: number; data: SandboxData } | undefined;
+
+/** The data set on the UTC day of `epochMs`: every score drifted by its own seeded amount (sandboxData's on its own day). */
+export function sandboxDataOn(epochMs: number): SandboxData {
+  const day = utcDay(epochMs);
+  if (daily?.day === day) return daily.data;
+  const base = sandboxData();
+  const companies = base.companies.map((company, index) => ({ ...company, score: Math.min(100, Math.max(0, round1(company.score + scoreDrift(index, day)))) }));
+  const byName = new Map(companies.map((company) => [normalizeName(company.name), company]));
+  const data = { ...base, companies, byName, updatedAt: new Date(day * DAY_MS).toISOString().replace('.000Z', 'Z') };
+  daily = { day, data };
+  return data;
 }
 
 /** The company with this name, ignoring case, outer and repeated whitespace, and Unicode composition. */

@@ -1,5 +1,5 @@
 // The sandbox's endpoints as pure functions from a parsed query to a status and a JSON body.
-import { findCompany, pulseIndex, SANDBOX_UPDATED_AT, type Company, type NamedCount, type SandboxData } from './data.js';
+import { findCompany, pulseIndex, type Company, type NamedCount, type SandboxData } from './data.js';
 import { searchAll } from './search.js';
 
 export interface Reply {
@@ -65,7 +65,7 @@ const audit: RouteHandler = (query, data) => {
       score_scale: 100,
       sources: company.sources.map((source) => ({ source: source.source, rating: source.rating, reviews: source.reviews })),
       reviews_total: company.reviewsTotal,
-      updated_at: SANDBOX_UPDATED_AT,
+      updated_at: data.updatedAt,
     },
   };
 };
@@ -87,7 +87,7 @@ const search: RouteHandler = (query, data) => {
 
 const pulse: RouteHandler = (_query, data) => ({
   status: 200,
-  body: { index: pulseIndex(data), companies: data.companies.length, updated_at: SANDBOX_UPDATED_AT },
+  body: { index: pulseIndex(data), companies: data.companies.length, updated_at: data.updatedAt },
 });
 
 /** Paths relative to the base path. */

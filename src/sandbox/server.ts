@@ -2,7 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sandboxData, type SandboxData } from './data.js';
+import { sandboxDataOn, type SandboxData } from './data.js';
 import { describeWindow, FixedWindowLimiter, type RateDecision } from './ratelimit.js';
 import { errorReply, MalformedQueryError, parseQuery, ROUTES, type Reply } from './routes.js';
 
@@ -20,10 +20,12 @@ export interface SandboxOptions {
   limit?: number;
   /** Default one hour. */
   windowMs?: number;
-  /** The only clock the rate limiter reads; default Date.now. */
+  /** The only clock the sandbox reads (its rate limiter, and the day whose data it serves); default Date.now. */
   now?: () => number;
   /** Default '/api'. */
   basePath?: string;
+  /** The Cache-Control of a good answer (errors are always no-store); default SANDBOX_CACHE_CONTROL. */
+  cacheControl?: string;
 }
 
 export interface RunningSandbox {
@@ -44,7 +46,9 @@ interface SandboxState {
   readonly basePath: string;
   readonly keyHash: Buffer;
   readonly limiter: FixedWindowLimiter;
-  readonly data: SandboxData;
+  readonly cacheControl: string;
+  /** The data set of the current UTC day. */
+  data(): SandboxData;
 }
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
@@ -55,12 +59,16 @@ function normalizeBasePath(basePath: string): string {
   return trimmed === '' ? '' : `/${trimmed}`;
 }
 
-function send(res: ServerResponse, reply: Reply): void {
+/** What the sandbox lets a client do with a good answer: keep it for five minutes, so `--sandbox` shows the cache at work. */
+export const SANDBOX_CACHE_CONTROL = 'max-age=300';
+
+function send(res: ServerResponse, reply: Reply, cacheControl: string): void {
   const payload = JSON.stringify(reply.body);
   res.writeHead(reply.status, {
     'content-type': JSON_TYPE,
     'content-length': Buffer.byteLength(payload),
-    'cache-control': 'no-store',
+    // As a service would: an answer may be reused for five minutes (the data moves by day), an error never.
+    'cache-control': reply.status === 200 ? cacheControl : 'no-store',
     ...reply.headers,
   });
   res.end(payload);
@@ -119,7 +127,7 @@ function answer(req: IncomingMessage, state: SandboxState): Reply {
 
   let reply: Reply;
   try {
-    reply = handler(parseQuery(queryStart === -1 ? '' : rawUrl.slice(queryStart + 1)), state.data);
+    reply = handler(parseQuery(queryStart === -1 ? '' : rawUrl.slice(queryStart + 1)), state.data());
   } catch (error) {
     if (!(error instanceof MalformedQueryError)) throw error;
     reply = errorReply(400, 'bad_request', error.message);
@@ -131,19 +139,21 @@ function answer(req: IncomingMessage, state: SandboxState): Reply {
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
   const key = options.key ?? SANDBOX_KEY;
+  const now = options.now ?? Date.now;
   const state: SandboxState = {
     basePath: normalizeBasePath(options.basePath ?? '/api'),
     keyHash: sha256(key),
-    limiter: new FixedWindowLimiter(options.limit ?? 100, options.windowMs ?? 3_600_000, options.now ?? Date.now),
-    data: sandboxData(),
+    limiter: new FixedWindowLimiter(options.limit ?? 100, options.windowMs ?? 3_600_000, now),
+    cacheControl: options.cacheControl ?? SANDBOX_CACHE_CONTROL,
+    data: () => sandboxDataOn(now()),
   };
 
   const server = createServer((req, res) => {
     try {
-      send(res, answer(req, state));
+      send(res, answer(req, state), state.cacheControl);
     } catch {
       // A bug must cost one request, never the process the CLI runs in.
-      if (!res.headersSent) send(res, errorReply(500, 'internal', 'Internal sandbox error'));
+      if (!res.headersSent) send(res, errorReply(500, 'internal', 'Internal sandbox error'), 'no-store');
       else res.destroy();
     }
   });

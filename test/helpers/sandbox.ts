@@ -6,7 +6,8 @@ import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sr
 export function useSandbox(options: SandboxOptions = { limit: 10_000 }): Pick<RunningSandbox, 'url' | 'key'> {
   let running: RunningSandbox | undefined;
   beforeAll(async () => {
-    running = await startSandbox({ port: 0, ...options });
+    // A fixture: every request reaches it (no-store) unless a test asks for the sandbox's own caching rule.
+    running = await startSandbox({ port: 0, cacheControl: 'no-store', ...options });
   });
   afterAll(async () => {
     await running?.close();
