@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { type CacheLimits, type CacheUsage, diskBytes, evictionVictims, putsBeforeCheck } from './cache-limits.js';
 import { readPrivateFile, writePrivateFile } from './files.js';
 import { randomHex } from './ids.js';
+import { parseJson } from '../text.js';
 
 export const ENTRY_EXTENSION = '.answer';
 const ENTRY_NAME = /^[0-9a-f]{64}\.answer$/;
@@ -133,7 +134,7 @@ function readUsage(dir: string): CacheUsage | undefined {
   const file = readPrivateFile(join(dir, USAGE), 1024);
   if (typeof file !== 'object' || !('text' in file)) return undefined;
   try {
-    const usage = JSON.parse(file.text) as Partial<CacheUsage>;
+    const usage = parseJson(file.text) as Partial<CacheUsage>;
     return Number.isSafeInteger(usage.entries) && Number.isSafeInteger(usage.bytes) ? (usage as CacheUsage) : undefined;
   } catch {
     return undefined;

@@ -17,6 +17,7 @@ import { keyId } from './requests.js';
 import { checksum, sha256Hex } from './ids.js';
 import { isFresh, isJsonDocument } from '../store/policy.js';
 import type { CachedAnswer, Freshness, PutOutcome, StoredAnswer } from '../store/port.js';
+import { parseJson } from '../text.js';
 
 export type { CachedAnswer, PutOutcome } from '../store/port.js';
 export { CACHE_LIMITS, type CacheLimits } from './cache-limits.js';
@@ -271,7 +272,7 @@ function parseEntry(text: string, identity: Identity): { facts: EntryFacts; body
   if (newline < 0) return undefined;
   let facts: unknown;
   try {
-    facts = JSON.parse(text.slice(0, newline));
+    facts = parseJson(text.slice(0, newline));
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@
 // line read back as a clean point (text scrubbed and capped, fields checked), whatever the line holds.
 // Where points are kept is the store's (src/store/port.ts; the local one: src/store/local/history.ts).
 import { baseUrlKey } from '../api/base-url.js';
-import { INVISIBLE_CHARACTERS, scrubLine } from '../text.js';
+import { INVISIBLE_CHARACTERS, isRecord, parseJson, scrubLine } from '../text.js';
 import { randomHex } from './ids.js';
 
 import type { HistoryPoint, PointSource as HistorySource } from '../store/port.js';
@@ -44,7 +44,7 @@ const SCRUBBED = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u200c\\u200d\\u202
 export function parsePoint(line: string): HistoryPoint | undefined {
   const start = line.lastIndexOf(LINE_START); // inside JSON strings quotes are escaped: this is where a line began
   try {
-    return pointOf(JSON.parse(start > 0 ? line.slice(start) : line) as unknown);
+    return pointOf(parseJson(start > 0 ? line.slice(start) : line));
   } catch {
     return undefined;
   }
@@ -110,8 +110,4 @@ function optionalFinite(value: unknown): boolean {
 
 function finite(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { folderForeignness } from '../local-file.js';
 import { readPrivateFile, TEMP_SUFFIX, writePrivateFile } from './files.js';
 import { randomHex } from './ids.js';
+import { parseJson } from '../text.js';
 
 export interface StoredRecord {
   id: string;
@@ -219,7 +220,7 @@ function readRecordFile(path: string): { text: string } | 'gone' | 'unreadable' 
 
 function parseLine(line: string): unknown {
   try {
-    return JSON.parse(line) as unknown;
+    return parseJson(line);
   } catch {
     return undefined; // a torn or foreign line is skipped; the others still count
   }

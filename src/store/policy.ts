@@ -2,6 +2,7 @@
 // fresh, how names match, and where the series of a point is. Pure functions, no I/O.
 import { sha256Hex } from '../state/ids.js';
 import type { HistoryPoint, Store, StoredAnswer } from './port.js';
+import { parseJson } from '../text.js';
 
 /** How far after `now` an answer may have been stored and still count: another process may store one between a clock read and a lookup. */
 export const CLOCK_SLACK_MS = 60_000;
@@ -79,7 +80,7 @@ export async function admitAnswer(
 /** Only a JSON object or array is an answer worth keeping. */
 export function isJsonDocument(text: string): boolean {
   try {
-    const value: unknown = JSON.parse(text);
+    const value = parseJson(text);
     return typeof value === 'object' && value !== null;
   } catch {
     return false;

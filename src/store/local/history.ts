@@ -13,6 +13,7 @@ import { nameKey, pointKeys } from '../policy.js';
 import type { HistoryPoint, HistoryPort, HistoryStats, RangeQuestion } from '../port.js';
 import { MARKET_SERIES } from '../port.js';
 import { appendToFile, fdId, pathId, readFrom, readSeriesText } from './series-file.js';
+import { parseJson } from '../../text.js';
 
 const SERIES_DIR = 'series';
 const INDEX_FILE = 'index.jsonl';
@@ -297,7 +298,7 @@ function parseIndex(text: string): IndexEntry[] {
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     try {
-      const data = JSON.parse(line.slice(Math.max(0, line.lastIndexOf('{"base":')))) as Record<string, unknown>;
+      const data = parseJson(line.slice(Math.max(0, line.lastIndexOf('{"base":')))) as Record<string, unknown>;
       if (typeof data.base !== 'string' || typeof data.series !== 'string' || typeof data.query !== 'string') continue;
       const name = typeof data.name === 'string' ? data.name : undefined;
       entries.push({ base: data.base, series: data.series, query: data.query, ...(name ? { name } : {}), keys: pointKeys({ query: data.query, name }) });
