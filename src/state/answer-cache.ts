@@ -14,6 +14,10 @@ import type { AnswerHeaders } from './answer-freshness.js';
 import { readPrivateFile, writePrivateFileAsync } from './files.js';
 import { keyId } from './requests.js';
 import { checksum, sha256Hex } from './ids.js';
+import { isFresh } from '../store/policy.js';
+import type { CachedAnswer, Freshness, PutOutcome, StoredAnswer } from '../store/port.js';
+
+export type { CachedAnswer, PutOutcome } from '../store/port.js';
 
 /** Which question an answer is to; `apiKey` is hashed at once and never kept. */
 export interface AnswerKey {
@@ -35,19 +39,6 @@ export interface FreshAnswer {
   /** When it arrived (epoch ms). */
   receivedAt: number;
 }
-
-/** An answer from the cache: the body exactly as the server sent it, and how old it is. */
-export interface CachedAnswer {
-  bodyText: string;
-  status: number;
-  /** content-type only, when the server sent one: nothing else is worth keeping. */
-  headers: Record<string, string>;
-  storedAt: number;
-  ageMs: number;
-}
-
-/** What put() did: stored it, refused it (reason, for --debug), or failed to write (error, to warn about). */
-export type PutOutcome = { stored: true } | { stored: false; reason: string } | { stored: false; error: Error };
 
 export interface CacheStats {
   dir: string;
@@ -80,9 +71,6 @@ export const CACHE_LIMITS: CacheLimits = { maxEntries: 5000, maxBytes: 50 * 1024
 const MAX_ENTRY_BYTES = 8 * 1024 * 1024 + 64 * 1024;
 /** The entry format: 2 checks the body with a checksum (1 had a SHA-256); an entry of another is a miss. */
 const FORMAT = 2;
-/** How far after `now` an entry may have been stored and still count (see get). */
-const CLOCK_SLACK_MS = 60_000;
-
 /** The facts on an entry's first line. */
 interface EntryFacts {
   v: number;
@@ -99,7 +87,7 @@ interface EntryFacts {
 }
 
 /** The identity of a question: what an entry must match to answer it. */
-type Identity = Pick<EntryFacts, 'baseUrl' | 'endpoint' | 'query' | 'key'>;
+export type Identity = Pick<EntryFacts, 'baseUrl' | 'endpoint' | 'query' | 'key'>;
 
 /**
  * The cache in dir. A folder or entry of another user's, or one others can write, is neither read nor
@@ -115,20 +103,7 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS,
     get(key, { maxAgeMs, now = Date.now() }) {
       if (!(maxAgeMs > 0) || foreign()) return undefined;
       const identity = identify(key);
-      if (!identity) return undefined;
-      const path = join(dir, fileName(identity));
-      const file = readPrivateFile(path, MAX_ENTRY_BYTES);
-      if (typeof file === 'object' && 'foreign' in file) warn?.(`not using the cached answer ${path}: it ${file.foreign}`);
-      const entry = typeof file === 'object' && 'text' in file ? parseEntry(file.text, identity) : undefined;
-      if (!entry) return undefined;
-      // Another process may store an answer between the caller reading the clock and this read: a
-      // little "in the future" is age 0; far in the future means the clock was turned back, a miss.
-      if (now - entry.facts.storedAt < -CLOCK_SLACK_MS) return undefined;
-      const ageMs = Math.max(0, now - entry.facts.storedAt);
-      if (ageMs >= maxAgeMs) return undefined;
-      if (entry.facts.freshUntil !== undefined && now >= entry.facts.freshUntil) return undefined;
-      const headers: Record<string, string> = entry.facts.contentType === undefined ? {} : { 'content-type': entry.facts.contentType };
-      return { bodyText: entry.bodyText, status: entry.facts.status, headers, storedAt: entry.facts.storedAt, ageMs };
+      return identity && readEntry(dir, identity, { maxAgeMs, now }, warn);
     },
 
     async put(key, answer) {
@@ -144,19 +119,20 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS,
           return { stored: false, reason: 'the answer holds the API key' };
         const { freshnessOf } = await import('./answer-freshness.js');
         const freshness = freshnessOf(answer.headers, answer.receivedAt);
-        const path = join(dir, fileName(identity));
         if (!freshness.keep) {
-          // An older answer the server would not let us keep now goes too. Looked for first: there is
-          // seldom one (pulse is never kept), and unlink would throw ENOENT (see readLocalFile).
-          if (lstatSync(path, { throwIfNoEntry: false })) removeFile(path);
+          // An older answer the server would not let us keep now goes too (seldom one: pulse is never kept).
+          forgetEntry(dir, identity);
           return { stored: false, reason: freshness.reason };
         }
-        const text = entryText(identity, answer, freshness.freshUntil);
-        if (Buffer.byteLength(text) > MAX_ENTRY_BYTES) return { stored: false, reason: 'the answer is too large to keep' };
-        ensurePrivateDir(dir);
-        await writePrivateFileAsync(path, text);
-        if (countPut(dir) >= limits.evictEvery) evictOnce(dir, limits);
-        return { stored: true };
+        const contentType = answer.headers['content-type'];
+        const stored: StoredAnswer = {
+          status: answer.status,
+          bodyText: answer.bodyText,
+          ...(typeof contentType === 'string' ? { contentType } : {}),
+          storedAt: answer.receivedAt,
+          ...(freshness.freshUntil === undefined ? {} : { freshUntil: freshness.freshUntil }),
+        };
+        return await writeEntry(dir, identity, stored, limits);
       } catch (error) {
         return { stored: false, error: error instanceof Error ? error : new Error(String(error)) };
       }
@@ -211,18 +187,59 @@ function fileName(identity: Identity): string {
   return name;
 }
 
-function entryText(identity: Identity, answer: FreshAnswer, freshUntil: number | undefined): string {
-  const contentType = answer.headers['content-type'];
+function entryText(identity: Identity, answer: StoredAnswer): string {
   const facts: EntryFacts = {
     v: FORMAT,
     ...identity,
     status: answer.status,
-    ...(typeof contentType === 'string' ? { contentType } : {}),
-    storedAt: answer.receivedAt,
-    ...(freshUntil === undefined ? {} : { freshUntil }),
+    ...(answer.contentType === undefined ? {} : { contentType: answer.contentType }),
+    storedAt: answer.storedAt,
+    ...(answer.freshUntil === undefined ? {} : { freshUntil: answer.freshUntil }),
     checksum: checksum(answer.bodyText),
   };
   return `${JSON.stringify(facts)}\n${answer.bodyText}`;
+}
+
+/** The entry for a question, if it is whole, ours and fresh (isFresh). Never throws. */
+export function readEntry(dir: string, identity: Identity, freshness: Freshness, warn?: (text: string) => void): CachedAnswer | undefined {
+  const path = join(dir, fileName(identity));
+  const file = readPrivateFile(path, MAX_ENTRY_BYTES);
+  if (typeof file === 'object' && 'foreign' in file) warn?.(`not using the cached answer ${path}: it ${file.foreign}`);
+  const entry = typeof file === 'object' && 'text' in file ? parseEntry(file.text, identity) : undefined;
+  if (!entry || !isFresh(entry.facts, freshness)) return undefined;
+  const headers: Record<string, string> = entry.facts.contentType === undefined ? {} : { 'content-type': entry.facts.contentType };
+  return {
+    bodyText: entry.bodyText,
+    status: entry.facts.status,
+    headers,
+    storedAt: entry.facts.storedAt,
+    ageMs: Math.max(0, freshness.now - entry.facts.storedAt),
+  };
+}
+
+/** Writes the entry whole (0600, in a 0700 folder) and keeps the folder within its bound. */
+export async function writeEntry(dir: string, identity: Identity, answer: StoredAnswer, limits: CacheLimits): Promise<PutOutcome> {
+  try {
+    const text = entryText(identity, answer);
+    if (Buffer.byteLength(text) > MAX_ENTRY_BYTES) return { stored: false, reason: 'the answer is too large to keep' };
+    ensurePrivateDir(dir);
+    await writePrivateFileAsync(join(dir, fileName(identity)), text);
+    if (countPut(dir) >= limits.evictEvery) evictOnce(dir, limits);
+    return { stored: true };
+  } catch (error) {
+    return { stored: false, error: error instanceof Error ? error : new Error(String(error)) };
+  }
+}
+
+/** Removes the entry for a question, if there is one. Never throws. */
+export function forgetEntry(dir: string, identity: Identity): void {
+  const path = join(dir, fileName(identity));
+  try {
+    // Looked for first: unlink would throw ENOENT (see readLocalFile).
+    if (lstatSync(path, { throwIfNoEntry: false })) removeFile(path);
+  } catch {
+    // Left; a later put replaces it.
+  }
 }
 
 /** The entry in text, if it is whole, of this format, and for exactly this question. */

@@ -238,7 +238,7 @@ function readTail(fd: number, size: number, cap: number): string {
 }
 
 /** Everything from `start` to the end of the file as it is now. */
-function readFrom(fd: number, start: number): Buffer {
+export function readFrom(fd: number, start: number): Buffer {
   return readRange(fd, start, Math.max(start, fstatSync(fd).size));
 }
 

@@ -10,29 +10,9 @@ import { INVISIBLE_CHARACTERS, scrubLine } from '../text.js';
 import { openAppendLog } from './append-log.js';
 import { randomHex } from './ids.js';
 
-export interface HistorySource {
-  source: string;
-  rating?: number;
-  reviews?: number;
-}
+import type { HistoryPoint, PointSource as HistorySource } from '../store/port.js';
 
-/** One recorded answer, stored as one line with these keys. */
-export interface HistoryPoint {
-  /** Unique per point, so a line written twice (see append-log.ts) counts once. */
-  id: string;
-  /** When it was fetched, ISO 8601 in UTC. */
-  at: string;
-  /** The base URL it came from, without userinfo or trailing slash. */
-  base_url: string;
-  /** The name as the user asked for it. */
-  query: string;
-  /** The company's name in the answer, when it had one. */
-  name?: string;
-  score: number;
-  /** The top of the score's scale, when the answer said. */
-  scale?: number;
-  sources: HistorySource[];
-}
+export type { HistoryPoint, PointSource as HistorySource } from '../store/port.js';
 
 export interface HistoryLimits {
   /** An append that leaves the file bigger than this compacts it. */
@@ -313,7 +293,7 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SCRUBBED = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u200c\\u200d\\u2028\\u2029${INVISIBLE_CHARACTERS}]`, 'u');
 
 /** A line as a point; a line glued to the torn end of a failed write is still read from its own start. */
-function parsePoint(line: string): HistoryPoint | undefined {
+export function parsePoint(line: string): HistoryPoint | undefined {
   const start = line.lastIndexOf(LINE_START); // inside JSON strings quotes are escaped: this is where a line began
   try {
     return pointOf(JSON.parse(start > 0 ? line.slice(start) : line) as unknown);

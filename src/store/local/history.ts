@@ -1,0 +1,307 @@
+// The local score history: a directory (0700) with one JSON Lines file per series, named by a hash of
+// (base URL, query key), so reading one company's points reads one small file however long the
+// history grows; and index.jsonl, one line per series and spelling, for names, completion and the
+// company-name fallback. Every line is self-contained (it holds its id); a corrupt line is skipped
+// with one warning. Appends are O_APPEND writes (the index line before the point), so a crash at any
+// moment loses nothing acknowledged. No point goes unless prune() is asked.
+import { closeSync, constants, linkSync, lstatSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensurePrivateDir, readLocalFile } from '../../local-file.js';
+import { parsePoint } from '../../state/history.js';
+import { randomHex, sha256Hex } from '../../state/ids.js';
+import { nameKey, pointKeys } from '../policy.js';
+import type { HistoryPoint, HistoryPort, HistoryStats, RangeQuestion } from '../port.js';
+import { MARKET_SERIES } from '../port.js';
+import { appendToFile, fdId, pathId, readFrom, readSeriesText } from './series-file.js';
+
+const SERIES_DIR = 'series';
+const INDEX_FILE = 'index.jsonl';
+/** Where a prune links the file it replaces until its tail is copied; what a killed prune left is merged back on the next open. */
+const PRUNING_DIR = 'pruning';
+const MAX_INDEX_BYTES = 256 * 1024 * 1024;
+
+/** One index line: a series and one spelling of its query and company name. */
+interface IndexEntry {
+  base: string;
+  series: string;
+  query: string;
+  name?: string;
+  keys: string[];
+}
+
+export interface LocalHistoryOptions {
+  /** Says once what is wrong (a corrupt line, a foreign folder). */
+  warn?: (text: string) => void;
+  /** Runs before the first read or write (the migration of a history.jsonl); a refusal (why, in words) makes every call fail. */
+  prepare?: () => Promise<string | undefined>;
+}
+
+/** The history in `dir`. Every method rejects when the directory cannot be read or written. */
+export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOptions = {}): HistoryPort {
+  let ready: Promise<string | undefined> | undefined;
+  const corruptWarned = new Set<string>();
+  const ensureReady = async () => {
+    ready ??= (async () => {
+      const refused = prepare ? await prepare() : undefined;
+      if (!refused) recoverPrunes(dir, warn);
+      return refused;
+    })();
+    const refused = await ready;
+    if (refused) throw new Error(refused);
+  };
+  const seriesPath = (base: string, key: string) => join(dir, SERIES_DIR, `${sha256Hex(`${base}\n${key}`).slice(0, 32)}.jsonl`);
+  const readPoints = (path: string) => {
+    const { points, corrupt } = parseText(readSeriesText(path));
+    if (corrupt > 0 && !corruptWarned.has(path)) {
+      corruptWarned.add(path);
+      warn?.(`skipped ${corrupt === 1 ? 'a corrupt line' : `${corrupt} corrupt lines`} in the history file ${path}`);
+    }
+    return points;
+  };
+  const readIndex = (): IndexEntry[] => parseIndex(readLocalFile(join(dir, INDEX_FILE), MAX_INDEX_BYTES, { noFollow: true, ownOnly: true }) ?? '');
+  /** The series files whose index lines say they may hold a point answering to one of `keys`. */
+  const seriesFor = (keys: ReadonlySet<string>, base?: string) => {
+    const paths = new Set<string>();
+    for (const entry of readIndex()) {
+      if ((base === undefined || entry.base === base) && entry.keys.some((key) => keys.has(key))) paths.add(join(dir, SERIES_DIR, `${entry.series}.jsonl`));
+    }
+    return [...paths];
+  };
+
+  return {
+    async append(points) {
+      await ensureReady();
+      if (points.length === 0) return;
+      ensurePrivateDir(join(dir, SERIES_DIR));
+      const known = new Set(readIndex().map((entry) => indexLine(entry)));
+      const newIndex: string[] = [];
+      const bySeries = new Map<string, HistoryPoint[]>();
+      for (const point of points) {
+        const path = seriesPath(point.base_url, nameKey(point.query));
+        const line = indexLine({ base: point.base_url, series: seriesName(path), query: point.query, ...(point.name ? { name: point.name } : {}) });
+        if (!known.has(line)) {
+          known.add(line);
+          newIndex.push(line);
+        }
+        const list = bySeries.get(path);
+        if (list) list.push(point);
+        else bySeries.set(path, [point]);
+      }
+      // The index first: a point is never where no index line leads (a line without points is harmless).
+      if (newIndex.length > 0) appendToFile(join(dir, INDEX_FILE), Buffer.from(newIndex.map((line) => `${line}\n`).join('')));
+      // No read of the series to skip ids it holds: readers take each id once (an append stays flat as a series grows).
+      for (const [path, list] of bySeries)
+        appendToFile(
+          path,
+          Buffer.from(
+            onePerId(list)
+              .map((point) => `${JSON.stringify(point)}\n`)
+              .join(''),
+          ),
+        );
+    },
+
+    async previous(questions) {
+      await ensureReady();
+      const cache = new Map<string, HistoryPoint[]>();
+      const read = (path: string) => {
+        let points = cache.get(path);
+        if (!points) cache.set(path, (points = readPoints(path)));
+        return points;
+      };
+      let index: IndexEntry[] | undefined;
+      return questions.map((question) => {
+        const excluded = new Set(question.excludeIds ?? []);
+        const seen = (point: HistoryPoint) => point.base_url === question.baseUrl && Date.parse(point.at) < question.before && !excluded.has(point.id);
+        const own = newest(read(seriesPath(question.baseUrl, question.queryKey)).filter((point) => seen(point) && nameKey(point.query) === question.queryKey));
+        if (own) return own;
+        const keys = new Set([question.queryKey, ...(question.nameKey === undefined ? [] : [question.nameKey])]);
+        index ??= readIndex();
+        const paths = new Set(
+          index
+            .filter((entry) => entry.base === question.baseUrl && entry.keys.some((key) => keys.has(key)))
+            .map((entry) => join(dir, SERIES_DIR, `${entry.series}.jsonl`)),
+        );
+        return newest([...paths].flatMap((path) => read(path).filter((point) => seen(point) && pointKeys(point).some((key) => keys.has(key)))));
+      });
+    },
+
+    async range(question: RangeQuestion) {
+      await ensureReady();
+      const keys = new Set([question.key]);
+      const points = seriesFor(keys, question.baseUrl).flatMap((path) =>
+        readPoints(path).filter((point) => {
+          const at = Date.parse(point.at);
+          return (
+            (question.baseUrl === undefined || point.base_url === question.baseUrl) &&
+            pointKeys(point).includes(question.key) &&
+            (question.since === undefined || at >= question.since) &&
+            (question.until === undefined || at < question.until)
+          );
+        }),
+      );
+      return inTimeOrder(onePerId(points));
+    },
+
+    async names(prefixKey) {
+      await ensureReady();
+      const names = new Map<string, string>();
+      for (const entry of readIndex()) {
+        for (const text of [entry.query, entry.name]) {
+          if (text === undefined || text === MARKET_SERIES) continue;
+          const key = nameKey(text);
+          if (key.startsWith(prefixKey)) names.set(key, text);
+        }
+      }
+      return [...names.values()].sort((a, b) => a.localeCompare(b));
+    },
+
+    async prune(before) {
+      await ensureReady();
+      let removed = 0;
+      for (const path of seriesFiles(dir)) removed += pruneFile(dir, path, before, warn);
+      return removed;
+    },
+
+    async stats(): Promise<HistoryStats> {
+      await ensureReady();
+      const ids = new Set<string>();
+      let bytes = fileSize(join(dir, INDEX_FILE));
+      let oldest: string | undefined;
+      for (const path of seriesFiles(dir)) {
+        bytes += fileSize(path);
+        for (const point of readPoints(path)) {
+          ids.add(point.id);
+          if (oldest === undefined || point.at < oldest) oldest = point.at;
+        }
+      }
+      return { points: ids.size, bytes, ...(oldest === undefined ? {} : { oldest }), where: dir };
+    },
+  };
+}
+
+/** Points from a series file's text, each id once, and how many lines were corrupt. */
+export function parseText(text: string): { points: HistoryPoint[]; corrupt: number } {
+  let corrupt = 0;
+  const points: HistoryPoint[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const point = parsePoint(line);
+    if (point) points.push(point);
+    else corrupt += 1;
+  }
+  return { points: onePerId(points), corrupt };
+}
+
+/** Removes the points dated before `before` from one series file; how many went. */
+function pruneFile(dir: string, path: string, before: number, warn?: (text: string) => void): number {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const text = readFrom(fd, 0);
+    const { points } = parseText(text.toString('utf8'));
+    const kept = points.filter((point) => Date.parse(point.at) >= before);
+    if (kept.length === points.length) return 0;
+    // The old file stays linked under pruning/ until its tail is copied: a prune killed in between loses nothing.
+    ensurePrivateDir(join(dir, PRUNING_DIR));
+    const aside = join(dir, PRUNING_DIR, `${seriesName(path)}.${before}.${randomHex(4)}.jsonl`);
+    linkSync(path, aside);
+    const temp = `${path}.${process.pid}.${randomHex(4)}.tmp`;
+    try {
+      writeFileSync(temp, kept.map((point) => `${JSON.stringify(point)}\n`).join(''), { mode: 0o600, flag: 'wx' });
+      if (fdId(fd) !== pathId(path)) return 0; // another prune replaced it meanwhile: left to that one
+      renameSync(temp, path);
+    } finally {
+      rmSync(temp, { force: true });
+    }
+    // What was appended to the old file since it was read; its writers may not have seen the rename.
+    const tail = readFrom(fd, text.length);
+    if (tail.length > 0) appendToFile(path, tail);
+    rmSync(aside, { force: true });
+    return points.length - kept.length;
+  } catch (error) {
+    warn?.(`cannot prune the history file ${path}`);
+    throw error;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Merges back what killed prunes left under pruning/: their points at or after each prune's cut-off. */
+function recoverPrunes(dir: string, warn?: (text: string) => void): void {
+  let names: string[];
+  try {
+    names = readdirSync(join(dir, PRUNING_DIR));
+  } catch {
+    return; // none (the common case)
+  }
+  for (const name of names) {
+    const match = /^([0-9a-f]{32})\.(\d+)\.[0-9a-f]+\.jsonl$/.exec(name);
+    if (!match) continue;
+    const aside = join(dir, PRUNING_DIR, name);
+    try {
+      const { points } = parseText(readSeriesText(aside));
+      const path = join(dir, SERIES_DIR, `${match[1]}.jsonl`);
+      const have = new Set(parseText(readSeriesText(path)).points.map((point) => point.id));
+      const back = points.filter((point) => Date.parse(point.at) >= Number(match[2]) && !have.has(point.id));
+      if (back.length > 0) appendToFile(path, Buffer.from(back.map((point) => `${JSON.stringify(point)}\n`).join('')));
+      unlinkSync(aside);
+    } catch {
+      warn?.(`cannot merge ${aside} back into the history; it is kept`);
+    }
+  }
+}
+
+function seriesFiles(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(dir, SERIES_DIR));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return names.filter((name) => /^[0-9a-f]{32}\.jsonl$/.test(name)).map((name) => join(dir, SERIES_DIR, name));
+}
+
+function seriesName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1, -'.jsonl'.length);
+}
+
+function indexLine(entry: Omit<IndexEntry, 'keys'>): string {
+  return JSON.stringify({ base: entry.base, series: entry.series, query: entry.query, ...(entry.name === undefined ? {} : { name: entry.name }) });
+}
+
+function parseIndex(text: string): IndexEntry[] {
+  const entries: IndexEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const data = JSON.parse(line.slice(Math.max(0, line.lastIndexOf('{"base":')))) as Record<string, unknown>;
+      if (typeof data.base !== 'string' || typeof data.series !== 'string' || typeof data.query !== 'string') continue;
+      const name = typeof data.name === 'string' ? data.name : undefined;
+      entries.push({ base: data.base, series: data.series, query: data.query, ...(name ? { name } : {}), keys: pointKeys({ query: data.query, name }) });
+    } catch {
+      // A torn line: the point it led to has its own line in the next append's index line, or none.
+    }
+  }
+  return entries;
+}
+
+function newest(points: readonly HistoryPoint[]): HistoryPoint | undefined {
+  let best: HistoryPoint | undefined;
+  for (const point of points) if (!best || point.at >= best.at) best = point;
+  return best;
+}
+
+function onePerId(points: readonly HistoryPoint[]): HistoryPoint[] {
+  const byId = new Map<string, HistoryPoint>();
+  for (const point of points) if (!byId.has(point.id)) byId.set(point.id, point);
+  return [...byId.values()];
+}
+
+function inTimeOrder(points: HistoryPoint[]): HistoryPoint[] {
+  return points.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}
+
+function fileSize(path: string): number {
+  return lstatSync(path, { throwIfNoEntry: false })?.size ?? 0;
+}

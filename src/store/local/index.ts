@@ -1,0 +1,110 @@
+// The local-files store, rep's embedded default (zero set-up): answers in the cache folder (one file
+// an answer, state/answer-cache.ts), the request ledger in the state folder (state/requests.ts), the
+// history in its own folder (history.ts here). Each keeps its on-disk format and its safety: private
+// modes, foreign files refused, whole-file writes, no link followed.
+import { forgetEntry, openAnswerCache, readEntry, writeEntry, CACHE_LIMITS, type CacheLimits } from '../../state/answer-cache.js';
+import { openRequestLog, readRequestCount, readRequestStatus, type RequestLog } from '../../state/requests.js';
+import { folderForeignness, foreignnessOnce } from '../../local-file.js';
+import type { AnswerKey, AnswerStorePort, LedgerPort, LedgerScope, Store } from '../port.js';
+import { openLocalHistory } from './history.js';
+import { prepareHistoryDir } from './migrate.js';
+
+export interface LocalStoreOptions {
+  /** The answer cache's folder. */
+  cacheDir: string;
+  /** The state folder: the request ledger is its requests/ folder. */
+  stateDir: string;
+  /** The history's folder. */
+  historyDir: string;
+  /** A history.jsonl of an earlier rep to move over on first use (it may be historyDir itself). */
+  legacyHistoryFile?: string;
+  cacheLimits?: CacheLimits;
+  warn?: (text: string) => void;
+  now?: () => number;
+}
+
+export function openLocalStore(options: LocalStoreOptions): Store {
+  const { cacheDir, stateDir, historyDir, warn, now = Date.now } = options;
+  const answers = localAnswers(cacheDir, options.cacheLimits ?? CACHE_LIMITS, warn);
+  const ledger = localLedger(stateDir, now);
+  const history = openLocalHistory(historyDir, {
+    ...(warn ? { warn } : {}),
+    prepare: () => prepareHistoryDir(historyDir, options.legacyHistoryFile, warn),
+  });
+  return {
+    answers,
+    ledger,
+    history,
+    describe: () => ({
+      kind: 'local',
+      details: [
+        { label: 'cache', value: cacheDir },
+        { label: 'history', value: historyDir },
+        { label: 'requests', value: stateDir },
+      ],
+    }),
+    async close() {
+      await ledger.settle();
+    },
+  };
+}
+
+function localAnswers(dir: string, limits: CacheLimits, warn?: (text: string) => void): AnswerStorePort {
+  const foreign = foreignnessOnce(
+    () => folderForeignness(dir),
+    (reason) => warn?.(`not using the answer cache: the folder ${dir} ${reason}`),
+  );
+  const identity = (key: AnswerKey) => ({ baseUrl: key.baseUrl, endpoint: key.endpoint, query: key.query, key: key.keyFingerprint });
+  return {
+    async get(key, freshness) {
+      return foreign() ? undefined : readEntry(dir, identity(key), freshness, warn);
+    },
+    async put(key, answer) {
+      const refusal = foreign();
+      return refusal ? { stored: false, reason: `the folder ${dir} ${refusal}` } : writeEntry(dir, identity(key), answer, limits);
+    },
+    async forget(key) {
+      if (!foreign()) forgetEntry(dir, identity(key));
+    },
+    async stats() {
+      const stats = openAnswerCache(dir).stats();
+      return { where: stats.dir, entries: stats.entries, bytes: stats.bytes };
+    },
+    async clear() {
+      return openAnswerCache(dir).clear();
+    },
+  };
+}
+
+/** One request log per (key, base URL) this run sends with: each is one live record (state/requests.ts). */
+function localLedger(stateDir: string, now: () => number): LedgerPort {
+  const logs = new Map<string, RequestLog>();
+  const logOf = (scope: LedgerScope) => {
+    const id = `${scope.keyFingerprint}\n${scope.baseUrl}`;
+    let log = logs.get(id);
+    if (!log) logs.set(id, (log = openRequestLog(stateDir, scope.keyFingerprint, now, scope.baseUrl)));
+    return log;
+  };
+  return {
+    async record(scope, at) {
+      logOf(scope).record(at);
+    },
+    async noteRateLimit(scope, facts) {
+      logOf(scope).noteRateLimit(facts);
+    },
+    async count(scope, since, at) {
+      const log = logs.get(`${scope.keyFingerprint}\n${scope.baseUrl}`);
+      if (log) return log.countSince(since);
+      return readRequestCount(stateDir, scope.keyFingerprint, at, scope.baseUrl, since);
+    },
+    async lastRateLimit(scope) {
+      const log = logs.get(`${scope.keyFingerprint}\n${scope.baseUrl}`);
+      return log ? log.lastRateLimit() : readRequestStatus(stateDir, scope.keyFingerprint, now(), scope.baseUrl).rateLimit;
+    },
+    async settle() {
+      let failure: Error | undefined;
+      for (const log of logs.values()) failure ??= log.flush();
+      return failure;
+    },
+  };
+}
