@@ -33,6 +33,8 @@ const LEAVES = [
   { name: 'cli-table3', entries: ['cli-table3'] },
   { name: 'ora', entries: ['ora'] },
   { name: 'conf', entries: ['conf'] },
+  // The PostgreSQL driver (Postgres.js): read only when a store URL is set and the store is first used.
+  { name: 'postgres', entries: ['postgres'] },
 ];
 
 /**

@@ -42,3 +42,5 @@ export {
   type SearchView,
   type SourceRow,
 } from './views/index.js';
+export { openStore, type OpenStoreOptions } from './store/open.js';
+export { StoreError } from './store/errors.js';

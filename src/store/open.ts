@@ -1,10 +1,11 @@
 // Which store a run uses, in one place: `--store URL` > REP_STORE > the config file's `store` > local
-// files. A URL opens the PostgreSQL store, whose code and driver load only then.
+// files. A URL opens the PostgreSQL store; its driver (a leaf of dist/lib/) loads on first use.
 import { createHash } from 'node:crypto';
 import { homedir, hostname } from 'node:os';
 import { UsageError } from '../api/errors.js';
-import { StoreError } from './errors.js';
 import type { Store } from './port.js';
+import { openPostgresStore } from './postgres/index.js';
+import { parseStoreUrl, type StoreTarget } from './postgres/url.js';
 
 export type StoreSource = 'flag' | 'env' | 'config';
 
@@ -61,20 +62,21 @@ export interface OpenStoreOptions {
   warn?: (text: string) => void;
 }
 
-/** A store on a PostgreSQL database: `openStore('postgres://rep@db.internal/rep')`, for `createClient({ store })`. */
-export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
-  const env = options.env ?? {};
-  const { parseStoreUrl } = await import('./postgres/url.js');
-  let target: ReturnType<typeof parseStoreUrl>;
+/**
+ * A store on a PostgreSQL database, for `createClient({ store })`: `openStore('postgres://rep@db.internal/rep')`.
+ * Nothing connects until the store is first used; the driver loads then. A malformed URL throws UsageError.
+ */
+export function openStore(url: string, options: OpenStoreOptions = {}): Store {
+  const home = options.home ?? homedir();
+  let target: StoreTarget;
   try {
-    target = parseStoreUrl(url, env, options.home ?? homedir());
+    target = parseStoreUrl(url, options.env ?? {}, home);
   } catch (error) {
-    throw new StoreError((error as Error).message, 'other');
+    throw new UsageError((error as Error).message);
   }
-  const { openPostgresStore } = await import('./postgres/index.js');
   return openPostgresStore({
     target,
-    machine: options.machine ?? machineId(options.home ?? homedir()),
+    machine: options.machine ?? machineId(home),
     ...(options.timeout === undefined ? {} : { connectTimeout: options.timeout }),
     ...(options.warn ? { warn: options.warn } : {}),
   });

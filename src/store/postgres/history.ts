@@ -3,6 +3,7 @@
 // found by the name keys policy.ts makes (query_key, name_key), through indexes, never by a scan.
 import type { Sql } from 'postgres';
 import { nameKey } from '../policy.js';
+import { connectionLost } from './connect.js';
 import type { HistoryPoint, HistoryPort, HistoryStats, RangeQuestion } from '../port.js';
 import { MARKET_SERIES } from '../port.js';
 
@@ -35,7 +36,11 @@ export function postgresHistory({ sql: ready, failure, machine, where }: Postgre
     try {
       return await work(await ready());
     } catch (error) {
-      throw failure(error, doing);
+      // Every statement here may run twice (an append keeps each id once): a connection lost under it is tried once more.
+      if (!connectionLost(error)) throw failure(error, doing);
+      return await work(await ready()).catch((again: unknown) => {
+        throw failure(again, doing);
+      });
     }
   };
   return {

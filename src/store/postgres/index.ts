@@ -179,37 +179,43 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
     },
   };
 
+  // The lock is a transaction's: it holds one connection while the work runs and goes with it, even if the process dies.
   const singleFlight: SingleFlightPort = {
     async run(key, work, signal) {
-      let reserved: Awaited<ReturnType<Sql['reserve']>>;
+      signal?.throwIfAborted();
+      let db: Sql;
       try {
-        reserved = await (await ready()).reserve();
+        db = await ready();
       } catch (error) {
         carryOn(error, 'share a question');
         return work();
       }
       const lockKey = `rep:${key}`;
+      let locked = false;
+      let result: { value: Awaited<ReturnType<typeof work>> } | undefined;
       try {
-        const waiting = reserved`select pg_advisory_lock(hashtextextended(${lockKey}, 0))`;
-        const abort = () => void waiting.cancel();
-        signal?.addEventListener('abort', abort, { once: true });
-        try {
-          await waiting;
-        } catch (error) {
-          if (signal?.aborted) throw signal.reason;
-          carryOn(error, 'share a question');
-          return await work();
-        } finally {
-          signal?.removeEventListener('abort', abort);
-        }
-        try {
-          return await work();
-        } finally {
-          await reserved`select pg_advisory_unlock(hashtextextended(${lockKey}, 0))`.catch(() => undefined);
-        }
-      } finally {
-        reserved.release();
+        await db.begin(async (tx) => {
+          const [row] = await tx<Array<{ pid: number }>>`select pg_backend_pid() as pid`;
+          // Cancelled from another connection, the wait ends with the signal.
+          const abort = () => void db`select pg_cancel_backend(${row!.pid})`.catch(() => undefined);
+          signal?.addEventListener('abort', abort, { once: true });
+          try {
+            signal?.throwIfAborted();
+            await tx`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`;
+          } finally {
+            signal?.removeEventListener('abort', abort);
+          }
+          locked = true;
+          result = { value: await work() };
+        });
+      } catch (error) {
+        if (result) return result.value; // the work was done; only the commit failed, which releases the lock anyway
+        if (locked) throw error; // the work's own failure
+        if (signal?.aborted) throw signal.reason;
+        carryOn(error, 'share a question');
+        return work();
       }
+      return result!.value;
     },
   };
 
