@@ -30,6 +30,8 @@ export interface GlobalOptions {
   debug: boolean;
   quiet: boolean;
   sandbox: boolean;
+  /** `--store URL` (never with a password): the store for this run. */
+  store?: string;
 }
 
 export interface Deps {

@@ -10,6 +10,7 @@ import type { LoginOptions } from './commands/login.js';
 import type { LogoutOptions } from './commands/logout.js';
 import type { PulseOptions } from './commands/pulse.js';
 import type { SandboxCommandOptions } from './commands/sandbox.js';
+import { chooseStoreUrl } from './store/choose.js';
 import type { SearchOptions } from './commands/search.js';
 import type { StatusOptions } from './commands/status.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
@@ -84,6 +85,7 @@ export function buildProgram(runAction: RunAction, args?: readonly string[]): Co
     .option('--debug', 'print requests, responses and stack traces on stderr (never the key)')
     .option('-q, --quiet', 'print nothing but data and errors')
     .option('--sandbox', 'run the command against a built-in local sandbox (offline, writes no files)')
+    .option('--store <url>', 'the store for this run: postgres://user@host/db, no password (env: REP_STORE; default: local files)')
     .addHelpText(
       'after',
       `
@@ -280,6 +282,7 @@ interface GlobalFlags {
   debug?: true;
   quiet?: true;
   sandbox?: true;
+  store?: string;
 }
 
 /** Commands that print no data document: an output format given to them would be silently ignored. */
@@ -308,5 +311,6 @@ function globalsOf(command: Command): GlobalOptions {
     debug: flags.debug === true,
     quiet: flags.quiet === true,
     sandbox: flags.sandbox === true,
+    ...(flags.store === undefined ? {} : { store: chooseStoreUrl({ flag: flags.store, env: {} })?.url }),
   };
 }
