@@ -1,7 +1,8 @@
 // The arrows of ARCHITECTURE.md, held by a tool: `npm test` runs `depcruise src` with these rules, and a
 // wrong import fails it with the rule's name. Layers, top to bottom: process (cli.ts), CLI (main,
 // program, context, commands, batch, history, progress, output, io, errors), the library's core (api,
-// views, text) and local state (config, state); the sandbox is off to the side.
+// views, text), the store (store/: the port, its policy, the local implementation) and local state
+// (config, state); the sandbox is off to the side.
 /** Modules any layer may use: pure helpers with no terminal, config, state or process behind them. */
 const NEUTRAL = '^src/(text|time|shell-quote|version|base-url)[.]ts$';
 const CLI = '^src/((cli|main|program|context|deps|io|progress|errors|prompt|interrupt|options)[.]ts|(commands|batch|history|output)/)';
@@ -51,6 +52,34 @@ module.exports = {
       from: { path: '^src/(config|state)/' },
       // errors.ts is where error kinds get their exit codes: state may throw them.
       to: { path: [CLI, '^src/(api/(client|transport|http|undici)[.]ts$|views/|sandbox/)'], pathNot: '^src/errors[.]ts$' },
+    },
+    {
+      name: 'store-below-the-cli',
+      severity: 'error',
+      comment: 'The store (port, policy, implementations) serves the CLI and the library; it never reaches up into them.',
+      from: { path: '^src/store/' },
+      to: { path: [CLI, '^src/(api/(client|transport|http|undici)[.]ts$|views/|sandbox/)'], pathNot: '^src/errors[.]ts$' },
+    },
+    {
+      name: 'store-port-is-types',
+      severity: 'error',
+      comment: 'port.ts is the interface every store fills in: it imports nothing, so any layer (api/ included) may name its types.',
+      from: { path: '^src/store/port[.]ts$' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'core-uses-the-port-not-a-store',
+      severity: 'error',
+      comment: 'The library core knows the port and the shared policy, never one implementation: a store is given to createClient.',
+      from: { path: '^src/(api|views)/' },
+      to: { path: '^src/store/', pathNot: '^src/store/(port|policy|answer-freshness)[.]ts$' },
+    },
+    {
+      name: 'cli-opens-the-store-in-one-place',
+      severity: 'error',
+      comment: 'Commands, batches and the history reach state through deps.store(); only context.ts opens the local store (and completion, which loads no context, its index).',
+      from: { path: CLI, pathNot: '^src/(context[.]ts|commands/complete[.]ts)$' },
+      to: { path: '^src/store/local/' },
     },
     {
       name: 'batch-and-history-use-no-context',

@@ -17,7 +17,7 @@ export default {
     'src/output/text-width.ts',
     'src/options.ts',
     'src/state/requests.ts',
-    'src/state/answer-freshness.ts',
+    'src/store/answer-freshness.ts',
     'src/history/change.ts',
     'src/history/gates.ts',
     'src/history/since.ts',

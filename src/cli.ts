@@ -40,7 +40,7 @@ async function run(args: string[]): Promise<number> {
   if (args[0] === '__complete') {
     // Hidden, for the completion scripts: recorded names, without loading the parser or any command.
     const { completeWords } = await import('./commands/complete.js');
-    io.out(completeWords(args.slice(1), process.env));
+    io.out(await completeWords(args.slice(1), process.env));
     return exitAfterOutput(io, ExitCode.ok, false);
   }
   const { main } = await import('./main.js');

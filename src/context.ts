@@ -4,9 +4,11 @@ import { readConfigFile } from './config/file.js';
 import { repPaths, type RepPaths } from './config/paths.js';
 import { resolveSettings, type Settings } from './config/settings.js';
 import { createClient, type ClientOptions, type RepClient } from './api/client.js';
-import { openAnswerCache } from './state/answer-cache.js';
-import { keyId, openRequestLog, requestsDir } from './state/requests.js';
-import { cacheDirFrom, maxAgeFrom } from './config/cache-settings.js';
+import { requestsDir } from './state/requests.js';
+import { maxAgeFrom } from './config/cache-settings.js';
+import { cacheDirFrom, historyPlace } from './config/paths.js';
+import { openLocalStore } from './store/local/index.js';
+import type { Store } from './store/port.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
 import { scrubLine } from './text.js';
 import { AuthError, systemErrorText, type HintContext } from './errors.js';
@@ -37,6 +39,7 @@ export function createDeps({ globals, io, env, signal, exiting = new AbortContro
   let settings: Promise<Settings> | undefined;
   let resolved: Settings | undefined;
   let client: Promise<RepClient> | undefined;
+  let store: Store | undefined;
 
   const deps: Deps = {
     io,
@@ -57,6 +60,7 @@ export function createDeps({ globals, io, env, signal, exiting = new AbortContro
     paths: () => (paths ??= repPaths(env, process.platform, deps.warn)),
     settings: () => (settings ??= (globals.sandbox ? startSandbox(deps) : loadSettings(deps)).then((found) => (resolved = found))),
     client: () => (client ??= deps.settings().then((settings) => clientFor(deps, settings))),
+    store: () => (globals.sandbox ? undefined : (store ??= openStore(deps))),
   };
   const cleanup = async () => {
     for (const step of cleanups.reverse()) await step();
@@ -101,17 +105,6 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
         `the API key goes to any server that answers as ${settings.baseUrl.hostname}\n`,
     );
   }
-  const { stateDir } = deps.paths();
-  const requestLog = settings.keySource === 'sandbox' ? undefined : openRequestLog(stateDir, keyId(settings.key ?? ''));
-  if (requestLog) {
-    // Each request is saved as it is sent; a second signal's exit only hands the run's file over sooner.
-    deps.exiting.addEventListener('abort', () => requestLog.flush(), { once: true });
-    deps.onExit(() => {
-      const failure = requestLog.flush();
-      if (failure)
-        deps.warn(`cannot save the request count in ${requestsDir(stateDir)} (${systemErrorText(failure)}); \`rep status\` will not count these requests`);
-    });
-  }
   // The library client, given what the CLI resolved; what it tells, progress.ts shows.
   const client = createClient({
     baseUrl: settings.baseUrl,
@@ -122,20 +115,40 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
     maxWait: deps.globals.maxWait / 1000,
     signal: deps.signal,
     hooks: clientHooks(deps),
-    ...(await answerCacheFor(deps, settings)),
+    ...clientStoreFor(deps, settings),
     userAgent: `rep/${VERSION} (node ${process.version})`,
     env: deps.env,
-    ...(requestLog ? { requestLog } : {}),
     now: deps.now,
   });
   return settings.key ? client : warnOnAnswerWithoutKey(client, deps);
 }
 
-/** The answer cache the client reads and writes: none under --sandbox or --no-cache. */
-export async function answerCacheFor(deps: Deps, settings: Settings): Promise<Pick<ClientOptions, 'cache'>> {
-  if (settings.keySource === 'sandbox' || deps.globals.cache === false) return {};
-  const maxAgeMs = maxAgeFrom(deps.globals.maxAge, deps.env);
-  return { cache: { store: openAnswerCache(cacheDirFrom(deps.env, deps.paths()), undefined, deps.warn), maxAge: maxAgeMs / 1000 } };
+/** The local store at rep's places; at exit what the ledger holds is saved (a second signal's exit saves it sooner), then it is closed. */
+export function openStore(deps: Deps): Store {
+  const paths = deps.paths();
+  const store = openLocalStore({
+    cacheDir: cacheDirFrom(deps.env, paths),
+    stateDir: paths.stateDir,
+    ...historyPlace(deps.env, paths.stateDir),
+    warn: deps.warn,
+  });
+  // settle() saves synchronously before its first await: enough when the process exits at once.
+  deps.exiting.addEventListener('abort', () => void store.ledger.settle(), { once: true });
+  deps.onExit(async () => {
+    const failure = await store.ledger.settle();
+    if (failure)
+      deps.warn(`cannot save the request count in ${requestsDir(paths.stateDir)} (${systemErrorText(failure)}); \`rep status\` will not count these requests`);
+    await store.close();
+  });
+  return store;
+}
+
+/** What the client keeps: nothing under --sandbox; the ledger only under --no-cache; else answers too, for --max-age. */
+export function clientStoreFor(deps: Deps, settings: Settings): Pick<ClientOptions, 'store' | 'maxAge'> {
+  const store = settings.keySource === 'sandbox' ? undefined : deps.store();
+  if (!store) return {};
+  if (deps.globals.cache === false) return { store: { ledger: store.ledger } };
+  return { store, maxAge: maxAgeFrom(deps.globals.maxAge, deps.env) / 1000 };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { RepClient } from './api/client.js';
 import type { RepPaths } from './config/paths.js';
 import type { Settings } from './config/settings.js';
 import type { IO } from './io.js';
+import type { Store } from './store/port.js';
 
 export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'markdown';
 
@@ -60,4 +61,6 @@ export interface Deps {
   onExit(cleanup: () => Promise<void> | void): void;
   /** Where rep's files live (config, state, cache). */
   paths(): RepPaths;
+  /** rep's memory (answers, request ledger, history), opened on first use and closed at exit; none under --sandbox, which touches no files. */
+  store(): Store | undefined;
 }

@@ -2,10 +2,8 @@
 // same client; nothing here prints, reads a config file or looks at the environment unless asked.
 export {
   createClient,
-  type AnswerStore,
-  type AnswerStoreKey,
   type CacheEvent,
-  type PutOutcome,
+  type ClientStore,
   type CallOptions,
   type ClientOptions,
   type LowQuotaEvent,
@@ -42,5 +40,11 @@ export {
   type SearchView,
   type SourceRow,
 } from './views/index.js';
+// rep's memory: give createClient({ store }) the CLI's own (openLocalStore(localStoreOptions(process.env)))
+// to share its cache, request count and history; close() it when done.
+export { localStoreOptions, openLocalStore, type LocalStoreOptions } from './store/local/index.js';
+export type * from './store/port.js';
+export { MARKET_SERIES } from './store/port.js';
+// A team's store on PostgreSQL: createClient({ store: openStore(process.env.REP_STORE) }).
 export { openStore, type OpenStoreOptions } from './store/open.js';
 export { StoreError } from './store/errors.js';

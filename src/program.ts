@@ -6,6 +6,7 @@ import type { AuditOptions } from './commands/audit.js';
 import type { CacheClearOptions } from './commands/cache.js';
 import type { CompletionOptions } from './commands/completion.js';
 import type { HistoryOptions } from './commands/history.js';
+import type { HistoryPruneOptions } from './commands/history-prune.js';
 import type { LoginOptions } from './commands/login.js';
 import type { LogoutOptions } from './commands/logout.js';
 import type { PulseOptions } from './commands/pulse.js';
@@ -29,6 +30,7 @@ const GLOBALS_IN_HELP: Record<string, readonly string[]> = {
   sandbox: ['--quiet'],
   cache: ['--quiet'],
   clear: ['--quiet'],
+  prune: ['--quiet'],
   completion: [],
   help: [],
 };
@@ -183,6 +185,14 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited,
       )
       .action((words: string[], flags: { since?: string }, command: Command) =>
         runAction<HistoryOptions>(() => import('./commands/history.js'), { name: words.join(' '), since: flags.since }, globalsOf(command)),
+      )
+      // A company named "prune": `rep history Prune` (names match without case).
+      .command('prune')
+      .description('remove the points dated before a time, every company (the only way a point goes)')
+      .option('--before <when>', 'a duration back from now (2y, 90d) or a date (2026-01-01)')
+      .addHelpText('after', examples('rep history prune --before 2y', 'rep history prune --before 2026-01-01'))
+      .action((flags: HistoryPruneOptions, command: Command) =>
+        runAction<HistoryPruneOptions>(() => import('./commands/history-prune.js'), { before: flags.before }, globalsOf(command)),
       );
   if (wanted('search'))
     program
@@ -286,7 +296,7 @@ interface GlobalFlags {
 }
 
 /** Commands that print no data document: an output format given to them would be silently ignored. */
-const PRINTS_NO_DATA = new Set(['login', 'logout', 'sandbox', 'cache clear', 'completion']);
+const PRINTS_NO_DATA = new Set(['login', 'logout', 'sandbox', 'cache clear', 'history prune', 'completion']);
 
 /** The global options of a run, read once from the command that runs (they may come before or after it). */
 function globalsOf(command: Command): GlobalOptions {

@@ -1,7 +1,7 @@
 // How long the server lets the answer cache reuse an answer (src/state/answer-freshness.ts), and its
 // readings of Cache-Control and HTTP-date, where a malformed header keeps less, never more.
 import { describe, expect, it } from 'vitest';
-import { freshnessOf, parseCacheControl, parseHttpDate } from '../src/state/answer-freshness.js';
+import { freshnessOf, parseCacheControl, parseHttpDate } from '../src/store/answer-freshness.js';
 
 const NOW = Date.UTC(2030, 0, 1, 12, 0, 0);
 const httpDate = (ms: number) => new Date(ms).toUTCString();

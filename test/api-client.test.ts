@@ -10,7 +10,9 @@ import { createDeps } from '../src/context.js';
 import { ApiError, AuthError, InterruptedError, NetworkError, NotFoundError, RateLimitError } from '../src/errors.js';
 import { testIO, type IO } from '../src/io.js';
 import { clientHooks } from '../src/progress.js';
-import { openRequestLog, readRequestStatus } from '../src/state/requests.js';
+import { readRequestStatus } from '../src/state/requests.js';
+import { openLocalStore } from '../src/store/local/index.js';
+import { keyFingerprint } from '../src/store/policy.js';
 import { useRep } from './helpers/cli.js';
 import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
 import { testGlobals } from './helpers/globals.js';
@@ -325,16 +327,16 @@ describe('rate limits', () => {
     const s = await server();
     s.expect('/api/pulse', { body: {} }, { status: 429 });
     let clock = now;
-    const requestLog = openRequestLog(stateDir, 'aaaa');
-    const { api } = client(s.baseUrl, { now: () => clock, requestLog });
+    const store = openLocalStore({ cacheDir: join(stateDir, 'cache'), stateDir, historyDir: join(stateDir, 'history') });
+    const { api } = client(s.baseUrl, { now: () => clock, store: { ledger: store.ledger } });
     await api.pulse();
     clock += 20 * 60_000;
     const error = (await failure(api.pulse())) as RateLimitError;
     expect(error.resetFromServer).toBe(false);
     expect(error.resetAt).toBe(now + 60 * 60_000);
     expect(error.message).toContain('resets in about 40 min (at about ');
-    requestLog.flush();
-    expect(readRequestStatus(stateDir, 'aaaa', clock).lastHour).toBe(2);
+    await store.close();
+    expect(readRequestStatus(stateDir, keyFingerprint(KEY), clock).lastHour).toBe(2);
   });
 
   it('says the reset is unknown with no headers and no log', async () => {

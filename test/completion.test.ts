@@ -5,15 +5,18 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAuditHistory } from '../src/state/audit-history.js';
+import { localHistory, recordAnswers } from './helpers/history.js';
 import { lastPrompt, hasTmux, lineChanged, type Shell, startShell } from './helpers/shell-session.js';
 import { makeTempHome, REP_BIN, runInProcess, type TempHome } from './helpers/cli.js';
 
 let home: TempHome;
+/** The history folder with recorded names (beforeAll). */
+let recorded: string;
 const scripts: Record<string, string> = {};
 
 beforeAll(async () => {
   home = makeTempHome();
+  recorded = await historyFileWithNames(home);
   for (const shell of ['bash', 'zsh', 'fish']) {
     const result = await runInProcess(['completion', shell], { home });
     expect([result.code, result.stderr]).toEqual([0, '']);
@@ -36,20 +39,22 @@ function repOnPath(): string {
 
 /** The environment the shells run in: the temp home's, with a recorded history and `rep` on PATH. */
 function shellEnv(): NodeJS.ProcessEnv {
-  return { ...home.env, PATH: `${repOnPath()}:${process.env.PATH ?? ''}`, REP_HISTORY_FILE: historyFileWithNames(home) };
+  return { ...home.env, PATH: `${repOnPath()}:${process.env.PATH ?? ''}`, REP_HISTORY_FILE: recorded };
 }
 
 /** A history with recorded names (written the way an audit records them), one of them a would-be option. */
-function historyFileWithNames(home: TempHome): string {
-  const file = join(home.dir, 'history.jsonl');
-  const deps = { env: { REP_HISTORY_FILE: file }, paths: () => ({ stateDir: home.dir }), now: () => Date.parse('2026-11-01T08:00:00Z'), warn: () => {} };
-  const history = openAuditHistory(deps, 'https://api.example.test/api');
-  if (history.previous('Blue Bottle Coffee') === undefined) {
-    history.record('Blue Bottle Coffee', { name: 'Blue Bottle Coffee', score: 80, sources: [] });
-    history.record('bakery', { name: "Bob's Bakery", score: 70, sources: [] });
-    history.record('Royal Bakery', { name: 'Royal Bakery', score: 60, sources: [] });
-    history.record('Кофейня Ромашка', { name: 'Кофейня Ромашка', score: 4, sources: [] });
-    history.record('--base-url=http://127.0.0.1:18061/api', { score: 1, sources: [] });
+async function historyFileWithNames(home: TempHome): Promise<string> {
+  const file = join(home.dir, 'history');
+  const history = localHistory({ REP_HISTORY_FILE: file }, home.dir);
+  if ((await history.names('blue bottle')).length === 0) {
+    const at = Date.parse('2026-11-01T08:00:00Z');
+    await recordAnswers(history, 'https://api.example.test/api', [
+      { query: 'Blue Bottle Coffee', at, answer: { name: 'Blue Bottle Coffee', score: 80, sources: [] } },
+      { query: 'bakery', at, answer: { name: "Bob's Bakery", score: 70, sources: [] } },
+      { query: 'Royal Bakery', at, answer: { name: 'Royal Bakery', score: 60, sources: [] } },
+      { query: 'Кофейня Ромашка', at, answer: { name: 'Кофейня Ромашка', score: 4, sources: [] } },
+      { query: '--base-url=http://127.0.0.1:18061/api', at, answer: { score: 1, sources: [] } },
+    ]);
   }
   return file;
 }

@@ -1,16 +1,17 @@
 // `rep history` through its run(), in-process: three recorded points in every format, oldest first
 // with their changes; --since; exit 3 (with how to start a history) when there is none; valid GFM
 // when a name holds a pipe. No request is sent: the history is local.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run, type HistoryOptions } from '../src/commands/history.js';
-import { createDeps } from '../src/context.js';
-import type { Format } from '../src/deps.js';
+import { createDeps, openStore } from '../src/context.js';
+import type { Deps, Format } from '../src/deps.js';
+import type { Store } from '../src/store/port.js';
 import { localDateTime } from '../src/history/change.js';
 import { testIO } from '../src/io.js';
-import { openAuditHistory } from '../src/state/audit-history.js';
+import { localHistory, recordAnswers } from './helpers/history.js';
 import { testGlobals } from './helpers/globals.js';
 
 const BASE = 'https://api.example.test/api';
@@ -36,22 +37,19 @@ function home() {
 }
 
 /** Records answers the way an audit run does, one day apart from T0. */
-function record(
+async function record(
   stateDir: string,
   env: NodeJS.ProcessEnv,
   query: string,
   scores: readonly number[],
   options: { name?: string; baseUrl?: string; start?: number } = {},
 ) {
-  scores.forEach((score, day) => {
-    const deps = { env, paths: () => ({ stateDir }), now: () => (options.start ?? T0) + day * DAY, warn: () => {} };
-    openAuditHistory(deps, options.baseUrl ?? BASE).record(query, {
-      name: options.name ?? 'Blue Bottle Coffee',
-      score,
-      scoreMax: 100,
-      sources: [{ source: 'Google', rating: 4.5 }],
-    });
-  });
+  const answers = scores.map((score, day) => ({
+    query,
+    at: (options.start ?? T0) + day * DAY,
+    answer: { name: options.name ?? 'Blue Bottle Coffee', score, scoreMax: 100, sources: [{ source: 'Google', rating: 4.5 }] },
+  }));
+  await recordAnswers(localHistory(env, stateDir), options.baseUrl ?? BASE, answers);
 }
 
 async function history(opts: HistoryOptions, stateDir: string, setup: Setup = {}) {
@@ -60,7 +58,9 @@ async function history(opts: HistoryOptions, stateDir: string, setup: Setup = {}
   // 'markdown' is cast until the global Format has it (the lead adds it with --format markdown).
   if (setup.format) globals.format = setup.format as Format;
   const { deps, cleanup } = createDeps({ globals, io, env: setup.env ?? {}, signal: new AbortController().signal, now: () => NOW });
-  const local = { ...deps, paths: () => ({ ...deps.paths(), stateDir }) };
+  const local: Deps = { ...deps, paths: () => ({ ...deps.paths(), stateDir }) };
+  let store: Store | undefined;
+  local.store = () => (setup.sandbox ? undefined : (store ??= openStore(local)));
   try {
     await run(opts, local);
     return { stdout: io.stdoutText(), stderr: io.stderrText() };
@@ -81,7 +81,7 @@ async function failure(promise: Promise<unknown>): Promise<{ exitCode: number; m
 describe('rep history', () => {
   it('json: an array of the three points, oldest first, with change, name, query, base URL and sources', async () => {
     const { stateDir, env } = home();
-    record(stateDir, env, 'blue bottle', SCORES);
+    await record(stateDir, env, 'blue bottle', SCORES);
     const { stdout, stderr } = await history({ name: 'Blue  BOTTLE' }, stateDir, { env, format: 'json' });
     expect(stderr).toBe('');
     expect(JSON.parse(stdout)).toEqual(
@@ -101,7 +101,7 @@ describe('rep history', () => {
 
   it('ndjson: the same records, one compact line each; found by the company name too', async () => {
     const { stateDir, env } = home();
-    record(stateDir, env, 'blue bottle', SCORES);
+    await record(stateDir, env, 'blue bottle', SCORES);
     const json = JSON.parse((await history({ name: 'blue bottle' }, stateDir, { env, format: 'json' })).stdout) as unknown[];
     const { stdout } = await history({ name: 'Blue Bottle Coffee' }, stateDir, { env, format: 'ndjson' });
     expect(stdout.split('\n')).toHaveLength(4);
@@ -115,7 +115,7 @@ describe('rep history', () => {
 
   it('csv: at, score, change, name, base_url', async () => {
     const { stateDir, env } = home();
-    record(stateDir, env, 'blue bottle', SCORES);
+    await record(stateDir, env, 'blue bottle', SCORES);
     const { stdout } = await history({ name: 'blue bottle' }, stateDir, { env, format: 'csv' });
     const at = (day: number) => new Date(T0 + day * DAY).toISOString();
     expect(stdout).toBe(
@@ -126,7 +126,7 @@ describe('rep history', () => {
 
   it('table: name, base URL, the trend as a sparkline, then date, score and change (arrows, no colour needed), within 80 columns', async () => {
     const { stateDir, env } = home();
-    record(stateDir, env, 'blue bottle', SCORES);
+    await record(stateDir, env, 'blue bottle', SCORES);
     const { stdout } = await history({ name: 'blue bottle' }, stateDir, { env, format: 'table' });
     const lines = stdout.trimEnd().split('\n');
     expect(lines.slice(0, 3)).toEqual(['Blue Bottle Coffee', BASE, 'Trend  █▁▃  3 points, 80.0 → 74.5']);
@@ -150,7 +150,7 @@ describe('rep history', () => {
   /** The table of 100 recorded points (scores 0..9, repeating) on a line of `columns`. */
   async function longHistoryTable(columns: number): Promise<string> {
     const { stateDir, env } = home();
-    record(
+    await record(
       stateDir,
       env,
       'blue bottle',
@@ -177,7 +177,7 @@ describe('rep history', () => {
 
   it('markdown: a valid GFM table (a pipe in a name escaped, every row as many cells as the header) and the trend', async () => {
     const { stateDir, env } = home();
-    record(stateDir, env, 'joe', SCORES, { name: 'Joe | Sons\nCoffee' });
+    await record(stateDir, env, 'joe', SCORES, { name: 'Joe | Sons\nCoffee' });
     const { stdout } = await history({ name: 'joe' }, stateDir, { env, format: 'markdown' });
     const [table, trend] = stdout.split('\n\n');
     const rows = table!.split('\n');
@@ -189,7 +189,7 @@ describe('rep history', () => {
 
   it('--since keeps the points at or after it; the first kept row keeps its change from the point before', async () => {
     const { stateDir, env } = home();
-    record(stateDir, env, 'blue bottle', SCORES, { start: NOW - 3 * DAY });
+    await record(stateDir, env, 'blue bottle', SCORES, { start: NOW - 3 * DAY });
     const recent = JSON.parse((await history({ name: 'blue bottle', since: '2d' }, stateDir, { env, format: 'json' })).stdout) as Array<{
       score: number;
       change: number;
@@ -210,14 +210,14 @@ describe('rep history', () => {
     const { stateDir, env } = home();
     const error = await failure(history({ name: "Joe's Coffee" }, stateDir, { env, format: 'json' }));
     expect(error).toMatchObject({ exitCode: 3, message: "no history for Joe's Coffee", hint: "run `rep audit 'Joe'\\''s Coffee'` to record a point" });
-    record(stateDir, env, 'blue bottle', SCORES);
+    await record(stateDir, env, 'blue bottle', SCORES);
     expect(await failure(history({ name: 'Blue' }, stateDir, { env }))).toMatchObject({ exitCode: 3, hint: 'run `rep audit Blue` to record a point' });
   });
 
   it("points are per base URL: with another in use, exit 3 names where they are; with none set, the newest point's base URL is used", async () => {
     const { stateDir, env } = home();
-    record(stateDir, env, 'blue bottle', [50, 51], { baseUrl: 'https://old.example.test/api' });
-    record(stateDir, env, 'blue bottle', SCORES, { start: T0 + 5 * DAY });
+    await record(stateDir, env, 'blue bottle', [50, 51], { baseUrl: 'https://old.example.test/api' });
+    await record(stateDir, env, 'blue bottle', SCORES, { start: T0 + 5 * DAY });
     const elsewhere = await failure(history({ name: 'blue bottle' }, stateDir, { env: { ...env, REP_BASE_URL: 'https://new.example.test/api' } }));
     expect(elsewhere).toMatchObject({ exitCode: 3, hint: `its points are for another base URL: rep history --base-url ${BASE} 'blue bottle'` });
     const unset = JSON.parse(
@@ -233,30 +233,32 @@ describe('rep history', () => {
   it('REP_HISTORY_FILE is read instead of the state dir', async () => {
     const { stateDir, env } = home();
     const carried = { ...env, REP_HISTORY_FILE: join(root, 'carried.jsonl') };
-    record(stateDir, carried, 'blue bottle', SCORES);
+    await record(stateDir, carried, 'blue bottle', SCORES);
     expect(JSON.parse((await history({ name: 'blue bottle' }, stateDir, { env: carried, format: 'json' })).stdout)).toHaveLength(3);
     expect(await failure(history({ name: 'blue bottle' }, stateDir, { env, format: 'json' }))).toMatchObject({ exitCode: 3 });
   });
 
   it('a corrupt line: one warning on stderr, the other points shown; an unreadable file: exit 1 naming it', async () => {
     const { stateDir, env } = home();
-    record(stateDir, env, 'blue bottle', SCORES);
-    const file = join(stateDir, 'history.jsonl');
+    await record(stateDir, env, 'blue bottle', SCORES);
+    const dir = join(stateDir, 'history');
+    const [series] = readdirSync(join(dir, 'series'));
+    const file = join(dir, 'series', series!);
     writeFileSync(file, '{"torn\n', { flag: 'a' });
     const { stdout, stderr } = await history({ name: 'blue bottle' }, stateDir, { env, format: 'json' });
     expect(JSON.parse(stdout)).toHaveLength(3);
     expect(stderr).toBe(`rep: warning: skipped a corrupt line in the history file ${file}\n`);
-    rmSync(file);
-    mkdirSync(file);
+    rmSync(dir, { recursive: true });
+    writeFileSync(dir, 'a file of the user\n');
     expect(await failure(history({ name: 'blue bottle' }, stateDir, { env }))).toMatchObject({
       exitCode: 1,
-      message: `cannot read the history file ${file} (is a directory)`,
+      message: `cannot read the history in ${dir} (the history path ${dir} is a file, not rep's history folder: it is left untouched)`,
     });
   });
 
   it('--sandbox records nothing, so it has no history (and starts no sandbox); an empty name is a usage error', async () => {
     const { stateDir, env } = home();
-    record(stateDir, env, 'blue bottle', SCORES);
+    await record(stateDir, env, 'blue bottle', SCORES);
     expect(await failure(history({ name: 'blue bottle' }, stateDir, { env, sandbox: true }))).toMatchObject({
       exitCode: 3,
       hint: "--sandbox records none: run `rep audit 'blue bottle'` without it to record a point",

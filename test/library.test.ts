@@ -16,13 +16,14 @@ import {
   type LowQuotaEvent,
   type RateLimitWaitEvent,
   type RetryEvent,
+  openLocalStore,
 } from '../src/index.js';
-import { openAnswerCache } from '../src/state/answer-cache.js';
 import { makeTempHome, useRep } from './helpers/cli.js';
 import { closedPort, startFaultServer } from './helpers/fault-server.js';
 import { useSandbox } from './helpers/sandbox.js';
 
 const sandbox = useSandbox();
+const localStore = (dir: string) => openLocalStore({ cacheDir: `${dir}/cache`, stateDir: `${dir}/state`, historyDir: `${dir}/state/history` });
 const { track } = useRep();
 
 async function failure(promise: Promise<unknown>): Promise<RepError> {
@@ -41,15 +42,15 @@ describe('the cache option', () => {
     try {
       const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 61 } });
       const events: string[] = [];
-      const real = openAnswerCache(home.dir);
-      const store = {
-        get: real.get,
+      const real = localStore(home.dir).answers;
+      const answers = {
+        ...real,
         put: async (...args: Parameters<typeof real.put>) => {
           events.push('put');
           return real.put(...args);
         },
       };
-      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0002', cache: { store, maxAge: 60 } });
+      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0002', store: { answers }, maxAge: 60 });
       const call = rep.pulse({ onAnswered: () => events.push('answered') });
       await call;
       events.push('resolved');
@@ -68,7 +69,7 @@ describe('the cache option', () => {
       const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 61 } });
       let clock = Date.parse('2026-11-01T08:00:00Z');
       const now = () => clock;
-      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0001', cache: { store: openAnswerCache(home.dir), maxAge: 60 }, now });
+      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0001', store: localStore(home.dir), maxAge: 60, now });
       const miss = await failure(rep.pulse({ onlyIfCached: true }));
       expect(miss).toBeInstanceOf(NotCachedError);
       expect([miss.exitCode, miss.message]).toEqual([ExitCode.error, 'no cached answer for pulse']);

@@ -1,7 +1,7 @@
 // Watching over time, end to end through the built CLI against a server whose scores change between
 // calls: each fresh audit is a history point, `rep history` lists them oldest first, and the gates
 // (--fail-under, --fail-on-drop) exit 7 with the failing names on stderr and every record on stdout.
-import { mkdirSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRep } from './helpers/cli.js';
@@ -80,11 +80,11 @@ describe('rep history after audits', () => {
     const server = await serverWith({ 'Blue Bottle': [80] });
     const cached = { REP_MAX_AGE: undefined };
     expect((await rep(server, ['audit', 'Blue Bottle', '--format', 'json'], cached)).code).toBe(0);
-    // From here on the history file cannot be read (a directory), and the answer comes from the cache.
-    const unreadable = join(session.home().dir, 'history-as-a-directory');
-    mkdirSync(unreadable);
+    // From here on the history cannot be read (REP_HISTORY_FILE names a file that is no history), and the answer comes from the cache.
+    const unreadable = join(session.home().dir, 'not-a-history.txt');
+    writeFileSync(unreadable, 'a user file\n');
     const env = { ...cached, REP_HISTORY_FILE: unreadable, NO_COLOR: '1' };
-    const warning = `cannot read the history file ${unreadable}`;
+    const warning = `cannot read the history in ${unreadable}`;
     const quiet = [
       ['audit', 'Blue Bottle', '--format', 'json'],
       ['audit', 'Blue Bottle', '--format', 'ndjson'],

@@ -1,12 +1,15 @@
 // The library's client: audit(name), search(text) and pulse() each send one GET and resolve to
 // { body, view, rateLimit } or reject with a RepError. It retries what is safe to retry, waits out a
-// rate limit when asked, and tells its hooks; it writes nothing anywhere and reads no config file or
-// environment variable it is not given.
+// rate limit when asked, and tells its hooks. It reads no config file or environment variable it is not
+// given, and keeps nothing unless given a store (src/store/port.ts): then answers are cached and
+// requests counted there, under the cache policy of src/store/policy.ts.
 import { auditView, pulseView, searchView, type AuditView, type PulseView, type SearchView } from '../views/index.js';
 import { errorFromResponse, InterruptedError, NetworkError, NotCachedError, parseJsonBody, UsageError, type RateLimitError, type RepError } from './errors.js';
 import {
   describeReset,
   estimateReset,
+  HOUR_MS,
+  type LedgerFacts,
   formatClock,
   formatRelative,
   hasRateLimitInfo,
@@ -14,9 +17,10 @@ import {
   parseRetryAfter,
   rateLimitError,
   type RateLimitInfo,
-  type RequestCounter,
 } from './rate-limit.js';
-import { buildUrl, checkBaseUrl, checkKey, keyRedactor, redactBody, type Endpoint } from './request.js';
+import { admitAnswer, keyFingerprint } from '../store/policy.js';
+import type { AnswerKey, AnswerStorePort, LedgerPort, LedgerScope, PutOutcome } from '../store/port.js';
+import { baseUrlKey, buildUrl, checkBaseUrl, checkKey, keyRedactor, redactBody, type Endpoint } from './request.js';
 import { createTransport, linkSignals, type ApiResponse, type RequestEvent, type ResponseEvent } from './transport.js';
 
 export type { RequestEvent, ResponseEvent } from './transport.js';
@@ -37,14 +41,18 @@ export interface ClientOptions {
   /** Aborting it stops every call of this client at once (InterruptedError). */
   signal?: AbortSignal;
   hooks?: RepHooks;
-  /** Answers kept across calls: one younger than maxAge (seconds; 0: always fetch) is given with no request; each success is stored. */
-  cache?: { store: AnswerStore; maxAge: number };
+  /**
+   * What the client keeps (a Store, e.g. openLocalStore's, shares rep's memory): `answers`, where an
+   * answer younger than maxAge is given with no request and each success the server lets be kept is
+   * stored; `ledger`, where each request is counted as it is sent. The caller closes the store.
+   */
+  store?: ClientStore;
+  /** Seconds an answer from `store` stays good (0: always fetch). Default 900, as the CLI's. */
+  maxAge?: number;
   /** Default `rep`. */
   userAgent?: string;
   /** Proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) are read from here only: pass `process.env` to honour the environment's. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** @internal The CLI's request count across runs (state/requests.ts). */
-  requestLog?: RequestCounter;
   /** @internal Test seam: the clock (epoch ms). */
   now?: () => number;
   /** @internal Test seam: how to sleep. */
@@ -72,24 +80,13 @@ export interface RepHooks {
   onLowQuota?(quota: LowQuotaEvent): void;
 }
 
-/** Where answers are kept (the CLI's is state/answer-cache.ts): get never throws, put reports instead of throwing. */
-export interface AnswerStore {
-  get(
-    key: AnswerStoreKey,
-    options: { maxAgeMs: number; now?: number },
-  ): { bodyText: string; status: number; headers: Record<string, string>; ageMs: number } | undefined;
-  put(key: AnswerStoreKey, answer: { status: number; headers: Record<string, string>; bodyText: string; receivedAt: number }): Promise<PutOutcome>;
+/** The parts of a Store (src/store/port.ts) the client uses; either may be left out (`--no-cache` keeps the ledger only). */
+export interface ClientStore {
+  answers?: AnswerStorePort;
+  ledger?: LedgerPort;
 }
 
-/** The question an answer is to; the store keeps a hash of apiKey, never the key. */
-export interface AnswerStoreKey {
-  baseUrl: URL;
-  endpoint: Endpoint;
-  query: string;
-  apiKey: string | undefined;
-}
-
-export type PutOutcome = { stored: true } | { stored: false; reason: string } | { stored: false; error: Error };
+export type { PutOutcome } from '../store/port.js';
 
 export type CacheEvent =
   | { endpoint: Endpoint; query: string; kind: 'hit'; ageMs: number }
@@ -170,6 +167,8 @@ export const LOW_QUOTA = 10;
 export const RESET_MARGIN_MS = 1000;
 /** Under `wait` with no reset time known at all, retry after this long. */
 export const UNKNOWN_RESET_WAIT_MS = 60_000;
+/** maxAge when none is given, in seconds (the CLI's default --max-age). */
+export const DEFAULT_MAX_AGE_SECONDS = 900;
 
 export function createClient(options: ClientOptions): RepClient {
   const baseUrl = checkBaseUrl(options.baseUrl, 'the baseUrl option');
@@ -183,6 +182,12 @@ export function createClient(options: ClientOptions): RepClient {
   const redact = keyRedactor(key);
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': options.userAgent ?? 'rep' };
   if (key) headers.authorization = `Bearer ${key}`;
+  const answers = options.store?.answers;
+  const ledger = options.store?.ledger;
+  const maxAgeMs = checkNumber(options.maxAge, 'maxAge', DEFAULT_MAX_AGE_SECONDS, true) * 1000;
+  const fingerprint = keyFingerprint(key);
+  const scope: LedgerScope = { keyFingerprint: fingerprint, baseUrl: baseUrlKey(baseUrl) };
+  const answerKey = (endpoint: Endpoint, query: string): AnswerKey => ({ baseUrl: scope.baseUrl, endpoint, query, keyFingerprint: fingerprint });
   const transport = createTransport({
     headers,
     timeoutMs,
@@ -191,7 +196,8 @@ export function createClient(options: ClientOptions): RepClient {
     redact,
     onRequest: (request) => hooks.onRequest?.(request),
     onResponse: (response) => hooks.onResponse?.(response),
-    onSend: () => options.requestLog?.record(now()),
+    // Counted as it is sent (not awaited: the store settles it at close), so a run killed afterwards keeps it.
+    onSend: () => void ledger?.record(scope, now()),
   });
   // Rate-limit waits under way: calls in flight together meet the limit together and wait together,
   // so their waits are one stretch of the wall clock, counted once against maxWait and told once.
@@ -227,7 +233,7 @@ export function createClient(options: ClientOptions): RepClient {
 
   function noteRateLimit(info: RateLimitInfo, status: number): void {
     if (!hasRateLimitInfo(info)) return;
-    options.requestLog?.noteRateLimit({ ...info, seenAt: now() });
+    void ledger?.noteRateLimit(scope, { ...info, seenAt: now() });
     if (status === 429 || toldLowQuota || info.remaining === undefined || info.remaining > LOW_QUOTA) return;
     toldLowQuota = true;
     const { remaining, limit, resetAt } = info;
@@ -273,7 +279,7 @@ export function createClient(options: ClientOptions): RepClient {
       const rateLimit = parseRateLimitHeaders(response.headers, now());
       noteRateLimit(rateLimit, response.status);
       if (response.status === 429) {
-        const error = rateLimitError(rateLimit, estimateReset(rateLimit, options.requestLog, now()), now());
+        const error = rateLimitError(rateLimit, estimateReset(rateLimit, await ledgerFacts(rateLimit), now()), now());
         if (!options.wait) throw error;
         await waitForReset(error, signal);
         continue;
@@ -291,12 +297,24 @@ export function createClient(options: ClientOptions): RepClient {
     }
   }
 
+  /** What the ledger knows for a reset estimate; nothing is asked when the server said when, or when it cannot be read. */
+  async function ledgerFacts(info: RateLimitInfo): Promise<LedgerFacts | undefined> {
+    if (!ledger || info.resetAt !== undefined) return undefined;
+    try {
+      const at = now();
+      const [last, count] = await Promise.all([ledger.lastRateLimit(scope), ledger.count(scope, at - HOUR_MS, at)]);
+      return { ...(last ? { last } : {}), ...(count.oldestAt === undefined ? {} : { oldestAt: count.oldestAt }) };
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The cached answer to this question, parsed as a fresh one would be, if one is young enough. */
-  function cached(endpoint: Endpoint, q: string | undefined): Omit<RepResult<never>, 'view'> | undefined {
-    if (!options.cache) return undefined;
+  async function cached(endpoint: Endpoint, q: string | undefined): Promise<Omit<RepResult<never>, 'view'> | undefined> {
+    if (!answers) return undefined;
     const query = q ?? '';
     const at = now();
-    const hit = options.cache.store.get({ baseUrl, endpoint, query, apiKey: key }, { maxAgeMs: options.cache.maxAge * 1000, now: at });
+    const hit = maxAgeMs > 0 ? await answers.get(answerKey(endpoint, query), { maxAgeMs, now: at }) : undefined;
     if (!hit) {
       hooks.onCache?.({ endpoint, query, kind: 'miss' });
       return undefined;
@@ -308,21 +326,28 @@ export function createClient(options: ClientOptions): RepClient {
   }
 
   async function store(endpoint: Endpoint, q: string | undefined, response: ApiResponse): Promise<void> {
-    if (!options.cache) return;
+    if (!answers) return;
     // A turn of the event loop first: what the caller started on the answer's arrival (a batch's next
     // request) goes out before the cache's file writes.
     await new Promise((resolve) => setImmediate(resolve));
     const query = q ?? '';
-    const outcome = await options.cache.store.put(
-      { baseUrl, endpoint, query, apiKey: key },
-      { status: response.status, headers: response.headers, bodyText: response.text, receivedAt: now() },
-    );
+    let outcome: PutOutcome;
+    try {
+      const admission = await admitAnswer(key, query, { status: response.status, headers: response.headers, bodyText: response.text, receivedAt: now() });
+      if (admission.keep) outcome = await answers.put(answerKey(endpoint, query), admission.keep);
+      else {
+        if (admission.forget) await answers.forget(answerKey(endpoint, query));
+        outcome = { stored: false, reason: admission.reason };
+      }
+    } catch (error) {
+      outcome = { stored: false, error: error instanceof Error ? error : new Error(String(error)) };
+    }
     hooks.onCache?.({ endpoint, query, kind: 'put', outcome });
   }
 
   /** The cached answer, else send() under the client's signal and the call's together. */
   async function call<V>(endpoint: Endpoint, q: string | undefined, callOptions: CallOptions | undefined, view: (body: unknown) => V): Promise<RepResult<V>> {
-    const hit = cached(endpoint, q);
+    const hit = await cached(endpoint, q);
     if (hit) return { ...hit, view: view(hit.body) };
     if (callOptions?.onlyIfCached) throw new NotCachedError(`no cached answer for ${endpoint}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
     const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;

@@ -224,20 +224,19 @@ export const HOUR_MS = 60 * 60 * 1000;
  * The local count of requests the CLI keeps across runs (state/requests.ts): the client records each
  * request and the limits it saw there, and estimates from it a reset the server does not state.
  */
-export interface RequestCounter {
-  record(atMs: number): void;
-  /** The start of the minute of the oldest request at or after sinceMs. */
-  oldestSince(sinceMs: number): number | undefined;
-  noteRateLimit(info: RateLimitInfo & { seenAt: number }): void;
-  lastRateLimit(): { resetAt?: number } | undefined;
+/** What the request ledger (src/store/port.ts) knows: the last rate-limit facts, and the oldest request of the last hour. */
+export interface LedgerFacts {
+  last?: { resetAt?: number };
+  /** The start of the minute of the oldest request of the last hour. */
+  oldestAt?: number;
 }
 
 /** When the limit resets: the server's word, else its earlier word, else the local count's estimate. */
-export function estimateReset(info: RateLimitInfo, log: RequestCounter | undefined, nowMs: number): ResetEstimate {
+export function estimateReset(info: RateLimitInfo, ledger: LedgerFacts | undefined, nowMs: number): ResetEstimate {
   if (info.resetAt !== undefined) return { resetAt: info.resetAt, fromServer: true };
-  const last = log?.lastRateLimit();
+  const last = ledger?.last;
   if (last?.resetAt !== undefined && last.resetAt > nowMs) return { resetAt: last.resetAt, fromServer: true };
-  const oldest = log?.oldestSince(nowMs - HOUR_MS);
+  const oldest = ledger?.oldestAt;
   if (oldest !== undefined && oldest + HOUR_MS > nowMs) return { resetAt: oldest + HOUR_MS, fromServer: false };
   return { fromServer: false };
 }

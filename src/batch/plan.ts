@@ -3,8 +3,10 @@
 // Only an input known in full is planned: the names are read ahead up to a bound, and a longer input
 // (or a stream still open at the bound) goes unplanned rather than held back.
 import { formatClock } from '../api/rate-limit.js';
-import { answerCacheFor } from '../context.js';
+import { baseUrlKey } from '../api/request.js';
+import { maxAgeFrom } from '../config/cache-settings.js';
 import type { Deps } from '../deps.js';
+import { keyFingerprint } from '../store/policy.js';
 
 const HOUR_MS = 3_600_000;
 const FREE_TIER = 100;
@@ -46,20 +48,27 @@ async function planLine(deps: Deps, names: readonly string[]): Promise<string | 
   const settings = await deps.settings();
   if (settings.keySource === 'sandbox' || !settings.baseUrl) return undefined;
   const now = deps.now();
-  const { cache } = await answerCacheFor(deps, settings);
-  const apiKey = settings.key || undefined;
-  const baseUrl = settings.baseUrl;
-  const needed = [...new Set(names)].filter(
-    (query) => !cache?.store.get({ baseUrl, endpoint: 'audit', query, apiKey }, { maxAgeMs: cache.maxAge * 1000, now }),
-  ).length;
-  const { keyId, readRequestStatus } = await import('../state/requests.js');
-  const status = readRequestStatus(deps.paths().stateDir, keyId(settings.key ?? ''), now);
-  const seen = status.rateLimit;
+  const store = deps.store();
+  if (!store) return undefined;
+  const scope = { keyFingerprint: keyFingerprint(settings.key || undefined), baseUrl: baseUrlKey(settings.baseUrl) };
+  const maxAgeMs = deps.globals.cache === false ? 0 : maxAgeFrom(deps.globals.maxAge, deps.env);
+  let needed = 0;
+  for (const query of new Set(names)) {
+    const key = { ...scope, endpoint: 'audit' as const, query };
+    if (!(maxAgeMs > 0) || !(await store.answers.get(key, { maxAgeMs, now }))) needed += 1;
+  }
+  let lastHour: number;
+  let seen: Awaited<ReturnType<typeof store.ledger.lastRateLimit>>;
+  try {
+    [lastHour, seen] = await Promise.all([store.ledger.count(scope, now - HOUR_MS, now).then((count) => count.requests), store.ledger.lastRateLimit(scope)]);
+  } catch {
+    return undefined; // no plan without the count: the requests go as usual
+  }
   const windowMs = (seen?.windowSeconds ?? 3600) * 1000;
   // The last headers count only while their window lasts; after it, the local count is the better guess.
   const fresh = seen?.remaining !== undefined && (seen.resetAt ?? seen.seenAt + windowMs) > now ? seen : undefined;
   const limit = fresh?.limit ?? FREE_TIER;
-  const left = fresh?.remaining ?? Math.max(0, FREE_TIER - status.lastHour);
+  const left = fresh?.remaining ?? Math.max(0, FREE_TIER - lastHour);
   if (needed <= left) return undefined;
   const finish = (fresh?.resetAt ?? now + HOUR_MS) + (Math.ceil((needed - left) / limit) - 1) * windowMs;
   const tier = fresh ? `limit: ${limit} an hour` : `free tier: ${FREE_TIER} an hour`;

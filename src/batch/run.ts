@@ -25,7 +25,7 @@ export interface BatchOptions {
   /** `--csv-sources`: batch CSV has a row per source instead of one per company. */
   csvSources?: boolean;
   /** Sees each freshly fetched answer (not a duplicate's reuse of it). */
-  onAnswer?: (query: string, view: AuditView, fromCache: { fetchedAt: number } | undefined) => Change | undefined;
+  onAnswer?: (query: string, view: AuditView, fromCache: { fetchedAt: number } | undefined) => Promise<Change | undefined>;
 }
 
 interface Slot {
@@ -171,7 +171,7 @@ type Answer = { outcome: Outcome; body?: unknown; change?: Change | undefined; r
 async function fetchOutcome(client: RepClient, name: string, call: CallOptions, onAnswer?: BatchOptions['onAnswer']): Promise<Answer> {
   try {
     const response = await client.audit(name, call);
-    const change = onAnswer?.(name, response.view, response.fromCache);
+    const change = await onAnswer?.(name, response.view, response.fromCache);
     // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
     return { outcome: { text: serializeJson(response.body), ...(response.fromCache ? { cached: true as const } : {}) }, body: response.body, change };
   } catch (error) {

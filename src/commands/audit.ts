@@ -36,7 +36,7 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
   };
   if (!opts.batch && !isBatch(names, opts.file)) {
     const query = queryFrom(names, 'company name');
-    const watch = await startWatch(deps, limits, { oneName: true, showsChange: showsChange(deps.format()) });
+    const watch = await startWatch(deps, limits, { showsChange: showsChange(deps.format()) });
     await watch.finish(fetchAndShow(deps, 'audit', query, (view, fromCache) => watch.see(query, view as AuditView, fromCache)));
     return;
   }

@@ -1,9 +1,9 @@
 // `rep cache clear`: empties the answer cache and says how many answers went. Also what `rep status`
 // shows of the cache: where it is, how many answers it holds, their size.
-import { cacheDirFrom } from '../config/cache-settings.js';
 import type { Deps } from '../deps.js';
 import { ConfigError, systemErrorText, UsageError } from '../errors.js';
 import type { CacheStats } from '../state/answer-cache.js';
+import { placeOf } from '../store/policy.js';
 
 export type CacheClearOptions = Record<string, never>;
 
@@ -11,11 +11,11 @@ export async function run(_opts: CacheClearOptions, deps: Deps): Promise<void> {
   if (deps.globals.sandbox) {
     throw new UsageError('--sandbox does not clear the answer cache: it neither reads nor writes it', { hint: 'drop --sandbox to clear the cache' });
   }
-  const dir = cacheDirFrom(deps.env, deps.paths());
-  const { openAnswerCache } = await import('../state/answer-cache.js');
+  const store = deps.store()!;
+  const dir = placeOf(store, 'cache');
   let removed: number;
   try {
-    removed = openAnswerCache(dir).clear();
+    removed = await store.answers.clear();
   } catch (error) {
     throw new ConfigError(`cannot clear the answer cache in ${dir}: ${systemErrorText(error)}`, { hint: `check the permissions of ${dir}`, cause: error });
   }
@@ -24,13 +24,14 @@ export async function run(_opts: CacheClearOptions, deps: Deps): Promise<void> {
 }
 
 /** The cache's place, answer count and size for `rep status`; undefined (after a warning) when it cannot be read. */
-export async function cacheStatus(deps: Pick<Deps, 'env' | 'paths' | 'warn'>): Promise<CacheStats | undefined> {
-  const dir = cacheDirFrom(deps.env, deps.paths());
-  const { openAnswerCache } = await import('../state/answer-cache.js');
+export async function cacheStatus(deps: Pick<Deps, 'store' | 'warn'>): Promise<CacheStats | undefined> {
+  const store = deps.store();
+  if (!store) return undefined;
   try {
-    return openAnswerCache(dir).stats();
+    const stats = await store.answers.stats();
+    return { dir: stats.where, entries: stats.entries, bytes: stats.bytes };
   } catch (error) {
-    deps.warn(`cannot read the answer cache in ${dir} (${systemErrorText(error)})`);
+    deps.warn(`cannot read the answer cache in ${placeOf(store, 'cache')} (${systemErrorText(error)})`);
     return undefined;
   }
 }
@@ -44,7 +45,7 @@ function answers(count: number): string {
   return `${count} cached answer${count === 1 ? '' : 's'}`;
 }
 
-function byteSize(bytes: number): string {
+export function byteSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / 1024 / 1024, 'MB'];
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${unit}`;

@@ -85,7 +85,8 @@ function bashScript(commands: CommandSpec[], globals: OptionSpec[]): string {
     .flatMap((c) => [c, ...(c.subcommands ?? []).map((sub) => ({ ...sub, name: `${c.name} ${sub.name}` }))])
     .map((c) => {
       const flags = [...c.options.flatMap((o) => o.flags), ...globalFlags].join(' ');
-      const words = c.argChoices ?? c.subcommands?.map((sub) => sub.name);
+      // A command of names (history) offers names; its own command (prune) is typed, then completes its options.
+      const words = c.argChoices ?? (c.names ? undefined : c.subcommands?.map((sub) => sub.name));
       const args = words ? `[[ "$cur" != -* ]] && opts="${words.join(' ')}" || ` : c.names ? '[[ "$cur" != -* ]] && { _rep_names; return; }; ' : '';
       return `    ${c.name.includes(' ') ? `"${c.name}"` : c.name}) ${args}opts="${flags}" ;;`;
     });
@@ -141,7 +142,7 @@ function zshScript(commands: CommandSpec[], globals: OptionSpec[]): string {
     });
   const list = commands.map((c) => `    ${quote(`${c.name}:${describe(c.description)}`)}`).join('\n');
   const cases = commands.map((c) => {
-    const words = c.argChoices ?? c.subcommands?.map((sub) => sub.name);
+    const words = c.argChoices ?? (c.names ? undefined : c.subcommands?.map((sub) => sub.name));
     const args = words ? ` '1:value:(${words.join(' ')})'` : c.names ? " '*::name:_rep_names'" : " '*::argument: '";
     // A command's own commands share its line: their options are offered with its own.
     const options = [...c.options, ...(c.subcommands ?? []).flatMap((sub) => sub.options)];

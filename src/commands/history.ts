@@ -2,6 +2,7 @@
 // use (with none set: the base URL of its newest point), oldest first. Exits 3 when there are none.
 // Local only: no request, and under --sandbox (which records nothing) there is never a history.
 import type { Deps } from '../deps.js';
+import { nameKey, placeOf } from '../store/policy.js';
 import { ExitCode, NotFoundError, RepError, systemErrorText, UsageError } from '../errors.js';
 import { localDateTime } from '../history/change.js';
 import { historyCsv, historyJson, historyMarkdown, historyNdjsonLines, historyRows, historyTable } from '../history/render.js';
@@ -9,7 +10,7 @@ import { parseSince } from '../history/since.js';
 import { shellQuote } from '../shell-quote.js';
 import { baseUrlKey } from '../api/request.js';
 import { scrubLine } from '../text.js';
-import { historyFile, openHistory, pointsFor, type HistoryPoint } from '../state/history.js';
+import type { HistoryPoint, Store } from '../store/port.js';
 
 export interface HistoryOptions {
   /** The company name or the query it was audited by (matched case-insensitively, spaces collapsed). */
@@ -18,7 +19,7 @@ export interface HistoryOptions {
   since?: string;
 }
 
-/** The history file exists but cannot be read. */
+/** The history exists but cannot be read. */
 export class HistoryFileError extends RepError {
   override readonly name = 'HistoryFileError';
   readonly exitCode = ExitCode.error;
@@ -31,7 +32,7 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<void> {
   if (deps.globals.sandbox)
     throw new NotFoundError(`no history for ${name}`, { hint: `--sandbox records none: run ${auditCommand(name)} without it to record a point` });
   const { baseUrl } = await deps.settings();
-  const points = pointsFor(readHistory(deps), name);
+  const points = await readHistory(deps.store()!, name);
   // Points are per base URL: the one in use, else the one the name was last audited at.
   const base = baseUrl ? baseUrlKey(baseUrl) : points.at(-1)?.base_url;
   const series = points.filter((point) => point.base_url === base);
@@ -69,12 +70,13 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<void> {
   }
 }
 
-function readHistory(deps: Deps): HistoryPoint[] {
-  const store = openHistory(historyFile(deps.env, deps.paths().stateDir), { warn: deps.warn });
+/** The name's points at every base URL, oldest first. */
+async function readHistory(store: Store, name: string): Promise<HistoryPoint[]> {
   try {
-    return store.read();
+    return await store.history.range({ key: nameKey(name) });
   } catch (error) {
-    throw new HistoryFileError(`cannot read the history file ${store.file} (${systemErrorText(error)})`, { cause: error });
+    const where = placeOf(store, 'history');
+    throw new HistoryFileError(`cannot read the history in ${where} (${systemErrorText(error)})`, { cause: error });
   }
 }
 

@@ -25,14 +25,14 @@ export async function fetchAndShow(
   deps: Deps,
   endpoint: Endpoint,
   query?: string,
-  onAnswer?: (view: EndpointView['view'], fromCache: { fetchedAt: number } | undefined) => Change | undefined,
+  onAnswer?: (view: EndpointView['view'], fromCache: { fetchedAt: number } | undefined) => Promise<Change | undefined>,
 ): Promise<void> {
   const client = await deps.client();
   const label = query === undefined ? `Fetching ${endpoint}…` : `Fetching ${endpoint} for ${query}…`;
   const call = { signal: deps.signal };
   const response = await withSpinner(deps, label, async () => (endpoint === 'pulse' ? client.pulse(call) : client[endpoint](query ?? '', call)));
   if (response.fromCache && !deps.globals.quiet) deps.io.err(`rep: cached answer from ${cachedAge(response.fromCache.ageMs)} (--max-age 0 to refresh)\n`);
-  const change = onAnswer?.(response.view, response.fromCache);
+  const change = await onAnswer?.(response.view, response.fromCache);
   // The client already built the view: the renderers take it as it is.
   const answer = { body: response.body, endpoint, view: response.view } as EndpointView & { body: unknown };
   if (deps.globals.debug) for (const line of fieldPaths(answer)) deps.debug(`view: ${line}`);

@@ -2,7 +2,6 @@
 // flag > environment > default. Pure, like settings.ts: the caller passes the flag, env and paths.
 import { parseDuration } from '../options.js';
 import { UsageError } from '../errors.js';
-import type { RepPaths } from './paths.js';
 
 /** An answer younger than this is used with no request, unless --max-age or REP_MAX_AGE says otherwise. */
 export const DEFAULT_MAX_AGE_MS = 15 * 60 * 1000;
@@ -22,7 +21,4 @@ export function maxAgeFrom(flag: number | undefined, env: NodeJS.ProcessEnv): nu
   }
 }
 
-/** REP_CACHE_DIR, else the platform's cache dir for rep. */
-export function cacheDirFrom(env: NodeJS.ProcessEnv, paths: Pick<RepPaths, 'cacheDir'>): string {
-  return env.REP_CACHE_DIR?.trim() ? env.REP_CACHE_DIR : paths.cacheDir;
-}
+export { cacheDirFrom } from './paths.js';

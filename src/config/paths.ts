@@ -1,5 +1,5 @@
 // Where rep keeps its files: the config in the platform's config dir (or REP_CONFIG_DIR), the request
-// count in the state dir, the answer cache in the cache dir. A pure function of the environment it is
+// count and the history in the state dir, the answer cache in the cache dir. A pure function of the environment it is
 // given (never process.env), so setting HOME and XDG_* for a run isolates all of them. Relative paths
 // in these variables are ignored, as the XDG spec says: never the working directory.
 import { isAbsolute, join } from 'node:path';
@@ -19,6 +19,22 @@ export function repPaths(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pro
     warn?.(`REP_CONFIG_DIR is a relative path (${JSON.stringify(env.REP_CONFIG_DIR)}), ignored like a relative XDG path; the config is in ${configDir}`);
   }
   return { ...platformDirs, configDir, configFile: join(configDir, 'config.json') };
+}
+
+/** REP_CACHE_DIR, else the platform's cache dir for rep. */
+export function cacheDirFrom(env: NodeJS.ProcessEnv, paths: Pick<RepPaths, 'cacheDir'>): string {
+  return env.REP_CACHE_DIR?.trim() ? env.REP_CACHE_DIR : paths.cacheDir;
+}
+
+/**
+ * The history's folder: REP_HISTORY_FILE (its name from when it was one file, kept for CI caches),
+ * else `history` in the state dir; and the history.jsonl of an earlier rep to move over on first use.
+ */
+export function historyPlace(env: NodeJS.ProcessEnv, stateDir: string): { historyDir: string; legacyHistoryFile: string } {
+  const named = env.REP_HISTORY_FILE?.trim() ? env.REP_HISTORY_FILE : undefined;
+  return named
+    ? { historyDir: named, legacyHistoryFile: named }
+    : { historyDir: join(stateDir, 'history'), legacyHistoryFile: join(stateDir, 'history.jsonl') };
 }
 
 type PlatformDirs = Omit<RepPaths, 'configFile'>;

@@ -6,7 +6,8 @@ import { csvRow } from '../output/csv.js';
 import { jsonText } from '../output/json-text.js';
 import { markdownTable } from '../output/markdown.js';
 import { scrubLine } from '../text.js';
-import { isFuture, type HistoryPoint, type HistorySource } from '../state/history.js';
+import type { HistoryPoint, HistorySource } from '../state/history.js';
+import { isFuture } from '../store/policy.js';
 import { changeFrom, changeText, localDateTime, scoreText, type Change } from './change.js';
 import { sparkline } from './sparkline.js';
 

@@ -2,8 +2,9 @@
 // (never under --sandbox, which writes no files) and judges it by the gates. At the end every name
 // that failed a gate gets one stderr line, and the run exits 7 unless an error (1–6) already decides it.
 import type { Deps } from '../deps.js';
+import { placeOf } from '../store/policy.js';
 import { ExitCode, RepError } from '../errors.js';
-import { openAuditHistory, type AuditHistory } from '../state/audit-history.js';
+import { openAuditHistory, type AuditHistory } from './audit-history.js';
 import type { AuditView } from '../views/audit.js';
 import { changeFrom, type Change } from './change.js';
 import { evaluateGates, type GateLimits } from './gates.js';
@@ -19,23 +20,22 @@ export interface AuditWatch {
    * Records a fresh answer (a cached one is no new point) and judges it; returns its change since the
    * previous point (read before this run; for a cached answer, the one before the answer was fetched).
    */
-  see(query: string, view: AuditView, fromCache?: { fetchedAt: number }): Change | undefined;
+  see(query: string, view: AuditView, fromCache?: { fetchedAt: number }): Promise<Change | undefined>;
   /** Awaits the run, lists the gate failures, and throws the run's error, else a GateError when a gate failed. */
   finish(run: Promise<void>): Promise<void>;
 }
 
-/**
- * `oneName`: the run audits one name (see AuditHistoryOptions). `showsChange`: the output shows each
- * change; when it does not and no --fail-on-drop asks for one, the history is not read (only written).
- */
-export async function startWatch(deps: Deps, limits: GateLimits, { oneName = false, showsChange = true } = {}): Promise<AuditWatch> {
+/** `showsChange`: the output shows each change; when it does not and no --fail-on-drop asks for one, the history is not read (only written). */
+export async function startWatch(deps: Deps, limits: GateLimits, { showsChange = true } = {}): Promise<AuditWatch> {
   const baseUrl = deps.globals.sandbox ? undefined : (await deps.settings()).baseUrl;
-  const history: AuditHistory | undefined = baseUrl ? openAuditHistory(deps, baseUrl, { oneName }) : undefined;
+  const store = baseUrl ? deps.store() : undefined;
+  const where = store ? placeOf(store, 'history') : '';
+  const history: AuditHistory | undefined = baseUrl && store ? openAuditHistory(deps, store.history, where, baseUrl) : undefined;
   const readsPrevious = showsChange || limits.failOnDrop !== undefined;
   const failures: string[] = [];
   return {
-    see(query, view, fromCache) {
-      const previous = readsPrevious ? history?.previous(query, view.name, fromCache?.fetchedAt) : undefined;
+    async see(query, view, fromCache) {
+      const previous = readsPrevious ? await history?.previous(query, view.name, fromCache?.fetchedAt) : undefined;
       if (!fromCache) history?.record(query, { name: view.name, score: view.score, scoreMax: view.scoreMax, sources: view.sources });
       const judged = evaluateGates({ name: view.name ?? query, score: view.score, previousScore: previous?.score }, limits);
       failures.push(...judged.map((failure) => failure.reason));
@@ -48,6 +48,7 @@ export async function startWatch(deps: Deps, limits: GateLimits, { oneName = fal
       } catch (caught) {
         error = caught;
       }
+      await history?.settle();
       // Listed even when an error wins the exit code: the gate still failed for these names.
       for (const reason of failures) deps.io.err(`rep: gate failed: ${reason}\n`);
       if (error !== undefined) throw error;

@@ -1,9 +1,9 @@
 // `rep status` in each format, from its view: aligned lines for people, one CSV row, JSON as the view.
-import { describeCacheStats } from '../commands/cache.js';
+import { byteSize, describeCacheStats } from '../commands/cache.js';
 import { formatClock } from '../api/rate-limit.js';
 import type { Format } from '../deps.js';
 import type { IO } from '../io.js';
-import type { RateLimitRecord, StatusView } from '../views/status.js';
+import type { HistoryStatus, RateLimitRecord, StatusView } from '../views/status.js';
 import { BOM, csvRow } from './csv.js';
 import { markdownTable } from './markdown.js';
 
@@ -42,6 +42,7 @@ function statusPairs(view: StatusView, now: number): Array<[string, string]> {
   ];
   if (view.rate_limit) lines.push(['Last rate limit seen', describeLimit(view.rate_limit, now)]);
   if (view.cache) lines.push(['Answer cache', describeCacheStats(view.cache)]);
+  if (view.history) lines.push(['History', describeHistory(view.history)]);
   return lines;
 }
 
@@ -50,15 +51,24 @@ function sourceName(source: string): string {
 }
 
 /** A header and one row; the rate limit's fields in columns of their own, empty when none was seen. */
-function statusCsv({ rate_limit: limit, cache, ...rest }: StatusView): string {
+function statusCsv({ rate_limit: limit, cache, history, ...rest }: StatusView): string {
   const fields = ['limit', 'remaining', 'reset_at', 'seen_at'] as const;
   const cacheFields = ['dir', 'entries', 'bytes'] as const;
+  const historyFields = ['dir', 'points', 'bytes', 'oldest'] as const;
   const record = {
     ...rest,
     ...Object.fromEntries(fields.map((field) => [`rate_limit.${field}`, limit?.[field]])),
     ...Object.fromEntries(cacheFields.map((field) => [`cache.${field}`, cache?.[field]])),
+    ...Object.fromEntries(historyFields.map((field) => [`history.${field}`, history?.[field]])),
   };
   return csvRow(Object.keys(record)) + csvRow(Object.values(record));
+}
+
+/** `/home/me/.local/state/rep/history, 1,204 points, 310 KB, oldest 2025-01-02`. */
+function describeHistory(history: HistoryStatus): string {
+  const points = `${history.points} point${history.points === 1 ? '' : 's'}`;
+  const size = history.bytes === null ? '' : `, ${byteSize(history.bytes)}`;
+  return `${history.dir}, ${points}${size}${history.oldest === null ? '' : `, oldest ${history.oldest.slice(0, 10)}`}`;
 }
 
 function describeLimit(limit: RateLimitRecord, now: number): string {

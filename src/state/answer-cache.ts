@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { baseUrlKey } from '../api/request.js';
 import { ensurePrivateDir, folderForeignness, foreignnessOnce } from '../local-file.js';
 import { countPut, ENTRY_EXTENSION, evictOnce, listEntries, removeEntries, removeFile } from './answer-cache-dir.js';
-import type { AnswerHeaders } from './answer-freshness.js';
+import type { AnswerHeaders } from '../store/answer-freshness.js';
 import { readPrivateFile, writePrivateFileAsync } from './files.js';
 import { keyId } from './requests.js';
 import { checksum, sha256Hex } from './ids.js';
-import { isFresh } from '../store/policy.js';
+import { isFresh, isJsonDocument } from '../store/policy.js';
 import type { CachedAnswer, Freshness, PutOutcome, StoredAnswer } from '../store/port.js';
 
 export type { CachedAnswer, PutOutcome } from '../store/port.js';
@@ -117,7 +117,7 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS,
         // A server that echoes the key (or a query that holds it) would put the secret on disk.
         if (key.apiKey && (answer.bodyText.includes(key.apiKey) || key.query.includes(key.apiKey)))
           return { stored: false, reason: 'the answer holds the API key' };
-        const { freshnessOf } = await import('./answer-freshness.js');
+        const { freshnessOf } = await import('../store/answer-freshness.js');
         const freshness = freshnessOf(answer.headers, answer.receivedAt);
         if (!freshness.keep) {
           // An older answer the server would not let us keep now goes too (seldom one: pulse is never kept).
@@ -267,14 +267,4 @@ function isFacts(value: unknown): value is EntryFacts {
   const optional =
     (facts.freshUntil === undefined || Number.isFinite(facts.freshUntil)) && (facts.contentType === undefined || typeof facts.contentType === 'string');
   return strings && numbers && optional;
-}
-
-/** Only a JSON object or array is an answer worth keeping (the caller passes successes, but a guard costs little). */
-function isJsonDocument(text: string): boolean {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null;
-  } catch {
-    return false;
-  }
 }

@@ -1,6 +1,7 @@
 // Policy shared by every store implementation, above the port (port.ts): when a kept answer is
 // fresh, how names match, and where the series of a point is. Pure functions, no I/O.
-import type { HistoryPoint } from './port.js';
+import { sha256Hex } from '../state/ids.js';
+import type { HistoryPoint, Store, StoredAnswer } from './port.js';
 
 /** How far after `now` an answer may have been stored and still count: another process may store one between a clock read and a lookup. */
 export const CLOCK_SLACK_MS = 60_000;
@@ -36,4 +37,56 @@ export function pointKeys(point: Pick<HistoryPoint, 'query' | 'name'>): string[]
 /** Whether a point is dated in the future (past the slack a clock may be off by). */
 export function isFuture(point: Pick<HistoryPoint, 'at'>, now: number): boolean {
   return Date.parse(point.at) > now + FUTURE_SLACK_MS;
+}
+
+/** Whose key asked: a short hash of it (never the key), 'none' when no key was sent. */
+export function keyFingerprint(key: string | undefined): string {
+  return key ? sha256Hex(key).slice(0, 16) : 'none'; // as state/requests.ts keyId names it
+}
+
+/** What to do with a fresh answer: keep it (as the store takes it), or not (why, and whether an older one must go too). */
+export type Admission = { keep: StoredAnswer } | { keep?: undefined; reason: string; forget: boolean };
+
+/**
+ * Whether a fresh answer may be kept: a 2xx JSON object or array, not holding the key (a server that
+ * echoes it would put the secret on disk), and as long as the server's Cache-Control allows.
+ * The header parser loads only after a request (a cache hit never needs it).
+ */
+export async function admitAnswer(
+  apiKey: string | undefined,
+  query: string,
+  answer: { status: number; headers: Record<string, string | string[] | undefined>; bodyText: string; receivedAt: number },
+): Promise<Admission> {
+  if (!(answer.status >= 200 && answer.status <= 299)) return { reason: `status ${answer.status} is not a success`, forget: false };
+  if (!isJsonDocument(answer.bodyText)) return { reason: 'the body is not a JSON object or array', forget: false };
+  if (apiKey && (answer.bodyText.includes(apiKey) || query.includes(apiKey))) return { reason: 'the answer holds the API key', forget: false };
+  const { freshnessOf } = await import('./answer-freshness.js');
+  const freshness = freshnessOf(answer.headers, answer.receivedAt);
+  // An older answer the server would not let us keep now goes too.
+  if (!freshness.keep) return { reason: freshness.reason, forget: true };
+  const contentType = answer.headers['content-type'];
+  return {
+    keep: {
+      status: answer.status,
+      bodyText: answer.bodyText,
+      ...(typeof contentType === 'string' ? { contentType } : {}),
+      storedAt: answer.receivedAt,
+      ...(freshness.freshUntil === undefined ? {} : { freshUntil: freshness.freshUntil }),
+    },
+  };
+}
+
+/** Only a JSON object or array is an answer worth keeping. */
+export function isJsonDocument(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** Where a part of the store is, for people's messages (its describe() line), e.g. placeOf(store, 'history'). */
+export function placeOf(store: Pick<Store, 'describe'>, label: 'cache' | 'history' | 'requests'): string {
+  return store.describe().details.find((detail) => detail.label === label)?.value ?? `the ${label === 'cache' ? 'answer cache' : label}`;
 }

@@ -14,6 +14,15 @@ export interface StatusView {
   rate_limit: RateLimitRecord | null;
   /** The answer cache: where it is, how many answers it holds and their size; null under --sandbox or when unreadable. */
   cache: CacheStats | null;
+  /** The score history: where, how many points, their size, the oldest point's time; null under --sandbox or when unreadable. */
+  history: HistoryStatus | null;
+}
+
+export interface HistoryStatus {
+  dir: string;
+  points: number;
+  bytes: number | null;
+  oldest: string | null;
 }
 
 export interface RateLimitRecord {
@@ -24,7 +33,7 @@ export interface RateLimitRecord {
 }
 
 /** `usage` is the local request count, none under the sandbox or when it cannot be read. */
-export function statusView(settings: Settings, usage: RequestStatus | undefined, cache?: CacheStats): StatusView {
+export function statusView(settings: Settings, usage: RequestStatus | undefined, cache?: CacheStats, history?: HistoryStatus): StatusView {
   return {
     base_url: settings.baseUrl ? baseUrlText(settings.baseUrl) : null,
     base_url_source: settings.baseUrlSource,
@@ -34,6 +43,7 @@ export function statusView(settings: Settings, usage: RequestStatus | undefined,
     requests_last_hour: usage?.lastHour ?? 0,
     rate_limit: usage?.rateLimit ? rateLimitRecord(usage.rateLimit) : null,
     cache: cache ?? null,
+    history: history ?? null,
   };
 }
 

@@ -110,8 +110,10 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
         return points;
       };
       let index: IndexEntry[] | undefined;
+      const sets = new Map<readonly string[] | undefined, ReadonlySet<string>>(); // a batch passes one list to every question
       return questions.map((question) => {
-        const excluded = new Set(question.excludeIds ?? []);
+        let excluded = sets.get(question.excludeIds);
+        if (!excluded) sets.set(question.excludeIds, (excluded = new Set(question.excludeIds ?? [])));
         const seen = (point: HistoryPoint) => point.base_url === question.baseUrl && Date.parse(point.at) < question.before && !excluded.has(point.id);
         const own = newest(read(seriesPath(question.baseUrl, question.queryKey)).filter((point) => seen(point) && nameKey(point.query) === question.queryKey));
         if (own) return own;

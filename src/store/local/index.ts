@@ -5,6 +5,7 @@
 import { forgetEntry, openAnswerCache, readEntry, writeEntry, CACHE_LIMITS, type CacheLimits } from '../../state/answer-cache.js';
 import { openRequestLog, readRequestCount, readRequestStatus, type RequestLog } from '../../state/requests.js';
 import { folderForeignness, foreignnessOnce } from '../../local-file.js';
+import { cacheDirFrom, historyPlace, repPaths } from '../../config/paths.js';
 import type { AnswerKey, AnswerStorePort, LedgerPort, LedgerScope, Store } from '../port.js';
 import { openLocalHistory } from './history.js';
 import { prepareHistoryDir } from './migrate.js';
@@ -21,6 +22,12 @@ export interface LocalStoreOptions {
   cacheLimits?: CacheLimits;
   warn?: (text: string) => void;
   now?: () => number;
+}
+
+/** Where rep itself keeps its memory, by this environment (pass process.env to share the CLI's; nothing else is read). */
+export function localStoreOptions(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): LocalStoreOptions {
+  const paths = repPaths(env, platform);
+  return { cacheDir: cacheDirFrom(env, paths), stateDir: paths.stateDir, ...historyPlace(env, paths.stateDir) };
 }
 
 export function openLocalStore(options: LocalStoreOptions): Store {

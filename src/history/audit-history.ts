@@ -1,0 +1,93 @@
+// What one audit run (one name or a batch) does with the history, through the store's history port:
+// find each name's previous point (for the change text and --fail-on-drop) and record each fresh
+// answer. Lookups and appends asked in the same turn of the event loop go to the store as one call,
+// so a batch asks for many names at once. Neither ever fails the run: a history that cannot be read
+// or written is one warning.
+import { baseUrlKey } from '../api/request.js';
+import { systemErrorText } from '../errors.js';
+import { pointFromAudit, type AuditAnswer } from '../state/history.js';
+import { FUTURE_SLACK_MS, nameKey } from '../store/policy.js';
+import type { HistoryPoint, HistoryPort, PreviousQuestion } from '../store/port.js';
+
+/** The parts of Deps the history needs. */
+export interface HistoryDeps {
+  now(): number;
+  warn(text: string): void;
+}
+
+export interface AuditHistory {
+  /**
+   * The newest point recorded for this query at this base URL before this run (the company name only
+   * where the query has none), never one dated in the future (points this run records are not seen: a
+   * name audited twice compares both times with the same point), and, with `before`, recorded before
+   * that time: for a cached answer, the time it was fetched.
+   */
+  previous(query: string, name?: string, before?: number): Promise<HistoryPoint | undefined>;
+  /** Records a FRESHLY FETCHED answer (never a cache hit). The point, or undefined when the answer has no score. */
+  record(query: string, answer: AuditAnswer): HistoryPoint | undefined;
+  /** Waits for every record to be written (a failure was warned). */
+  settle(): Promise<void>;
+}
+
+/** `where` names the history for warnings (a folder; a database). */
+export function openAuditHistory(deps: HistoryDeps, history: HistoryPort, where: string, baseUrl: URL | string): AuditHistory {
+  const base = baseUrlKey(baseUrl);
+  /** The points this run recorded: `previous` never sees them. */
+  const own: string[] = [];
+  let readWarned = false;
+  const lookups = batched<PreviousQuestion, HistoryPoint | undefined>(async (questions) => {
+    const excludeIds = [...own]; // one list for the whole call: a store builds its set once
+    try {
+      return await history.previous(questions.map((question) => ({ ...question, excludeIds })));
+    } catch (error) {
+      if (!readWarned) deps.warn(`cannot read the history in ${where} (${systemErrorText(error)}): no previous scores to compare with`);
+      readWarned = true;
+      return questions.map(() => undefined);
+    }
+  });
+  const appends = batched<HistoryPoint, void>(async (points) => {
+    try {
+      await history.append(points);
+    } catch (error) {
+      deps.warn(`cannot record the score in the history in ${where} (${systemErrorText(error)})`);
+    }
+    return points.map(() => undefined);
+  });
+  const pending = new Set<Promise<void>>();
+  return {
+    previous(query, name, before) {
+      // A point dated after now (a wrong clock on some machine) would otherwise stay "previous" for ever.
+      const until = Math.min(before ?? Number.POSITIVE_INFINITY, deps.now() + FUTURE_SLACK_MS);
+      const nameText = name === undefined ? undefined : nameKey(name);
+      return lookups({ baseUrl: base, queryKey: nameKey(query), ...(nameText ? { nameKey: nameText } : {}), before: until });
+    },
+    record(query, answer) {
+      const point = pointFromAudit(answer, { at: deps.now(), baseUrl: base, query });
+      if (!point) return undefined;
+      own.push(point.id);
+      const written = appends(point);
+      pending.add(written);
+      void written.finally(() => pending.delete(written));
+      return point;
+    },
+    async settle() {
+      while (pending.size > 0) await Promise.all(pending);
+    },
+  };
+}
+
+/** Calls made in one turn of the event loop go to `many` as one call, each caller getting its own answer. */
+function batched<Q, A>(many: (items: Q[]) => Promise<A[]>): (item: Q) => Promise<A> {
+  let queue: Array<{ item: Q; resolve: (answer: A) => void }> = [];
+  return (item) =>
+    new Promise<A>((resolve) => {
+      queue.push({ item, resolve });
+      if (queue.length > 1) return;
+      setImmediate(async () => {
+        const taken = queue;
+        queue = [];
+        const answers = await many(taken.map((entry) => entry.item));
+        for (const [index, entry] of taken.entries()) entry.resolve(answers[index] as A);
+      });
+    });
+}
