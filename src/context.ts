@@ -8,6 +8,9 @@ import { requestsDir } from './state/requests.js';
 import { maxAgeFrom } from './config/cache-settings.js';
 import { cacheDirFrom, historyPlace } from './config/paths.js';
 import { openLocalStore } from './store/local/index.js';
+import { chooseStoreUrl } from './store/choose.js';
+import { openStore as openTeamStore } from './store/open.js';
+import { homedir } from 'node:os';
 import type { Store } from './store/port.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
 import { scrubLine } from './text.js';
@@ -123,9 +126,16 @@ export async function clientFor(deps: Deps, settings: Settings): Promise<RepClie
   return settings.key ? client : warnOnAnswerWithoutKey(client, deps);
 }
 
-/** The local store at rep's places; at exit what the ledger holds is saved (a second signal's exit saves it sooner), then it is closed. */
+/** The local store at rep's places, or the team's (--store, REP_STORE, config `store`); at exit what the ledger holds is saved (a second signal's exit saves it sooner), then it is closed. */
 export function openStore(deps: Deps): Store {
   const paths = deps.paths();
+  const team = chooseStoreUrl({ flag: deps.globals.store, env: deps.env, config: readConfigFile(paths.configFile, deps.warn).store });
+  if (team) {
+    // Its failures are told once where rep goes on without it (an answer, a count); close() settles what is pending.
+    const shared = openTeamStore(team.url, { env: deps.env, home: deps.env.HOME ?? homedir(), timeout: deps.globals.timeout, warn: deps.warn });
+    deps.onExit(() => shared.close());
+    return shared;
+  }
   const store = openLocalStore({
     cacheDir: cacheDirFrom(deps.env, paths),
     stateDir: paths.stateDir,

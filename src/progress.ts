@@ -4,6 +4,7 @@
 // shown here too: the --wait countdown (or one line off a terminal), retries and requests under --debug,
 // and the low-quota warning. The client itself never writes to the terminal.
 import type { Ora } from 'ora';
+import { alreadyTold } from './store/errors.js';
 import type { RateLimitWaitEvent, RepHooks } from './api/client.js';
 import { statusLine } from './api/errors.js';
 import { formatRelative } from './api/rate-limit.js';
@@ -99,8 +100,9 @@ export function clientHooks(deps: Deps): RepHooks {
       if (event.kind === 'hit') return deps.debug(`cache: hit for ${event.endpoint}, ${formatRelative(event.ageMs)} old`);
       if (event.kind === 'miss') return deps.debug(`cache: miss for ${event.endpoint}`);
       const { outcome } = event;
-      if ('error' in outcome) deps.warn(`cannot save the answer in the cache (${systemErrorText(outcome.error)})`);
-      else deps.debug(outcome.stored ? `cache: stored the ${event.endpoint} answer` : `cache: not stored: ${outcome.reason}`);
+      if ('error' in outcome) {
+        if (!alreadyTold(outcome.error)) deps.warn(`cannot save the answer in the cache (${systemErrorText(outcome.error)})`);
+      } else deps.debug(outcome.stored ? `cache: stored the ${event.endpoint} answer` : `cache: not stored: ${outcome.reason}`);
     },
     onRetry({ attempt, retries, delayMs, error }) {
       deps.debug(`retry ${attempt} of ${retries} in ${delayMs} ms: ${error.message}`);

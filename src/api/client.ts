@@ -19,7 +19,7 @@ import {
   type RateLimitInfo,
 } from './rate-limit.js';
 import { admitAnswer, keyFingerprint } from '../store/policy.js';
-import type { AnswerKey, AnswerStorePort, LedgerPort, LedgerScope, PutOutcome } from '../store/port.js';
+import type { AnswerKey, AnswerStorePort, LedgerPort, LedgerScope, PutOutcome, SingleFlightPort } from '../store/port.js';
 import { baseUrlKey, buildUrl, checkBaseUrl, checkKey, keyRedactor, redactBody, type Endpoint } from './request.js';
 import { createTransport, linkSignals, type ApiResponse, type RequestEvent, type ResponseEvent } from './transport.js';
 
@@ -84,6 +84,8 @@ export interface RepHooks {
 export interface ClientStore {
   answers?: AnswerStorePort;
   ledger?: LedgerPort;
+  /** A shared store's: the same question asked at once by other processes is sent once. */
+  singleFlight?: SingleFlightPort;
 }
 
 export type { PutOutcome } from '../store/port.js';
@@ -351,9 +353,31 @@ export function createClient(options: ClientOptions): RepClient {
     if (hit) return { ...hit, view: view(hit.body) };
     if (callOptions?.onlyIfCached) throw new NotCachedError(`no cached answer for ${endpoint}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
     const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
-    try {
-      const result = await send(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal, callOptions?.onAnswered);
+    const signal = linked?.signal ?? options.signal ?? callOptions?.signal;
+    const fetched = async () => {
+      const result = await send(endpoint, q, signal, callOptions?.onAnswered);
       return { ...result, view: view(result.body) };
+    };
+    try {
+      const flight = answers && maxAgeMs > 0 ? options.store?.singleFlight : undefined;
+      if (!flight) return await fetched();
+      // The same question asked elsewhere at once: wait for its answer (at most one timeout), then take it from the store.
+      const waited = linkSignals([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]);
+      try {
+        return await flight.run(
+          `${endpoint}\n${scope.baseUrl}\n${fingerprint}\n${q ?? ''}`,
+          async () => {
+            const hit = await cached(endpoint, q);
+            return hit ? { ...hit, view: view(hit.body) } : fetched();
+          },
+          waited.signal,
+        );
+      } catch (error) {
+        if (!waited.signal.aborted || signal?.aborted) throw error;
+        return await fetched();
+      } finally {
+        waited.dispose();
+      }
     } finally {
       linked?.dispose();
     }

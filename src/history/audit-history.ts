@@ -4,6 +4,7 @@
 // so a batch asks for many names at once. Neither ever fails the run: a history that cannot be read
 // or written is one warning.
 import { baseUrlKey } from '../api/request.js';
+import { alreadyTold } from '../store/errors.js';
 import { systemErrorText } from '../errors.js';
 import { pointFromAudit, type AuditAnswer } from '../state/history.js';
 import { FUTURE_SLACK_MS, nameKey } from '../store/policy.js';
@@ -49,7 +50,7 @@ export function openAuditHistory(deps: HistoryDeps, history: HistoryPort, where:
     try {
       await history.append(points);
     } catch (error) {
-      deps.warn(`cannot record the score in the history in ${where} (${systemErrorText(error)})`);
+      if (!alreadyTold(error)) deps.warn(`cannot record the score in the history in ${where} (${systemErrorText(error)})`);
     }
     return points.map(() => undefined);
   });

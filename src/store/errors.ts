@@ -8,8 +8,15 @@ export class StoreError extends RepError {
   override readonly name = 'StoreError';
   readonly exitCode = ExitCode.store;
   readonly failure: StoreFailure;
+  /** The store has warned of this failure already (once a run): callers going on without it need not again. */
+  told = false;
   constructor(message: string, failure: StoreFailure, options?: { hint?: string; cause?: unknown }) {
     super(message, options);
     this.failure = failure;
   }
+}
+
+/** Whether a failure was already told to the user by the store itself (one line per failure, not one per caller). */
+export function alreadyTold(error: unknown): boolean {
+  return error instanceof StoreError && error.told;
 }

@@ -1,8 +1,8 @@
 // A store URL opened: the PostgreSQL store, whose driver (a leaf of dist/lib/) loads on first use.
 // Which URL a run uses is choose.ts's.
-import { createHash } from 'node:crypto';
 import { homedir, hostname } from 'node:os';
 import { UsageError } from '../api/errors.js';
+import { sha256Hex } from '../state/ids.js';
 import type { Store } from './port.js';
 import { openPostgresStore } from './postgres/index.js';
 import { parseStoreUrl, type StoreTarget } from './postgres/url.js';
@@ -42,5 +42,5 @@ export function openStore(url: string, options: OpenStoreOptions = {}): Store {
 
 /** A machine as the ledger counts it: a host and a home (two users, or two CI jobs' homes, are two). */
 export function machineId(home: string): string {
-  return createHash('sha256').update(`${hostname()}\n${home}`).digest('hex').slice(0, 16);
+  return sha256Hex(`${hostname()}\n${home}`).slice(0, 16);
 }

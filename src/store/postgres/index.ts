@@ -35,13 +35,18 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
       await migrate(sql);
       return sql;
     })());
-  const failure = (error: unknown, doing: string) => storeError(error, target, doing);
   const warned = new Set<string>();
+  const failure = (error: unknown, doing: string) => {
+    const found = storeError(error, target, doing);
+    found.told ||= warned.has(found.message);
+    return found;
+  };
   const carryOn = (error: unknown, doing: string) => {
-    const text = failure(error, doing).message;
-    if (!warned.has(text)) warn?.(`${text}; going on without it`);
-    warned.add(text);
-    return failure(error, doing);
+    const told = failure(error, doing);
+    if (!warned.has(told.message)) warn?.(`${told.message}; going on without it`);
+    warned.add(told.message);
+    told.told = warn !== undefined;
+    return told;
   };
   const where = `postgres ${targetText(target)}`;
 

@@ -1,0 +1,68 @@
+// rep with REP_STORE, in-process against a strict server and a real PostgreSQL: two homes (two
+// machines) share answers, count and history; `rep status` says where the store is, never its
+// password; with the database down an audit answers with a warning and `rep history` exits 8.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempHome, runInProcess } from './helpers/cli.js';
+import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
+import { ADMIN_PASSWORD, postgresAvailable, startPostgres, type PostgresCluster } from './helpers/postgres.js';
+
+const available = postgresAvailable();
+let cluster: PostgresCluster;
+const KEY = 'rk_test_team_0123456789abcdef';
+const BODY = { name: 'Blue Bottle Coffee', score: 80, sources: [] };
+
+beforeAll(async () => {
+  if (available) cluster = await startPostgres();
+}, 60_000);
+afterAll(() => cluster?.cleanup());
+
+async function api(): Promise<FaultServer> {
+  return (await startFaultServer()).always('/api/audit', { body: BODY });
+}
+/** `rep …` in a fresh home (a machine of its own) with the team's store. */
+async function repOn(args: string[], env: Record<string, string>) {
+  const home = makeTempHome();
+  try {
+    return await runInProcess(['--retries', '0', ...args], { home, env });
+  } finally {
+    home.cleanup();
+  }
+}
+
+describe.skipIf(!available)('rep with a PostgreSQL store', () => {
+  it('two machines: the second is answered from the first one’s answer; status names host, database and user, never the password', async () => {
+    const server = await api();
+    const store = `postgres://postgres:${ADMIN_PASSWORD}@127.0.0.1:${cluster.port}/${await cluster.createDatabase()}?sslmode=disable`;
+    const env = { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY, REP_STORE: store };
+    const first = await repOn(['audit', 'Blue Bottle', '--format', 'json'], env);
+    const second = await repOn(['audit', 'Blue Bottle', '--format', 'json'], env);
+    expect([first.code, second.code]).toEqual([0, 0]);
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stderr).toMatch(/^rep: cached answer from /);
+    expect(server.count('/api/audit')).toBe(1);
+    const status = await repOn(['status', '--format', 'table', '--debug'], env);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/Requests, last hour\s+1\b/);
+    expect(status.stdout).toContain(`postgres postgres@127.0.0.1:${cluster.port}/`);
+    expect(status.stdout).toMatch(/History\s+postgres postgres@127\.0\.0\.1:\d+\/rep_test_\d+, 1 point/);
+    expect(status.stdout + status.stderr).not.toContain(ADMIN_PASSWORD);
+    await server.close();
+  });
+
+  it('the database down: an audit answers from the API with one warning; rep history exits 8 with one line', async () => {
+    const server = await api();
+    const port = await closedPort();
+    const env = { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY, REP_STORE: `postgres://team:s3cret-pw@127.0.0.1:${port}/rep` };
+    const audit = await repOn(['audit', 'Blue Bottle', '--format', 'json'], env);
+    expect(audit.code).toBe(0);
+    expect(JSON.parse(audit.stdout)).toEqual(BODY);
+    expect(audit.stderr).toBe(
+      `rep: warning: cannot reach the store at team@127.0.0.1:${port}/rep: connection refused (is PostgreSQL running?); going on without it\n`,
+    );
+    const history = await repOn(['history', 'Blue Bottle'], env);
+    expect(history.code).toBe(8);
+    expect(history.stderr).toBe(`rep: cannot reach the store at team@127.0.0.1:${port}/rep: connection refused (is PostgreSQL running?)\n`);
+    expect(audit.stderr + history.stderr).not.toContain('s3cret-pw');
+    await server.close();
+  });
+});
