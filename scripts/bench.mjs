@@ -56,6 +56,21 @@ try {
   const batches = await latencyBatches(lines, names, slowUrl);
   const big = await bigBatches(lines, names, url);
   printTable(lines, candidates, times, batches, big, loadBefore);
+  const { benchPostgres } = await import('./bench/postgres.mjs');
+  const tools = {
+    isolatedEnv,
+    timed,
+    median,
+    shuffled,
+    ratio,
+    REP,
+    KEY,
+    CACHED_NAME,
+    namesFile: join(temp, 'names.txt'),
+    rounds: Math.min(ROUNDS, 30),
+    batchRuns: BATCH_RUNS,
+  };
+  await benchPostgres(lines.find((line) => line.node === process.execPath) ?? lines[0], url, tools);
 } finally {
   cleanup();
 }

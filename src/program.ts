@@ -7,6 +7,7 @@ import type { CacheClearOptions } from './commands/cache.js';
 import type { CompletionOptions } from './commands/completion.js';
 import type { HistoryOptions } from './commands/history.js';
 import type { HistoryPruneOptions } from './commands/history-prune.js';
+import type { HistoryImportOptions } from './commands/history-import.js';
 import type { LoginOptions } from './commands/login.js';
 import type { LogoutOptions } from './commands/logout.js';
 import type { PulseOptions } from './commands/pulse.js';
@@ -193,6 +194,13 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited,
       .addHelpText('after', examples('rep history prune --before 2y', 'rep history prune --before 2026-01-01'))
       .action((flags: HistoryPruneOptions, command: Command) =>
         runAction<HistoryPruneOptions>(() => import('./commands/history-prune.js'), { before: flags.before }, globalsOf(command)),
+      )
+      .parent!.command('import')
+      .description('copy a local history (history.jsonl or folder; default: this machine’s) into the configured store')
+      .argument('[file]', 'a history.jsonl or a history folder')
+      .addHelpText('after', examples('REP_STORE=postgres://rep@db/rep rep history import', 'rep history import ./ci/history.jsonl'))
+      .action((file: string | undefined, _flags: unknown, command: Command) =>
+        runAction<HistoryImportOptions>(() => import('./commands/history-import.js'), file === undefined ? {} : { file }, globalsOf(command)),
       );
   if (wanted('search'))
     program
@@ -296,7 +304,7 @@ interface GlobalFlags {
 }
 
 /** Commands that print no data document: an output format given to them would be silently ignored. */
-const PRINTS_NO_DATA = new Set(['login', 'logout', 'sandbox', 'cache clear', 'history prune', 'completion']);
+const PRINTS_NO_DATA = new Set(['login', 'logout', 'sandbox', 'cache clear', 'history prune', 'history import', 'completion']);
 
 /** The global options of a run, read once from the command that runs (they may come before or after it). */
 function globalsOf(command: Command): GlobalOptions {

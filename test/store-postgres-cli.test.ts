@@ -1,6 +1,8 @@
 // rep with REP_STORE, in-process against a strict server and a real PostgreSQL: two homes (two
 // machines) share answers, count and history; `rep status` says where the store is, never its
 // password; with the database down an audit answers with a warning and `rep history` exits 8.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempHome, runInProcess } from './helpers/cli.js';
 import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
@@ -64,5 +66,30 @@ describe.skipIf(!available)('rep with a PostgreSQL store', () => {
     expect(history.stderr).toBe(`rep: cannot reach the store at team@127.0.0.1:${port}/rep: connection refused (is PostgreSQL running?)\n`);
     expect(audit.stderr + history.stderr).not.toContain('s3cret-pw');
     await server.close();
+  });
+
+  it('rep history import FILE copies the points in; twice adds nothing; without a store and a FILE it exits 2', async () => {
+    const home = makeTempHome();
+    try {
+      const file = join(home.dir, 'history.jsonl');
+      const at = (day: number) => `2026-02-0${day}T09:00:00.000Z`;
+      const line = (id: string, day: number, score: number) =>
+        JSON.stringify({ id, at: at(day), base_url: 'https://api.example.test/api', query: 'Blue Bottle', score, sources: [] });
+      writeFileSync(file, `${line('a1', 1, 80)}\n${line('a2', 2, 82)}\n`);
+      const store = `postgres://postgres@127.0.0.1:${cluster.port}/${await cluster.createDatabase()}?sslmode=disable`;
+      const env = { REP_STORE: store, PGPASSWORD: ADMIN_PASSWORD };
+      const where = `postgres postgres@127.0.0.1:${cluster.port}/`;
+      const first = await runInProcess(['history', 'import', file], { home, env });
+      expect([first.code, first.stderr]).toEqual([0, expect.stringContaining(`Imported 2 new points of 2 from ${file} into ${where}`)]);
+      const again = await runInProcess(['history', 'import', file], { home, env });
+      expect([again.code, again.stderr]).toEqual([0, expect.stringContaining(`Imported 0 new points of 2 from ${file}`)]);
+      const shown = await runInProcess(['history', 'Blue Bottle', '--format', 'json'], { home, env });
+      expect(JSON.parse(shown.stdout).map((point: { score: number }) => point.score)).toEqual([80, 82]);
+      const none = await runInProcess(['history', 'import'], { home, env: {} });
+      expect(none.code).toBe(2);
+      expect(none.stderr).toMatch(/^rep: no store is configured: this machine’s history is in the local store already\nhint: set REP_STORE/);
+    } finally {
+      home.cleanup();
+    }
   });
 });

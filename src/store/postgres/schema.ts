@@ -84,12 +84,15 @@ export async function migrate(sql: Sql): Promise<void> {
   }
 }
 
-/** The version of the schema in the database (0: none yet), read without writing (a read-only role can). */
+/** The version of the schema in the database (0: none yet), in one round trip, without writing (a read-only role can). */
 async function readVersion(sql: Sql): Promise<number> {
-  const [found] = await sql<Array<{ exists: string | null }>>`select to_regclass('rep_schema_version')::text as exists`;
-  if (!found?.exists) return 0;
-  const [row] = await sql<Array<{ version: number | null }>>`select max(version) as version from rep_schema_version`;
-  return row?.version ?? 0;
+  try {
+    const [row] = await sql<Array<{ version: number | null }>>`select max(version) as version from rep_schema_version`;
+    return row?.version ?? 0;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '42P01') return 0; // no such table: an empty database
+    throw error;
+  }
 }
 
 function refuseNewer(version: number): void {
