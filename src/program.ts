@@ -26,8 +26,8 @@ export const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv', 'markdown'];
 const GLOBALS_IN_HELP: Record<string, readonly string[]> = {
   login: ['--base-url', '--timeout', '--retries', '--debug', '--quiet'],
   logout: ['--quiet'],
-  status: ['--base-url', '--json', '--format', '--bom', '--sandbox'],
-  history: ['--base-url', '--json', '--format', '--no-color', '--sandbox'],
+  status: ['--base-url', '--json', '--format', '--bom', '--sandbox', '--store'],
+  history: ['--base-url', '--json', '--format', '--no-color', '--sandbox', '--store'],
   sandbox: ['--quiet'],
   cache: ['--quiet'],
   clear: ['--quiet'],

@@ -42,6 +42,7 @@ describe("each command's help", () => {
     '--debug',
     '--quiet',
     '--sandbox',
+    '--store',
   ];
   it.each([
     ['audit', network],
@@ -49,9 +50,9 @@ describe("each command's help", () => {
     ['pulse', network],
     ['login', ['--base-url', '--timeout', '--retries', '--debug', '--quiet']],
     ['logout', ['--quiet']],
-    ['status', ['--base-url', '--json', '--format', '--bom', '--sandbox']],
+    ['status', ['--base-url', '--json', '--format', '--bom', '--sandbox', '--store']],
     ['sandbox', ['--quiet']],
-    ['history', ['--base-url', '--json', '--format', '--no-color', '--sandbox']],
+    ['history', ['--base-url', '--json', '--format', '--no-color', '--sandbox', '--store']],
     ['completion', []],
   ])('rep %s --help lists the global options that apply to it, and two or three examples', async (command, globals) => {
     const result = await rep([command, '--help']);

@@ -13,7 +13,7 @@ export interface StoreChoice {
  * The store URL a run uses, if any. A password in `--store` is refused: the command line is what `ps`
  * and shell history show, so it comes from REP_STORE, the config file, PGPASSWORD or ~/.pgpass.
  */
-export function chooseStoreUrl({ flag, env, config }: { flag?: string; env: NodeJS.ProcessEnv; config?: string }): StoreChoice | undefined {
+export function chooseStoreUrl({ flag, env, config }: { flag?: string; env: Record<string, string | undefined>; config?: string }): StoreChoice | undefined {
   const candidates: Array<[StoreSource, string | undefined]> = [
     ['flag', flag],
     ['env', env.REP_STORE],

@@ -9,7 +9,7 @@ import { parseStoreUrl, type StoreTarget } from './postgres/url.js';
 
 export interface OpenStoreOptions {
   /** For PG* variables and PGPASSWORD (default: none, as the library reads no environment unless given one). */
-  env?: NodeJS.ProcessEnv;
+  env?: Record<string, string | undefined>;
   /** Where ~/.pgpass is (default: the user's home). */
   home?: string;
   /** This machine's id in the ledger (default: a hash of the host name and home). */

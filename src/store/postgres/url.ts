@@ -39,7 +39,7 @@ export function urlHasPassword(text: string): boolean {
  * `password`, `sslmode`, `options`, `application_name`; defaults from PG* variables, then libpq's.
  * A bad URL throws an Error whose message quotes no part of the URL that may hold a password.
  */
-export function parseStoreUrl(text: string, env: NodeJS.ProcessEnv, home?: string): StoreTarget {
+export function parseStoreUrl(text: string, env: Record<string, string | undefined>, home?: string): StoreTarget {
   let url: URL;
   try {
     url = new URL(text.trim());
@@ -93,7 +93,7 @@ function parseOptions(text: string): Record<string, string> {
 export function pgpassPassword(
   defaultPath: string,
   target: Pick<StoreTarget, 'host' | 'port' | 'database' | 'user'>,
-  env: NodeJS.ProcessEnv,
+  env: Record<string, string | undefined>,
 ): string | undefined {
   const path = env.PGPASSFILE ?? defaultPath;
   let text: string;
