@@ -145,7 +145,7 @@ describe('rep status and rep cache clear', () => {
     const table = await rep(['status', '--format', 'table'], env(api));
     expect(table.stdout).toMatch(/^Answer cache +.+, 3 cached answers, \d/m);
     const csv = await rep(['status', '--format', 'csv'], env(api));
-    expect(csv.stdout.split('\n')[0]).toMatch(/cache\.dir,cache\.entries,cache\.bytes$/);
+    expect(csv.stdout.split('\n')[0]).toMatch(/cache\.dir,cache\.entries,cache\.bytes,history\.dir/);
     const cleared = await rep(['cache', 'clear'], env(api));
     expect(cleared).toMatchObject({ code: 0, stdout: '' });
     expect(cleared.stderr).toBe(`Removed 3 cached answers from ${dir}\n`);

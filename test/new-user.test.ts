@@ -104,10 +104,10 @@ describe('status formats', () => {
     expect(result.code).toBe(0);
     const [header, row, ...rest] = result.stdout.split('\n');
     const limitColumns = 'rate_limit.limit,rate_limit.remaining,rate_limit.reset_at,rate_limit.seen_at';
-    expect(header).toBe(`base_url,base_url_source,key,key_source,config_path,requests_last_hour,${limitColumns},cache.dir,cache.entries,cache.bytes`);
+    expect(header).toBe(`base_url,base_url_source,key,key_source,config_path,requests_last_hour,${limitColumns},cache.dir,cache.entries,cache.bytes,history.dir,history.points,history.bytes,history.oldest`);
     const before = `https://api.example.com/api,env,****0001,env,${configFile()},0,,,,`;
     expect(row?.slice(0, before.length)).toBe(before);
-    expect(row?.slice(before.length)).toMatch(/^,[^,]+,0,0$/); // the cache: its place, no answers, no bytes
+    expect(row?.slice(before.length)).toMatch(/^,[^,]+,0,0,[^,]+,0,0,$/); // the cache and the history: each its place, nothing in it yet
     expect(rest).toEqual(['']);
   });
 

@@ -59,7 +59,10 @@ describe('the request count', () => {
     const status = await rep(['--json', 'status'], server.baseUrl.href);
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ requests_last_hour: 0 });
-    expect(status.stderr).toBe(`rep: warning: cannot read the request count in ${where} (not a directory)\n`);
+    const history = join(session.home().dir, 'state', 'rep', 'history');
+    expect(status.stderr).toBe(
+      `rep: warning: cannot read the request count in ${where} (not a directory)\nrep: warning: cannot read the history in ${history} (not a directory)\n`,
+    );
   });
 
   it('a refused connection reached no server: not counted', async () => {

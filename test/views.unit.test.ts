@@ -263,6 +263,7 @@ describe('batch and status views', () => {
       requests_last_hour: 3,
       rate_limit: { limit: null, remaining: 2, reset_at: null, seen_at: '1970-01-01T00:00:00.000Z' },
       cache: null,
+      history: null,
     });
     const none = statusView({ baseUrlSource: 'none', keySource: 'none', configPath: '/c' } as never, undefined);
     expect(none).toMatchObject({ base_url: null, key: null, requests_last_hour: 0, rate_limit: null });

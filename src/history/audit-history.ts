@@ -2,7 +2,7 @@
 // find each name's previous point (for the change text and --fail-on-drop) and record each fresh
 // answer. Lookups and appends asked in the same turn of the event loop go to the store as one call,
 // so a batch asks for many names at once. Neither ever fails the run: a history that cannot be read
-// or written is one warning.
+// or written is one warning a run.
 import { baseUrlKey } from '../api/request.js';
 import { alreadyTold } from '../store/errors.js';
 import { systemErrorText } from '../errors.js';
@@ -35,14 +35,19 @@ export function openAuditHistory(deps: HistoryDeps, history: HistoryPort, where:
   const base = baseUrlKey(baseUrl);
   /** The points this run recorded: `previous` never sees them. */
   const own: string[] = [];
-  let readWarned = false;
+  // One warning a run: a history that cannot be used fails its reads and writes alike, for one reason.
+  let warned = false;
+  const warnOnce = (text: string, error: unknown) => {
+    // A team store tells its own failure once; this run need not tell it again.
+    if (!warned && !alreadyTold(error)) deps.warn(text);
+    warned = true;
+  };
   const lookups = batched<PreviousQuestion, HistoryPoint | undefined>(async (questions) => {
     const excludeIds = [...own]; // one list for the whole call: a store builds its set once
     try {
       return await history.previous(questions.map((question) => ({ ...question, excludeIds })));
     } catch (error) {
-      if (!readWarned) deps.warn(`cannot read the history in ${where} (${systemErrorText(error)}): no previous scores to compare with`);
-      readWarned = true;
+      warnOnce(`cannot read the history in ${where} (${systemErrorText(error)}): no previous scores to compare with`, error);
       return questions.map(() => undefined);
     }
   });
@@ -50,7 +55,7 @@ export function openAuditHistory(deps: HistoryDeps, history: HistoryPort, where:
     try {
       await history.append(points);
     } catch (error) {
-      if (!alreadyTold(error)) deps.warn(`cannot record the score in the history in ${where} (${systemErrorText(error)})`);
+      warnOnce(`cannot record the score in the history in ${where} (${systemErrorText(error)})`, error);
     }
     return points.map(() => undefined);
   });

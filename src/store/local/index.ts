@@ -3,7 +3,7 @@
 // history in its own folder (history.ts here). Each keeps its on-disk format and its safety: private
 // modes, foreign files refused, whole-file writes, no link followed.
 import { forgetEntry, openAnswerCache, readEntry, writeEntry, CACHE_LIMITS, type CacheLimits } from '../../state/answer-cache.js';
-import { openRequestLog, readRequestCount, readRequestStatus, type RequestLog } from '../../state/requests.js';
+import { openRequestLog, readRequestCount, readRequestStatus, requestsDir, type RequestLog } from '../../state/requests.js';
 import { folderForeignness, foreignnessOnce } from '../../local-file.js';
 import { cacheDirFrom, historyPlace, repPaths } from '../../config/paths.js';
 import type { AnswerKey, AnswerStorePort, LedgerPort, LedgerScope, Store } from '../port.js';
@@ -25,8 +25,8 @@ export interface LocalStoreOptions {
 }
 
 /** Where rep itself keeps its memory, by this environment (pass process.env to share the CLI's; nothing else is read). */
-export function localStoreOptions(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): LocalStoreOptions {
-  const paths = repPaths(env, platform);
+export function localStoreOptions(env: Readonly<Record<string, string | undefined>>): LocalStoreOptions {
+  const paths = repPaths(env);
   return { cacheDir: cacheDirFrom(env, paths), stateDir: paths.stateDir, ...historyPlace(env, paths.stateDir) };
 }
 
@@ -47,7 +47,7 @@ export function openLocalStore(options: LocalStoreOptions): Store {
       details: [
         { label: 'cache', value: cacheDir },
         { label: 'history', value: historyDir },
-        { label: 'requests', value: stateDir },
+        { label: 'requests', value: requestsDir(stateDir) },
       ],
     }),
     async close() {

@@ -62,6 +62,8 @@ async function migrateInPlace(file: string, warn?: (text: string) => void): Prom
       fileId = fdId(fd);
       const foreign = foreignness(fstatSync(fd));
       if (foreign) return `the history file ${file} ${foreign}: it is left untouched`;
+      const foreignFolder = folderForeignness(dirname(file));
+      if (foreignFolder) return `the history file ${file}: its folder ${dirname(file)} ${foreignFolder}; it is left untouched`;
     } finally {
       closeSync(fd);
     }
