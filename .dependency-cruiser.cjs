@@ -4,8 +4,8 @@
 // views, text), the store (store/: the port, its policy, the local implementation) and local state
 // (config, state); the sandbox is off to the side.
 /** Modules any layer may use: pure helpers with no terminal, config, state or process behind them. */
-const NEUTRAL = '^src/(text|time|shell-quote|version|base-url)[.]ts$';
-const CLI = '^src/((cli|main|program|context|deps|io|progress|errors|prompt|interrupt|options)[.]ts|(commands|batch|history|output)/)';
+const NEUTRAL = '^src/(text|time|shell-quote|version)[.]ts$';
+const CLI = '^src/((cli|main|program|context|deps|io|progress|client-hooks|errors|prompt|interrupt|options)[.]ts|(commands|batch|history|output)/)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -13,9 +13,12 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'A cycle of value imports makes two modules one: neither can be read, tested or loaded lazily alone (type-only imports do not count).',
+      comment:
+        'A cycle of value imports makes two modules one: neither can be read, tested or loaded alone (type-only imports and lazy import() do not count).',
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      // program.ts reaches every command by a lazy import(), so start-up loads only the one that runs; such an
+      // edge ties no load order, and `rep completion` must read the program it completes (options stay data).
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only', 'dynamic-import'] } },
     },
     {
       name: 'core-knows-no-cli',
@@ -77,7 +80,8 @@ module.exports = {
     {
       name: 'cli-opens-the-store-in-one-place',
       severity: 'error',
-      comment: 'Commands, batches and the history reach state through deps.store(); only context.ts opens the local store (and completion, which loads no context, its index).',
+      comment:
+        'Commands, batches and the history reach state through deps.store(); only context.ts opens the local store (and completion, which loads no context, its index).',
       from: { path: CLI, pathNot: '^src/(context[.]ts|commands/complete[.]ts)$' },
       to: { path: '^src/store/local/' },
     },
@@ -105,7 +109,8 @@ module.exports = {
     {
       name: 'neutral-modules-stay-neutral',
       severity: 'error',
-      comment: 'text, time, shell-quote, version and base-url are leaves every layer may use: they import nothing of rep but each other.',
+      // Base URLs live in api/base-url.ts, not here: checking one throws the library's UsageError.
+      comment: 'text, time, shell-quote and version are leaves every layer may use: they import nothing of rep but each other.',
       from: { path: NEUTRAL },
       to: { path: '^src/', pathNot: NEUTRAL },
     },

@@ -34,7 +34,7 @@ const args = process.argv.slice(2);
 // A cache entry holds what one run compiled, so each command has entries of its own (the first run of
 // a command makes them); `--version` and the completion helper run little code and keep small ones.
 // COMMANDS are program.ts's commands (test/startup.test.ts checks that they agree).
-const COMMANDS = ['audit', 'search', 'pulse', 'history', 'status', 'login', 'logout', 'sandbox', 'cache', 'completion', 'help'];
+const COMMANDS = ['audit', 'search', 'pulse', 'history', 'status', 'login', 'logout', 'sandbox', 'cache', 'completion', 'api', 'version', 'help'];
 const trivial = (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) || args[0] === '__complete';
 const kind = trivial ? 'version' : (args.find((arg) => COMMANDS.includes(arg)) ?? 'other');
 /** undici, which rep loads only for requests through a proxy. */

@@ -16,6 +16,7 @@ import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { libraryDeclarations } from './declarations.mjs';
+import { writeManPage } from './man.mjs';
 import { pruneSourceMap } from './prune-source-maps.mjs';
 import { bundledPackageDirs, thirdPartyNotices } from './third-party-notices.mjs';
 
@@ -35,6 +36,8 @@ const LEAVES = [
   { name: 'conf', entries: ['conf'] },
   // The PostgreSQL driver (Postgres.js): read only when a store URL is set and the store is first used.
   { name: 'postgres', entries: ['postgres'] },
+  // JMESPath, for --query only.
+  { name: 'jmespath', entries: ['jmespath'] },
 ];
 
 /**
@@ -241,9 +244,13 @@ for (const { path, text } of files) {
   await rename(`${path}.${process.pid}.tmp`, path);
 }
 
+// The man page (package.json `man`), from the help of the CLI just built: it cannot drift from --help.
+const MAN = join(dist, 'rep.1');
+await writeManPage(join(root, 'bin', 'rep.cjs'), MAN, version);
+
 // Remove files of earlier builds only after the new ones are written, so a concurrent run of the CLI
 // never finds dist/ half-empty.
-const built = new Set(files.map(({ path }) => path));
+const built = new Set([...files.map(({ path }) => path), MAN]);
 for (const entry of await readdir(dist, { recursive: true, withFileTypes: true })) {
   const file = join(entry.parentPath, entry.name);
   if (entry.isFile() && !built.has(file)) await rm(file, { force: true });

@@ -17,7 +17,7 @@ import { scrubLine } from './text.js';
 import { AuthError, systemErrorText, type HintContext } from './errors.js';
 import { contextArgs } from './shell-quote.js';
 import type { IO } from './io.js';
-import { clientHooks } from './progress.js';
+import { clientHooks } from './client-hooks.js';
 import { VERSION } from './version.js';
 
 export interface DepsInput {
@@ -63,6 +63,7 @@ export function createDeps({ globals, io, env, signal, exiting = new AbortContro
     paths: () => (paths ??= repPaths(env, process.platform, deps.warn)),
     settings: () => (settings ??= (globals.sandbox ? startSandbox(deps) : loadSettings(deps)).then((found) => (resolved = found))),
     client: () => (client ??= deps.settings().then((settings) => clientFor(deps, settings))),
+    clientFor: (settings) => clientFor(deps, settings),
     store: () => (globals.sandbox ? undefined : (store ??= openStore(deps))),
   };
   const cleanup = async () => {
@@ -77,9 +78,10 @@ export function createDeps({ globals, io, env, signal, exiting = new AbortContro
 }
 
 /** `--json` (it wins over `--format`), else `--format`, else table on a terminal and json when piped. */
-export function chooseFormat(globals: Partial<Pick<GlobalOptions, 'format' | 'json'>>, io: Pick<IO, 'stdoutIsTTY'>): Format {
+export function chooseFormat(globals: Partial<Pick<GlobalOptions, 'format' | 'json' | 'query'>>, io: Pick<IO, 'stdoutIsTTY'>): Format {
   if (globals.json) return 'json';
-  return globals.format ?? (io.stdoutIsTTY ? 'table' : 'json');
+  // --query prints JSON: its result is no table.
+  return globals.format ?? (io.stdoutIsTTY && globals.query === undefined ? 'table' : 'json');
 }
 
 async function loadSettings(deps: Deps): Promise<Settings> {
@@ -97,7 +99,7 @@ async function startSandbox(deps: Deps): Promise<Settings> {
 }
 
 /** An API client for the given settings (the resolved ones, or those `login` is about to store). */
-export async function clientFor(deps: Deps, settings: Settings): Promise<RepClient> {
+async function clientFor(deps: Deps, settings: Settings): Promise<RepClient> {
   if (!settings.baseUrl) {
     throw new AuthError('no base URL is set', { hint: 'run `rep login --base-url URL`, set REP_BASE_URL, or try `--sandbox`' });
   }
@@ -175,5 +177,6 @@ function warnOnAnswerWithoutKey(client: RepClient, deps: Deps): RepClient {
     audit: (name, call) => client.audit(name, call).then(warned),
     search: (text, call) => client.search(text, call).then(warned),
     pulse: (call) => client.pulse(call).then(warned),
+    get: (path, call) => client.get(path, call).then(warned),
   };
 }

@@ -33,6 +33,10 @@ export interface GlobalOptions {
   sandbox: boolean;
   /** `--store URL` (never with a password): the store for this run. */
   store?: string;
+  /** `--fields name,score`: the named fields of the normalised records, checked against output/field-names.ts. */
+  fields?: string[];
+  /** `--query EXPR`: JMESPath over the JSON document that would be printed (output/query.ts). */
+  query?: string;
 }
 
 export interface Deps {
@@ -57,6 +61,8 @@ export interface Deps {
   settings(): Promise<Settings>;
   /** The API client for the resolved settings; under `--sandbox` it talks to an in-process sandbox. */
   client(): Promise<RepClient>;
+  /** A client for other settings than the resolved ones: `login` verifies a key before storing it. */
+  clientFor(settings: Settings): Promise<RepClient>;
   /** Registers cleanup to run before exit, in reverse order (closing servers, flushing state). */
   onExit(cleanup: () => Promise<void> | void): void;
   /** Where rep's files live (config, state, cache). */

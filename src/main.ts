@@ -6,6 +6,7 @@ import { CommanderError, type Command, type OutputConfiguration } from 'commande
 import type { GlobalOptions } from './deps.js';
 import { describeError, ExitCode, formatReport, InterruptedError, UsageError, type HintContext } from './errors.js';
 import { exitAfterOutput, withoutColor, type IO } from './io.js';
+import { looksLikeFieldList } from './output/field-names.js';
 import { buildProgram } from './program.js';
 
 export interface MainOptions {
@@ -23,7 +24,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   const { io, signal } = options;
   if (signal.aborted) return ExitCode.interrupted; // a signal came while rep was starting
   const code = await runCommand(argv, options);
-  return exitAfterOutput(io, code, argv.includes('--debug'));
+  return exitAfterOutput(io, code, argv.includes('--debug') || debugFromEnv(options.env));
 }
 
 async function runCommand(argv: string[], { io, env, signal, exiting }: MainOptions): Promise<number> {
@@ -33,13 +34,16 @@ async function runCommand(argv: string[], { io, env, signal, exiting }: MainOpti
   let hintContext: (() => HintContext) | undefined;
 
   const program = buildProgram(async (load, opts, parsed) => {
-    globals = parsed;
+    // REP_DEBUG=1 is --debug (as GH_DEBUG is gh's), for CI where a flag is hard to add.
+    globals = debugFromEnv(env) ? { ...parsed, debug: true } : parsed;
     const commandIO = globals.color ? io : withoutColor(io);
     // Loaded here, not at the top: `--help` and usage errors need no config, paths or client.
     const { createDeps } = await import('./context.js');
     const context = createDeps({ globals, io: commandIO, env, signal, ...(exiting ? { exiting } : {}) });
     cleanup = context.cleanup;
     hintContext = context.hintContext;
+    // A broken --query is a usage error before anything is read or sent.
+    if (globals.query !== undefined) await (await import('./output/query.js')).compileQuery(globals.query);
     const module = await load();
     await module.run(opts, context.deps);
   }, args);
@@ -54,6 +58,7 @@ async function runCommand(argv: string[], { io, env, signal, exiting }: MainOpti
       io.out(program.helpInformation());
       return ExitCode.ok;
     }
+    checkJsonHabit(args);
     await program.parseAsync(argv);
     return ExitCode.ok;
   } catch (error) {
@@ -65,7 +70,7 @@ async function runCommand(argv: string[], { io, env, signal, exiting }: MainOpti
       hintContext?.(),
     );
     if (report.exitCode === ExitCode.interrupted && !globals?.debug) return report.exitCode;
-    io.err(formatReport(report, { debug: globals?.debug ?? args.includes('--debug') }));
+    io.err(formatReport(report, { debug: globals?.debug ?? (args.includes('--debug') || debugFromEnv(env)) }));
     return report.exitCode;
   } finally {
     await cleanup();
@@ -130,4 +135,24 @@ function reword(message: string, command: Command | undefined): string {
     return `${tooMany[1]} takes ${expected === 0 ? 'no arguments' : `${expected} argument${expected === 1 ? '' : 's'}`}, but got ${tooMany[3]}`;
   }
   return message;
+}
+
+/**
+ * gh's `--json name,score` would audit a company named "name,score": rep's `--json` takes no value, so
+ * a field list right after it (every comma part a field name; `--` before it forces a name) is a usage error.
+ */
+function checkJsonHabit(args: readonly string[]): void {
+  const end = args.indexOf('--');
+  const at = args.findIndex((arg, index) => arg === '--json' && (end === -1 || index < end));
+  const next = at === -1 ? undefined : args[at + 1];
+  if (next === undefined || !looksLikeFieldList(next)) return;
+  throw new UsageError(`--json takes no field list: '${next}' would be read as a name`, {
+    hint: `pick fields with --fields ${next} (see \`rep help fields\`); to mean the name, put it after --`,
+  });
+}
+
+/** `REP_DEBUG=1` (or `true`) turns --debug on; unset, empty, `0` or `false` leave it off. */
+function debugFromEnv(env: NodeJS.ProcessEnv): boolean {
+  const value = env.REP_DEBUG?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
 }

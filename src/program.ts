@@ -1,9 +1,11 @@
 // The commander program: every command, option and help text, and the one typed place where commander's
 // parsed values become a command's options object. Pure definitions; the actions lazy-import their
 // command modules through `runAction`, so defining the program loads nothing else.
-import { Argument, Command, Help, Option } from 'commander';
+import { Argument, Command, Help, InvalidArgumentError, Option } from 'commander';
+import type { ApiOptions } from './commands/api.js';
 import type { AuditOptions } from './commands/audit.js';
 import type { CacheClearOptions } from './commands/cache.js';
+import type { CacheShowOptions } from './commands/cache-show.js';
 import type { CompletionOptions } from './commands/completion.js';
 import type { HistoryOptions } from './commands/history.js';
 import type { HistoryPruneOptions } from './commands/history-prune.js';
@@ -15,10 +17,16 @@ import type { SandboxCommandOptions } from './commands/sandbox.js';
 import { chooseStoreUrl } from './store/choose.js';
 import type { SearchOptions } from './commands/search.js';
 import type { StatusOptions } from './commands/status.js';
+import type { VersionOptions } from './commands/version.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
 import { UsageError } from './errors.js';
+import { fieldsNotOf, fieldsOf, parseFieldList, type FieldsCommand } from './output/field-names.js';
 import { parseDuration, portNumber, positiveInteger, positiveNumber, scoreThreshold, wholeNumber } from './options.js';
 import { VERSION } from './version.js';
+
+/** `rep help TOPIC` (src/help/topics.ts): here as names only, so defining the program loads no topic text. */
+export const TOPIC_NAMES = ['environment', 'exit-codes', 'fields', 'formats'] as const;
+type TopicName = (typeof TOPIC_NAMES)[number];
 
 export const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv', 'markdown'];
 
@@ -27,13 +35,30 @@ const GLOBALS_IN_HELP: Record<string, readonly string[]> = {
   login: ['--base-url', '--timeout', '--retries', '--debug', '--quiet'],
   logout: ['--quiet'],
   status: ['--base-url', '--json', '--format', '--bom', '--sandbox', '--store'],
-  history: ['--base-url', '--json', '--format', '--no-color', '--sandbox', '--store'],
+  history: ['--base-url', '--json', '--format', '--no-color', '--sandbox', '--store', '--fields', '--query'],
   sandbox: ['--quiet'],
-  cache: ['--quiet'],
+  cache: ['--json', '--format', '--query', '--quiet'],
   clear: ['--quiet'],
   prune: ['--quiet'],
   completion: [],
   help: [],
+  version: ['--json'],
+  api: [
+    '--base-url',
+    '--json',
+    '--format',
+    '--query',
+    '--no-color',
+    '--timeout',
+    '--retries',
+    '--wait',
+    '--max-wait',
+    '--max-age',
+    '--no-cache',
+    '--debug',
+    '--quiet',
+    '--sandbox',
+  ],
 };
 
 function examples(...lines: string[]): string {
@@ -49,7 +74,21 @@ export interface CommandModule<Options> {
 export type RunAction = <Options>(load: () => Promise<CommandModule<Options>>, opts: Options, globals: GlobalOptions) => Promise<void>;
 
 /** The commands, in the order help lists them. */
-export const COMMAND_NAMES = ['login', 'logout', 'status', 'audit', 'history', 'search', 'pulse', 'sandbox', 'cache', 'completion', 'help'] as const;
+export const COMMAND_NAMES = [
+  'login',
+  'logout',
+  'status',
+  'audit',
+  'history',
+  'search',
+  'pulse',
+  'api',
+  'sandbox',
+  'cache',
+  'completion',
+  'version',
+  'help',
+] as const;
 type CommandName = (typeof COMMAND_NAMES)[number];
 
 /**
@@ -89,6 +128,8 @@ export function buildProgram(runAction: RunAction, args?: readonly string[]): Co
     .option('-q, --quiet', 'print nothing but data and errors')
     .option('--sandbox', 'run the command against a built-in local sandbox (offline, writes no files)')
     .option('--store <url>', 'the store for this run: postgres://user@host/db, no password (env: REP_STORE; default: local files)')
+    .option('--fields <list>', 'print only these fields of the normalised records, in any format (see `rep help fields`)', fieldList)
+    .option('--query <expr>', 'JMESPath over the JSON that would be printed; prints the result as JSON (see `rep help formats`)')
     .addHelpText(
       'after',
       `
@@ -217,6 +258,13 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited,
       .description('the market index: mean Reputation Score over all tracked companies')
       .addHelpText('after', examples('rep pulse', 'rep pulse | jq .index', 'rep --sandbox pulse --format table'))
       .action((_flags: object, command: Command) => runAction<PulseOptions>(() => import('./commands/pulse.js'), {}, globalsOf(command)));
+  if (wanted('api'))
+    program
+      .command('api')
+      .description('a raw GET of {base URL}/PATH with the key and every safeguard; the body out')
+      .argument('<path>', 'a path below the base URL, e.g. pulse or audit?q=Acme')
+      .addHelpText('after', examples('rep api pulse', "rep api 'search?q=coffee' --query 'companies[].name'", 'rep --sandbox api pulse'))
+      .action((path: string, _flags: object, command: Command) => runAction<ApiOptions>(() => import('./commands/api.js'), { path }, globalsOf(command)));
   if (wanted('sandbox'))
     program
       .command('sandbox')
@@ -233,14 +281,18 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited,
           globalsOf(command),
         ),
       );
-  if (wanted('cache'))
-    program
+  if (wanted('cache')) {
+    const cache = program
       .command('cache')
-      .description('the answer cache (kept answers reused for --max-age)')
+      .description('what the answer cache holds (place, answers, size); `rep cache clear` empties it')
+      .addHelpText('after', examples('rep cache', 'rep cache --json | jq .entries', 'rep cache clear'))
+      .action((_flags: object, command: Command) => runAction<CacheShowOptions>(() => import('./commands/cache-show.js'), {}, globalsOf(command)));
+    cache
       .command('clear')
       .description('remove every cached answer and say how many went')
       .addHelpText('after', examples('rep cache clear'))
       .action((_flags: object, command: Command) => runAction<CacheClearOptions>(() => import('./commands/cache.js'), {}, globalsOf(command)));
+  }
   if (wanted('completion'))
     program
       .command('completion')
@@ -250,15 +302,27 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited,
       .action((shell: CompletionOptions['shell'], _flags: object, command: Command) =>
         runAction<CompletionOptions>(() => import('./commands/completion.js'), { shell }, globalsOf(command)),
       );
+  if (wanted('version'))
+    program
+      .command('version')
+      .description("print rep's version, Node's version and the platform")
+      .addHelpText('after', examples('rep version', 'rep version --json'))
+      .action((_flags: object, command: Command) => runAction<VersionOptions>(() => import('./commands/version.js'), {}, globalsOf(command)));
   // A command of its own rather than commander's help command, which shows the main help for an unknown name.
   // (`rep help NAME` shows another command's help: `help` comes with every command.)
   if (wanted('help'))
     program
       .command('help')
-      .description('show help for a command (the same as --help)')
-      .argument('[command]', 'the command to show help for')
-      .addHelpText('after', examples('rep help', 'rep help audit'))
-      .action((name: string | undefined) => {
+      .description('show help for a command (the same as --help), or a topic: environment, exit-codes, fields, formats')
+      // Topics as the argument's choices, so completion offers them; any command name is accepted too.
+      .addArgument(new Argument('[command]', 'the command or topic to show help for').choices(TOPIC_NAMES).argParser((value: string) => value))
+      .addHelpText('after', examples('rep help', 'rep help audit', 'rep help fields'))
+      .action(async (name: string | undefined) => {
+        if (name !== undefined && (TOPIC_NAMES as readonly string[]).includes(name)) {
+          const { topicText } = await import('./help/topics.js');
+          program.configureOutput().writeOut?.(topicText(name as TopicName));
+          return;
+        }
         const target = name === undefined ? program : program.commands.find((command) => command.name() === name);
         if (!target) throw new UsageError(`unknown command '${name}'`, { hint: 'see `rep --help`' });
         target.help(); // prints to stdout and ends the parse like --help (exit 0)
@@ -301,6 +365,40 @@ interface GlobalFlags {
   quiet?: true;
   sandbox?: true;
   store?: string;
+  fields?: string[];
+  query?: string;
+}
+
+/** `--fields`: an unknown name is a usage error that lists the valid ones. */
+function fieldList(value: string): string[] {
+  try {
+    return parseFieldList(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+/** The commands whose records --fields picks from; --query reads the JSON of these and of `api`. */
+const FIELDS_COMMANDS: readonly string[] = ['audit', 'search', 'pulse', 'history'] satisfies FieldsCommand[];
+const QUERY_COMMANDS = new Set([...FIELDS_COMMANDS, 'api', 'cache']);
+
+/** --fields and --query where they apply; a field the command's records lack is a usage error too. */
+function checkShape(path: string, flags: GlobalFlags): void {
+  if (path === 'api' && flags.format !== undefined && flags.format !== 'json' && flags.format !== 'ndjson')
+    throw new UsageError(`rep api prints the body as JSON, not ${flags.format}`, {
+      hint: 'drop --format, or pick fields with audit, search or pulse --fields',
+    });
+  if (flags.fields) {
+    if (!FIELDS_COMMANDS.includes(path)) throw new UsageError(`--fields does not apply to rep ${path}`, { hint: `drop --fields; see rep help fields` });
+    const missing = fieldsNotOf(path as FieldsCommand, flags.fields);
+    if (missing.length > 0)
+      throw new UsageError(`rep ${path} has no field ${missing.join(', ')}`, { hint: `its fields: ${fieldsOf(path as FieldsCommand).join(', ')}` });
+  }
+  if (flags.query !== undefined) {
+    if (!QUERY_COMMANDS.has(path)) throw new UsageError(`--query does not apply to rep ${path}: it prints no JSON`, { hint: 'drop --query' });
+    if (flags.format !== undefined && flags.format !== 'json' && flags.format !== 'ndjson')
+      throw new UsageError(`--query prints JSON, not ${flags.format}`, { hint: 'use --format json or ndjson with --query (see `rep help formats`)' });
+  }
 }
 
 /** Commands that print no data document: an output format given to them would be silently ignored. */
@@ -314,7 +412,10 @@ function globalsOf(command: Command): GlobalOptions {
   if (format && PRINTS_NO_DATA.has(path)) {
     throw new UsageError(`${format} does not apply to rep ${path}: it prints no data to format`, { hint: `drop ${format}; see rep ${path} --help` });
   }
+  checkShape(path, flags);
   return {
+    ...(flags.fields ? { fields: flags.fields } : {}),
+    ...(flags.query !== undefined ? { query: flags.query } : {}),
     baseUrl: flags.baseUrl,
     format: flags.format,
     json: flags.json === true,

@@ -1,18 +1,13 @@
-// Progress on stderr: a spinner for slow calls (only when both stdout and stderr are terminals) and a
-// batch's progress line (whenever stderr is one); never under --quiet, and only after a short delay so
-// fast answers do not flicker. ora loads only when it will be shown. What the client's hooks tell is
-// shown here too: the --wait countdown (or one line off a terminal), retries and requests under --debug,
-// and the low-quota warning. The client itself never writes to the terminal.
+// Progress on stderr: a spinner for slow calls (only when both stdout and stderr are terminals), a
+// batch's progress line (whenever stderr is one) and the --wait countdown (one line off a terminal);
+// never under --quiet, and only after a short delay so fast answers do not flicker. ora loads only when
+// it will be shown. What the client tells reaches here through client-hooks.ts.
 import type { Ora } from 'ora';
-import { alreadyTold } from './store/errors.js';
-import type { RateLimitWaitEvent, RepHooks } from './api/client.js';
-import { statusLine } from './api/errors.js';
-import { formatRelative } from './api/rate-limit.js';
-import { systemErrorText } from './errors.js';
+import type { RateLimitWaitEvent } from './api/client.js';
 import type { Deps } from './deps.js';
+import { formatCountdown } from './time.js';
 
 const SHOW_AFTER_MS = 150;
-const RATE_LIMIT_HEADER = /ratelimit|retry-after/i;
 
 /** A progress line the work keeps up to date. */
 export interface Progress {
@@ -83,35 +78,6 @@ function startProgress(deps: Deps, initial: string, shown: boolean): Progress {
   return progress;
 }
 
-/** The client's hooks for one run: what it tells goes to stderr in the CLI's words. */
-export function clientHooks(deps: Deps): RepHooks {
-  return {
-    onRequest({ method, url, headers, proxy }) {
-      deps.debug(`> ${method} ${url}${proxy ? ` via the proxy ${proxy}` : ''}`);
-      if (headers.authorization) deps.debug(`> authorization: ${headers.authorization}`);
-    },
-    onResponse({ status, headers, durationMs }) {
-      if (!deps.globals.debug) return; // statusLine's reason phrase comes from node:http, which a run need not load
-      if (status >= 300 && status < 400 && headers.location !== undefined) return deps.debug(`< ${statusLine(status)} → ${headers.location}`);
-      deps.debug(`< ${statusLine(status)} (${durationMs} ms)`);
-      for (const [name, value] of Object.entries(headers)) if (RATE_LIMIT_HEADER.test(name)) deps.debug(`< ${name}: ${value}`);
-    },
-    onCache(event) {
-      if (event.kind === 'hit') return deps.debug(`cache: hit for ${event.endpoint}, ${formatRelative(event.ageMs)} old`);
-      if (event.kind === 'miss') return deps.debug(`cache: miss for ${event.endpoint}`);
-      const { outcome } = event;
-      if ('error' in outcome) {
-        if (!alreadyTold(outcome.error)) deps.warn(`cannot save the answer in the cache (${systemErrorText(outcome.error)})`);
-      } else deps.debug(outcome.stored ? `cache: stored the ${event.endpoint} answer` : `cache: not stored: ${outcome.reason}`);
-    },
-    onRetry({ attempt, retries, delayMs, error }) {
-      deps.debug(`retry ${attempt} of ${retries} in ${delayMs} ms: ${error.message}`);
-    },
-    onRateLimitWait: (wait) => showRateLimitWait(deps, wait),
-    onLowQuota: ({ message }) => deps.warn(message),
-  };
-}
-
 /**
  * Tells a rate-limit wait until its signal aborts: `rate limited; retrying in 4m 12s…` rewritten in
  * place each second on a terminal's stderr (the line is cleared at the end), else one line
@@ -143,15 +109,4 @@ export function showRateLimitWait(deps: Deps, { until, signal, message }: RateLi
     },
     { once: true },
   );
-}
-
-/** A duration for a countdown: `4m 12s`, `1h 02m`, `9s`. */
-export function formatCountdown(ms: number): string {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  if (h > 0) return `${h}h ${String(m).padStart(2, '0')}m`;
-  if (m > 0) return `${m}m ${String(s).padStart(2, '0')}s`;
-  return `${s}s`;
 }

@@ -9,7 +9,7 @@ import { createClient, type ClientOptions } from '../src/api/client.js';
 import { createDeps } from '../src/context.js';
 import { ApiError, AuthError, InterruptedError, NetworkError, NotFoundError, RateLimitError } from '../src/errors.js';
 import { testIO, type IO } from '../src/io.js';
-import { clientHooks } from '../src/progress.js';
+import { clientHooks } from '../src/client-hooks.js';
 import { readRequestStatus } from '../src/state/requests.js';
 import { openLocalStore } from '../src/store/local/index.js';
 import { keyFingerprint } from '../src/store/policy.js';

@@ -5,7 +5,7 @@ import { changeFrom } from '../src/history/change.js';
 import { testIO } from '../src/io.js';
 import { drawBatchSummary } from '../src/output/batch-table.js';
 import { displayWidth } from '../src/output/text-width.js';
-import type { BatchSummary } from '../src/views/batch.js';
+import type { BatchSummary } from '../src/output/batch-record.js';
 
 const AT = '2026-11-01T08:00:00Z';
 const summaries: BatchSummary[] = [

@@ -81,16 +81,16 @@ describe('rep completion bash', () => {
   });
 
   it('completes the options of the command being typed, with the global ones', () => {
-    expect(complete('rep', 'audit', '--f')).toEqual(['--file', '--fail-under', '--fail-on-drop', '--format']);
+    expect(complete('rep', 'audit', '--f')).toEqual(['--file', '--fail-under', '--fail-on-drop', '--format', '--fields']);
     expect(complete('rep', 'audit', '--c')).toEqual(['--concurrency', '--csv-sources']);
     expect(complete('rep', 'sandbox', '--')).toEqual(expect.arrayContaining(['--port', '--host', '--limit', '--window', '--sandbox', '--help']));
-    expect(complete('rep', 'search', '--f')).toEqual(['--format']);
+    expect(complete('rep', 'search', '--f')).toEqual(['--format', '--fields']);
     expect(complete('rep', 'login', '--no-')).toEqual(['--no-verify', '--no-color', '--no-cache']);
   });
 
   it('skips option values when finding the command', () => {
     expect(complete('rep', '--base-url', 'https://x.example/api', 'audit', '--con')).toEqual(['--concurrency']);
-    expect(complete('rep', '--format', 'json', 'audit', '--fi')).toEqual(['--file']);
+    expect(complete('rep', '--format', 'json', 'audit', '--fi')).toEqual(['--file', '--fields']);
     expect(complete('rep', '--timeout', '5', 'pu')).toEqual(['pulse']);
   });
 
@@ -129,10 +129,20 @@ describe('rep completion bash', () => {
   it('completes the subcommands of cache and the commands rep help explains', () => {
     expect(complete('rep', 'cache', '')).toEqual(['clear']);
     expect(complete('rep', '--quiet', 'cache', 'cl')).toEqual(['clear']);
-    expect(complete('rep', 'cache', 'clear', '--q')).toEqual(['--quiet']);
+    expect(complete('rep', 'cache', 'clear', '--qui')).toEqual(['--quiet']);
     expect(complete('rep', 'cache', 'clear', '')).not.toContain('clear');
     expect(complete('rep', 'help', 'au')).toEqual(['audit']);
     expect(complete('rep', 'help', '')).toEqual(expect.arrayContaining(['login', 'audit', 'history', 'cache', 'completion']));
+  });
+
+  it('completes the commands, options and help topics of issue 33 (api, version, --fields, --query)', () => {
+    expect(complete('rep', 'ap')).toEqual(['api']);
+    expect(complete('rep', 've')).toEqual(['version']);
+    expect(complete('rep', 'audit', '--fi')).toEqual(expect.arrayContaining(['--fields', '--file']));
+    expect(complete('rep', '--qu')).toEqual(['--quiet', '--query']);
+    expect(complete('rep', 'help', 'f')).toEqual(['fields', 'formats']);
+    expect(complete('rep', 'help', '')).toEqual(expect.arrayContaining(['environment', 'exit-codes', 'fields', 'formats', 'api', 'version']));
+    expect(complete('rep', 'cache', '')).toEqual(['clear']);
   });
 
   it('completes files after --file and shells after completion', () => {
@@ -150,6 +160,7 @@ describe('rep completion zsh and fish', () => {
       const text = spawnSync('cat', [scripts[shell] as string], { encoding: 'utf8' }).stdout;
       for (const command of ['login', 'logout', 'status', 'audit', 'search', 'pulse', 'sandbox', 'completion']) expect(text).toContain(command);
       expect(text).toContain('table json ndjson csv markdown');
+      for (const word of ['api', 'version', '--fields', '--query', 'exit-codes', 'formats']) expect(text).toContain(word.replace(/^--/, ''));
       expect(text).toContain('bash zsh fish');
     }
   });
@@ -192,8 +203,12 @@ describe('rep completion zsh and fish', () => {
     expect(offers('rep completion ')).toEqual(expect.arrayContaining(['bash', 'zsh', 'fish']));
     expect(offers('rep history Bl')).toEqual(['Blue Bottle Coffee']);
     expect(offers('rep cache ')).toEqual(['clear']);
-    expect(offers('rep cache clear --q')).toEqual(['--quiet']);
+    expect(offers('rep cache clear --qui')).toEqual(['--quiet']);
     expect(offers('rep help au')).toEqual(['audit']);
+    expect(offers('rep help f')).toEqual(['fields', 'formats']);
+    expect(offers('rep ap')).toEqual(['api']);
+    expect(offers('rep --fie')).toEqual(['--fields']);
+    expect(offers('rep search --que')).toEqual(['--query']);
   });
 });
 

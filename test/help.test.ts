@@ -43,6 +43,8 @@ describe("each command's help", () => {
     '--quiet',
     '--sandbox',
     '--store',
+    '--fields',
+    '--query',
   ];
   it.each([
     ['audit', network],
@@ -52,7 +54,7 @@ describe("each command's help", () => {
     ['logout', ['--quiet']],
     ['status', ['--base-url', '--json', '--format', '--bom', '--sandbox', '--store']],
     ['sandbox', ['--quiet']],
-    ['history', ['--base-url', '--json', '--format', '--no-color', '--sandbox', '--store']],
+    ['history', ['--base-url', '--json', '--format', '--no-color', '--sandbox', '--store', '--fields', '--query']],
     ['completion', []],
   ])('rep %s --help lists the global options that apply to it, and two or three examples', async (command, globals) => {
     const result = await rep([command, '--help']);

@@ -104,7 +104,9 @@ describe('status formats', () => {
     expect(result.code).toBe(0);
     const [header, row, ...rest] = result.stdout.split('\n');
     const limitColumns = 'rate_limit.limit,rate_limit.remaining,rate_limit.reset_at,rate_limit.seen_at';
-    expect(header).toBe(`base_url,base_url_source,key,key_source,config_path,requests_last_hour,${limitColumns},cache.dir,cache.entries,cache.bytes,history.dir,history.points,history.bytes,history.oldest`);
+    expect(header).toBe(
+      `base_url,base_url_source,key,key_source,config_path,requests_last_hour,${limitColumns},cache.dir,cache.entries,cache.bytes,history.dir,history.points,history.bytes,history.oldest`,
+    );
     const before = `https://api.example.com/api,env,****0001,env,${configFile()},0,,,,`;
     expect(row?.slice(0, before.length)).toBe(before);
     expect(row?.slice(before.length)).toMatch(/^,[^,]+,0,0,[^,]+,0,0,$/); // the cache and the history: each its place, nothing in it yet

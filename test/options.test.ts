@@ -1,7 +1,9 @@
+// The option parsers (src/options.ts): what each accepts, and what it says when a value is wrong (the
+// message is all a user sees); and chooseFormat, which picks the output format from them.
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { chooseFormat } from '../src/context.js';
-import { parseDuration, portNumber, positiveInteger, positiveNumber, wholeNumber } from '../src/options.js';
+import { parseDuration, portNumber, positiveInteger, positiveNumber, scoreThreshold, wholeNumber } from '../src/options.js';
 
 describe('parseDuration', () => {
   it.each([
@@ -54,5 +56,50 @@ describe('chooseFormat', () => {
     expect(chooseFormat({}, { stdoutIsTTY: false })).toBe('json');
     expect(chooseFormat({ format: 'csv' }, { stdoutIsTTY: true })).toBe('csv');
     expect(chooseFormat({ json: true, format: 'csv' }, { stdoutIsTTY: true })).toBe('json');
+  });
+});
+
+describe('option values and their messages', () => {
+  it('seconds: plain decimals above 0', () => {
+    expect(positiveNumber('30')).toBe(30);
+    expect(positiveNumber(' 2.')).toBe(2);
+    expect(positiveNumber('.25')).toBe(0.25);
+    expect(positiveNumber('12.5')).toBe(12.5);
+    for (const text of ['0', '-1', '', '1.2.3', '+5']) {
+      expect(() => positiveNumber(text)).toThrow('expected a positive number of seconds, at most 2147483 (about 24 days)');
+    }
+  });
+
+  it('a whole number: 0 or more', () => {
+    expect(wholeNumber('12')).toBe(12);
+    for (const text of ['-1', '1.5', 'abc']) expect(() => wholeNumber(text)).toThrow('expected a whole number (0 or more)');
+  });
+
+  it('a whole number: 1 or more', () => {
+    expect(positiveInteger('1')).toBe(1);
+    for (const text of ['0', '-3', '2.5', 'x']) expect(() => positiveInteger(text)).toThrow('expected a whole number (1 or more)');
+  });
+
+  it('a port: 0 to 65535', () => {
+    expect(portNumber('8080')).toBe(8080);
+    for (const text of ['-1', '65536', '80.5', 'http']) expect(() => portNumber(text)).toThrow('expected a port from 0 to 65535');
+  });
+
+  it('a duration: seconds, minutes, hours, or a mix', () => {
+    expect(parseDuration('12h')).toBe(12 * 3_600_000);
+    expect(parseDuration('1h2m3s')).toBe(3_723_000);
+    expect(parseDuration('2m30s')).toBe(150_000);
+    expect(parseDuration('45S')).toBe(45_000);
+    expect(parseDuration('1.25')).toBe(1250);
+    expect(parseDuration('2147483.647')).toBe(2 ** 31 - 1); // exactly the longest a timer holds
+    for (const text of ['', ' ', 'm', '1h 30m', '30s1m', 'abc', '1x']) {
+      expect(() => parseDuration(text)).toThrow(/^expected a duration such as 90, 90s, 15m or 1h$/);
+    }
+  });
+
+  it('a score threshold: 0 or more, with decimals', () => {
+    expect(scoreThreshold('0')).toBe(0);
+    expect(scoreThreshold(' 4.5 ')).toBe(4.5);
+    for (const text of ['', '  ', '-1', 'abc', 'Infinity']) expect(() => scoreThreshold(text)).toThrow('expected a number such as 60 or 4.5 (0 or more)');
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Format } from '../src/deps.js';
 import { testIO } from '../src/io.js';
 import { batchShowsChange, createBatchWriter, type BatchRecord } from '../src/output/batch.js';
+import { batchItem, batchSummary } from '../src/output/batch-record.js';
 
 const RECORDS: BatchRecord[] = [
   {
@@ -171,5 +172,21 @@ describe('createBatchWriter', () => {
     expect(writer.write(RECORDS[1]!)).toBe(false);
     await writer.end();
     expect(writes).toBe(1);
+  });
+});
+
+describe('batch records (output/batch-record.ts)', () => {
+  it('a batch record becomes the summary a table shows', () => {
+    expect(batchSummary(batchItem({ query: 'a', result: { name: 'A', score: 3, score_scale: 5, sources: [{ source: 'g' }] } }))).toEqual({
+      query: 'a',
+      company: 'A',
+      score: 3,
+      scoreMax: 5,
+      sources: 1,
+    });
+    expect(batchSummary(batchItem({ query: 'b', error: { exit: 3, message: 'no company' } }))).toEqual({
+      query: 'b',
+      error: { exit: 3, message: 'no company' },
+    });
   });
 });

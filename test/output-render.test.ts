@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Format } from '../src/deps.js';
 import { testIO } from '../src/io.js';
-import type { Endpoint } from '../src/api/request.js';
+import type { Endpoint } from '../src/views/index.js';
 import { showsChange, writeResult, writeView } from '../src/output/render.js';
 import { viewOf } from '../src/views/index.js';
 

@@ -149,4 +149,20 @@ describe('through the proxy, whole (spawned: NODE_EXTRA_CA_CERTS is read at star
     expect(JSON.parse(result.stdout)).toEqual({ index: 71.5 });
     expect(proxy.forwarded).toEqual([{ method: 'CONNECT', target: `${API_HOST}:${port}` }]);
   });
+
+  it.skipIf(!hasOpenssl())('a request through the proxy is counted when it is sent: SIGKILL while it waits loses no count', async () => {
+    let arrived: () => void = () => {};
+    const request = new Promise<void>((resolve) => (arrived = resolve));
+    // Holds the request (never answers) until the test has killed rep.
+    const server = track(await startTlsServer(home().dir, () => arrived(), [API_HOST]));
+    const port = new URL(`https://${server.host}`).port;
+    const proxy = await proxyWith({ hosts: { [API_HOST]: '127.0.0.1' } });
+    const env = { REP_API_KEY: 'tls-key', REP_BASE_URL: remote(port), HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: server.certFile };
+    const kill = new AbortController();
+    void request.then(() => kill.abort());
+    const result = await spawn(['--retries', '0', '--json', 'pulse'], { env, signal: kill.signal, interruptWith: 'SIGKILL' });
+    expect(result.signal).toBe('SIGKILL');
+    const status = await rep(['--json', 'status'], { env });
+    expect((JSON.parse(status.stdout) as { requests_last_hour: number }).requests_last_hour).toBe(1);
+  });
 });

@@ -1,7 +1,8 @@
 // The URLs rep builds (src/api/request.ts): request URLs and the base URL as the local stores key it,
 // made from text in one parse; they must be what WHATWG URL's setters make of the same parts.
 import { describe, expect, it } from 'vitest';
-import { baseUrlKey, buildUrl, checkBaseUrl, type Endpoint } from '../src/api/request.js';
+import { baseUrlKey, buildUrl, checkBaseUrl } from '../src/api/base-url.js';
+import type { Endpoint } from '../src/views/index.js';
 
 const BASES = [
   'https://h.example/api',

@@ -7,7 +7,7 @@ import { createClient } from '../src/api/client.js';
 import { redactBody } from '../src/api/request.js';
 import { testIO } from '../src/io.js';
 import { createBatchWriter } from '../src/output/batch.js';
-import type { Endpoint } from '../src/api/request.js';
+import type { Endpoint } from '../src/views/index.js';
 import { writeResult } from '../src/output/render.js';
 import { useRep } from './helpers/cli.js';
 import { startConnectionCounter, startRecordingServer, type ConnectionCounter } from './helpers/servers.js';

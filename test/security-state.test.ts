@@ -4,7 +4,7 @@
 import { chmodSync, chownSync, lchownSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseUrlKey } from '../src/api/request.js';
+import { baseUrlKey } from '../src/api/base-url.js';
 import { openAnswerCache } from '../src/state/answer-cache.js';
 import { useRep } from './helpers/cli.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';

@@ -68,6 +68,46 @@ describe.skipIf(!available)('rep with a PostgreSQL store', () => {
     await server.close();
   });
 
+  it('the database down: --fail-on-drop prints the answer, then exits 8 with one line; --fail-under alone judges the answer', async () => {
+    const server = await api();
+    const port = await closedPort();
+    const env = { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY, REP_STORE: `postgres://team:s3cret-pw@127.0.0.1:${port}/rep` };
+    const unreachable = `cannot reach the store at team@127.0.0.1:${port}/rep: connection refused (is PostgreSQL running?)`;
+    const gated = await repOn(['audit', 'Blue Bottle', '--fail-on-drop', '5', '--format', 'json'], env);
+    expect(gated.code).toBe(8);
+    expect(JSON.parse(gated.stdout)).toEqual(BODY);
+    expect(gated.stderr).toBe(`rep: warning: ${unreachable}; going on without it\nrep: --fail-on-drop 5 needs the history: ${unreachable}\n`);
+    const under = await repOn(['audit', 'Blue Bottle', '--fail-under', '50', '--format', 'json'], env);
+    expect([under.code, under.stderr]).toEqual([0, `rep: warning: ${unreachable}; going on without it\n`]);
+    await server.close();
+  });
+
+  it('rep status with the database down names the postgres store in each warning, never "the history in the history"', async () => {
+    const port = await closedPort();
+    const env = { REP_BASE_URL: 'https://api.example.test/api', REP_API_KEY: KEY, REP_STORE: `postgres://team@127.0.0.1:${port}/rep` };
+    const status = await repOn(['status', '--format', 'json'], env);
+    expect(status.code).toBe(0);
+    const reason = `(cannot reach the store at team@127.0.0.1:${port}/rep: connection refused (is PostgreSQL running?))`;
+    expect(status.stderr).toBe(
+      ['request count', 'answer cache', 'history'].map((part) => `rep: warning: cannot read the ${part} in the postgres store ${reason}\n`).join(''),
+    );
+  });
+
+  it('rep status counts the team’s requests and says from how many machines, in every format', async () => {
+    const server = await api();
+    const store = `postgres://postgres@127.0.0.1:${cluster.port}/${await cluster.createDatabase()}?sslmode=disable`;
+    const env = { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY, REP_STORE: store, PGPASSWORD: ADMIN_PASSWORD };
+    for (const name of ['Blue Bottle', 'Stumptown', 'Intelligentsia']) expect((await repOn(['audit', name], env)).code).toBe(0);
+    const json = JSON.parse((await repOn(['status', '--format', 'json'], env)).stdout);
+    expect(json).toMatchObject({ requests_last_hour: 3, requests_machines: 3 });
+    expect((await repOn(['status', '--format', 'table'], env)).stdout).toMatch(/Requests, last hour\s+3, from 3 machines\n/);
+    expect((await repOn(['status', '--format', 'markdown'], env)).stdout).toContain('| Requests, last hour | 3, from 3 machines |');
+    const [header, row] = (await repOn(['status', '--format', 'csv'], env)).stdout.trim().split('\n');
+    const columns = header!.split(',');
+    expect(row!.split(',')[columns.indexOf('requests_machines')]).toBe('3');
+    await server.close();
+  });
+
   it('rep history import FILE copies the points in; twice adds nothing; without a store and a FILE it exits 2', async () => {
     const home = makeTempHome();
     try {

@@ -1,12 +1,10 @@
 // Bodies of odd shapes as the views read them (src/views/): what becomes a field, a source or a
 // detail row, and where each was read, as `--debug` and every format show it.
 import { describe, expect, it } from 'vitest';
-import { batchItem, batchSummary } from '../src/views/batch.js';
 import { asNumber, asText, flatten, joinPath, unwrapEnvelopes } from '../src/views/fields.js';
 import { auditView, fieldPaths, pulseView, searchView, viewOf } from '../src/views/index.js';
 import { resultType } from '../src/views/search.js';
 import { sourceRows } from '../src/views/sources.js';
-import { statusView } from '../src/views/status.js';
 
 describe('numbers and text from a body', () => {
   it('reads a number, or text that is exactly one', () => {
@@ -228,50 +226,5 @@ describe('searchView and pulseView', () => {
     expect(pulseView(42)).toEqual({ index: 42, details: [], paths: {} });
     expect(fieldPaths(viewOf('pulse', { index: 3 }))).toEqual(['index read from index']);
     expect(fieldPaths(viewOf('search', { companies: [] }))).toEqual([]);
-  });
-});
-
-describe('batch and status views', () => {
-  it('a batch record becomes the summary a table shows', () => {
-    expect(batchSummary(batchItem({ query: 'a', result: { name: 'A', score: 3, score_scale: 5, sources: [{ source: 'g' }] } }))).toEqual({
-      query: 'a',
-      company: 'A',
-      score: 3,
-      scoreMax: 5,
-      sources: 1,
-    });
-    expect(batchSummary(batchItem({ query: 'b', error: { exit: 3, message: 'no company' } }))).toEqual({
-      query: 'b',
-      error: { exit: 3, message: 'no company' },
-    });
-  });
-
-  it('status: the key masked, times as ISO 8601, and nulls for what is unknown', () => {
-    const settings = {
-      baseUrl: new URL('https://api.example.com/api'),
-      baseUrlSource: 'config',
-      key: 'sk_live_1234567890abcd',
-      keySource: 'env',
-      configPath: '/c',
-    } as never;
-    expect(statusView(settings, { lastHour: 3, rateLimit: { remaining: 2, seenAt: 0 } })).toEqual({
-      base_url: 'https://api.example.com/api',
-      base_url_source: 'config',
-      key: '****abcd',
-      key_source: 'env',
-      config_path: '/c',
-      requests_last_hour: 3,
-      rate_limit: { limit: null, remaining: 2, reset_at: null, seen_at: '1970-01-01T00:00:00.000Z' },
-      cache: null,
-      history: null,
-    });
-    const none = statusView({ baseUrlSource: 'none', keySource: 'none', configPath: '/c' } as never, undefined);
-    expect(none).toMatchObject({ base_url: null, key: null, requests_last_hour: 0, rate_limit: null });
-    expect(statusView(settings, { lastHour: 0, rateLimit: { limit: 100, resetAt: 1000, seenAt: 0 } }).rate_limit).toEqual({
-      limit: 100,
-      remaining: null,
-      reset_at: '1970-01-01T00:00:01.000Z',
-      seen_at: '1970-01-01T00:00:00.000Z',
-    });
   });
 });

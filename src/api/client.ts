@@ -4,14 +4,12 @@
 // given, and keeps nothing unless given a store (src/store/port.ts): then answers are cached and
 // requests counted there, under the cache policy of src/store/policy.ts.
 import { auditView, pulseView, searchView, type AuditView, type PulseView, type SearchView } from '../views/index.js';
-import { errorFromResponse, InterruptedError, NetworkError, NotCachedError, parseJsonBody, UsageError, type RateLimitError, type RepError } from './errors.js';
+import { InterruptedError, NetworkError, NotCachedError, UsageError, type RateLimitError, type RepError } from './errors.js';
+import { errorFromResponse, parseJsonBody } from './response.js';
 import {
   describeReset,
   estimateReset,
-  HOUR_MS,
   type LedgerFacts,
-  formatClock,
-  formatRelative,
   hasRateLimitInfo,
   parseRateLimitHeaders,
   parseRetryAfter,
@@ -20,7 +18,10 @@ import {
 } from './rate-limit.js';
 import { admitAnswer, keyFingerprint } from '../store/policy.js';
 import type { AnswerKey, AnswerStorePort, LedgerPort, LedgerScope, PutOutcome, SingleFlightPort } from '../store/port.js';
-import { baseUrlKey, buildUrl, checkBaseUrl, checkKey, keyRedactor, redactBody, type Endpoint } from './request.js';
+import { formatClock, formatRelative, HOUR_MS } from '../time.js';
+import type { Endpoint } from '../views/index.js';
+import { baseUrlKey, buildUrl, checkBaseUrl, pathTarget } from './base-url.js';
+import { checkKey, keyRedactor, redactBody } from './request.js';
 import { createTransport, linkSignals, type ApiResponse, type RequestEvent, type ResponseEvent } from './transport.js';
 
 export type { RequestEvent, ResponseEvent } from './transport.js';
@@ -155,6 +156,11 @@ export interface RepClient {
   search(text: string, options?: CallOptions): Promise<RepResult<SearchView>>;
   /** The market index. */
   pulse(options?: CallOptions): Promise<RepResult<PulseView>>;
+  /**
+   * A raw GET of `{baseUrl}/path` (`pulse`, `audit?q=Acme`) with every safeguard of the other calls;
+   * the view is the body. A path that leaves the base URL rejects with UsageError, sent nowhere.
+   */
+  get(path: string, options?: CallOptions): Promise<RepResult<unknown>>;
 }
 
 /** Sleeps ms, or throws InterruptedError as soon as the signal aborts. */
@@ -246,12 +252,12 @@ export function createClient(options: ClientOptions): RepClient {
 
   /** One call: attempts, retries and rate-limit waits until a JSON answer or a final error. */
   async function send(
-    endpoint: Endpoint,
+    endpoint: Endpoint | undefined,
     q: string | undefined,
     signal: AbortSignal | undefined,
     onAnswered?: () => void,
+    url: URL = buildUrl(baseUrl, endpoint!, q),
   ): Promise<Omit<RepResult<never>, 'view'>> {
-    const url = buildUrl(baseUrl, endpoint, q);
     const started = now();
     let retry = 0;
     /** The final error, with the attempts made when there were retries. */
@@ -290,10 +296,10 @@ export function createClient(options: ClientOptions): RepClient {
         // Masked here, where the body enters rep: no format can then print a key the server echoed.
         const body = redactBody(parseJsonBody(response, redact), response.text, key);
         onAnswered?.();
-        await store(endpoint, q, response);
+        if (endpoint) await store(endpoint, q, response);
         return { body, rateLimit, status: response.status, headers: response.headers };
       }
-      const error = errorFromResponse(response, { endpoint, hasKey: Boolean(key), redact, ...(q !== undefined ? { q } : {}) });
+      const error = errorFromResponse(response, { ...(endpoint ? { endpoint } : {}), hasKey: Boolean(key), redact, ...(q !== undefined ? { q } : {}) });
       if (RETRY_STATUSES.has(response.status) && (await retryAfter(error, parseRetryAfter(response.headers['retry-after'], now())))) continue;
       throw gaveUp(error);
     }
@@ -347,20 +353,27 @@ export function createClient(options: ClientOptions): RepClient {
     hooks.onCache?.({ endpoint, query, kind: 'put', outcome });
   }
 
-  /** The cached answer, else send() under the client's signal and the call's together. */
-  async function call<V>(endpoint: Endpoint, q: string | undefined, callOptions: CallOptions | undefined, view: (body: unknown) => V): Promise<RepResult<V>> {
-    const hit = await cached(endpoint, q);
+  /** The cached answer, else send() under the client's signal and the call's together (a raw path: no cache). */
+  async function call<V>(
+    endpoint: Endpoint | undefined,
+    q: string | undefined,
+    callOptions: CallOptions | undefined,
+    view: (body: unknown) => V,
+    url?: URL,
+  ): Promise<RepResult<V>> {
+    const hit = endpoint ? await cached(endpoint, q) : undefined;
     if (hit) return { ...hit, view: view(hit.body) };
-    if (callOptions?.onlyIfCached) throw new NotCachedError(`no cached answer for ${endpoint}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
+    if (callOptions?.onlyIfCached)
+      throw new NotCachedError(`no cached answer for ${endpoint ?? url?.pathname}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
     const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
     const signal = linked?.signal ?? options.signal ?? callOptions?.signal;
     const fetched = async () => {
-      const result = await send(endpoint, q, signal, callOptions?.onAnswered);
+      const result = await send(endpoint, q, signal, callOptions?.onAnswered, url);
       return { ...result, view: view(result.body) };
     };
     try {
-      const flight = answers && maxAgeMs > 0 ? options.store?.singleFlight : undefined;
-      if (!flight) return await fetched();
+      const flight = endpoint && answers && maxAgeMs > 0 ? options.store?.singleFlight : undefined;
+      if (!flight || !endpoint) return await fetched();
       // The same question asked elsewhere at once: wait for its answer (at most one timeout), then take it from the store.
       const waited = linkSignals([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]);
       try {
@@ -388,6 +401,11 @@ export function createClient(options: ClientOptions): RepClient {
     audit: async (name, callOptions) => call('audit', queryText(name, 'audit', 'company name'), callOptions, auditView),
     search: async (text, callOptions) => call('search', queryText(text, 'search', 'search text'), callOptions, searchView),
     pulse: async (callOptions) => call('pulse', undefined, callOptions, pulseView),
+    get: async (path, callOptions) => {
+      if (typeof path !== 'string') throw new UsageError('get() takes the path as a string');
+      const target = pathTarget(baseUrl, path);
+      return call(target.endpoint, target.q, callOptions, (body) => body, target.url);
+    },
   };
 }
 

@@ -3,7 +3,7 @@
 // host NO_PROXY names (as undici and curl read it), else HTTPS_PROXY for https (HTTP_PROXY when unset)
 // and HTTP_PROXY for http, lower-case names first.
 import { UsageError } from './errors.js';
-import { isLoopbackHost, withoutUserinfo } from './request.js';
+import { isLoopbackHost, withoutUserinfo } from './base-url.js';
 
 /** The proxy a request goes through, and how messages and --debug name it. */
 export interface ProxyRoute {

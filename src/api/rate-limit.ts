@@ -1,6 +1,7 @@
 // Rate limits, read and told in one place. The service documents no header, so every common
 // convention is read (Retry-After, X-RateLimit-*, RateLimit-* and the IETF `RateLimit`); a 429 becomes
 // a RateLimitError saying the limit, when it resets (relative and on the local clock) and how to go on.
+import { DAY_MS, formatClock, formatRelative, HOUR_MS } from '../time.js';
 import { RateLimitError } from './errors.js';
 
 /** What the headers of one response say about the rate limit. */
@@ -22,7 +23,6 @@ export type HeaderBag = Record<string, string | string[] | undefined> | Headers;
  * said; never waited for, since --max-wait (at most about 24 days) refuses it.
  */
 export const MAX_RESET_MS = 1000 * 365 * 24 * 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 const NON_NEGATIVE_NUMBER = /^\d+(?:\.\d+)?$/;
 const EPOCH_MS_FLOOR = 1e12; // 2001-09-09 in ms; any reset value above it is epoch ms
@@ -208,6 +208,7 @@ function readPolicy(policy: Member): RateLimitInfo {
   return info;
 }
 
+/** The service's free tier: 100 requests per hour per key. */
 export const FREE_TIER_LIMIT = 100;
 export const RATE_LIMIT_HINT = 'wait for the reset (the wait option does), or ask the service operator for a higher tier';
 
@@ -217,13 +218,6 @@ export interface ResetEstimate {
   fromServer: boolean;
 }
 
-/** The service's window: 100 requests per hour per key. */
-export const HOUR_MS = 60 * 60 * 1000;
-
-/**
- * The local count of requests the CLI keeps across runs (state/requests.ts): the client records each
- * request and the limits it saw there, and estimates from it a reset the server does not state.
- */
 /** What the request ledger (src/store/port.ts) knows: the last rate-limit facts, and the oldest request of the last hour. */
 export interface LedgerFacts {
   last?: { resetAt?: number };
@@ -282,32 +276,4 @@ function perWindow(windowSeconds: number | undefined): string {
   if (windowSeconds % 3600 === 0) return `per ${windowSeconds / 3600} h`;
   if (windowSeconds % 60 === 0) return `per ${windowSeconds / 60} min`;
   return `per ${windowSeconds} s`;
-}
-
-/**
- * A duration as a person reads it in a sentence: `5 s`, `20 s`, `14 min`, `1 h`, `2 h 5 min`. Rounded
- * to the nearest step (seconds, then 5 s from 10 s on, then minutes), not up: reset headers in whole
- * seconds already overshoot by up to a second, --wait sleeps a margin past the reset anyway, and
- * the clock time shown beside it is exact.
- */
-export function formatRelative(ms: number): string {
-  const seconds = ms / 1000;
-  // Stryker disable next-line EqualityOperator: at exactly 9.5 s both branches say "10 s"
-  if (seconds < 9.5) return `${Math.max(1, Math.round(seconds))} s`;
-  const fives = Math.round(seconds / 5) * 5;
-  if (fives < 60) return `${fives} s`;
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
-}
-
-/**
- * Local clock time in the locale's one form (`18:42`, `6:42 PM`), with seconds when `nowMs` is given and
- * the time is less than two minutes ahead. Every clock time rep prints goes through here.
- */
-export function formatClock(atMs: number, nowMs?: number): string {
-  const seconds = nowMs !== undefined && atMs - nowMs < 120_000;
-  return new Date(atMs).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
 }

@@ -2,7 +2,7 @@
 // and 22, a request tunnelled through a proxy with CONNECT. Which proxy (if any) serves a request is
 // decided in src/api/proxy.ts; the others go through Node's client (src/api/http.ts). transport.ts
 // imports this file only for a proxied request, and the build makes it a leaf (dist/lib/undici.cjs).
-import { ProxyAgent, request } from 'undici';
+import { type Dispatcher, ProxyAgent, request } from 'undici';
 import type { RequestFn } from './transport.js';
 
 /** Whether this Node needs V8's --liftoff-only for llhttp (see proxyRequest); bin/rep.cjs asks the same. */
@@ -16,9 +16,29 @@ export function proxyRequest(proxy: URL): RequestFn {
   if (BASELINE_WASM_ONLY) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
   // The header limit is Node's default, given here: undici would load node:http to ask for it.
   const dispatcher = new ProxyAgent({ uri: proxy.href, maxHeaderSize: 16 * 1024 });
-  return async (url, { headers, signal }) => {
-    const { statusCode, headers: received, body } = await request(url, { method: 'GET', headers, signal, dispatcher });
+  return async (url, { headers, signal, onSent }) => {
+    const through = onSent ? dispatcher.compose((dispatch) => (options, handler) => dispatch(options, sentFirst(handler, onSent))) : dispatcher;
+    const { statusCode, headers: received, body } = await request(url, { method: 'GET', headers, signal, dispatcher: through });
     body.on('error', () => undefined); // kept on the stream for its reader (RawResponse)
     return { statusCode, headers: received, body };
+  };
+}
+
+/**
+ * The handler, telling `onSent` first when the request starts on its connection (undici calls
+ * onRequestStart just before it writes the request, after the proxy's tunnel is up), so a run killed
+ * while it waits for the answer has counted the request.
+ */
+function sentFirst(handler: Dispatcher.DispatchHandler, onSent: () => void): Dispatcher.DispatchHandler {
+  return {
+    onRequestStart(controller, context) {
+      onSent();
+      handler.onRequestStart?.(controller, context);
+    },
+    onRequestUpgrade: (...args) => handler.onRequestUpgrade?.(...args),
+    onResponseStart: (...args) => handler.onResponseStart?.(...args),
+    onResponseData: (...args) => handler.onResponseData?.(...args),
+    onResponseEnd: (...args) => handler.onResponseEnd?.(...args),
+    onResponseError: (...args) => handler.onResponseError?.(...args),
   };
 }

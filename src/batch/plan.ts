@@ -2,14 +2,12 @@
 // are more than the hour has left, say so once on stderr before anything is sent, then go on as usual.
 // Only an input known in full is planned: the names are read ahead up to a bound, and a longer input
 // (or a stream still open at the bound) goes unplanned rather than held back.
-import { formatClock } from '../api/rate-limit.js';
-import { baseUrlKey } from '../api/request.js';
+import { baseUrlKey } from '../api/base-url.js';
+import { FREE_TIER_LIMIT as FREE_TIER } from '../api/rate-limit.js';
 import { maxAgeFrom } from '../config/cache-settings.js';
 import type { Deps } from '../deps.js';
 import { keyFingerprint } from '../store/policy.js';
-
-const HOUR_MS = 3_600_000;
-const FREE_TIER = 100;
+import { formatClock, HOUR_MS } from '../time.js';
 
 /** The names, unchanged, and how many there are when the whole input was read ahead. */
 export interface PlannedNames extends AsyncIterable<string> {

@@ -1,6 +1,7 @@
 // Runs a batch of audits: up to `concurrency` requests in flight, each distinct name sent once, records
 // written in input order as soon as the input-order prefix is complete. Only a bounded window of names
 // is held at a time, so memory stays flat however long the input is.
+import { shapeOf } from '../commands/shape.js';
 import type { CallOptions, RepClient } from '../api/client.js';
 import type { AuditView } from '../views/audit.js';
 import type { Change } from '../history/change.js';
@@ -8,7 +9,7 @@ import type { Deps } from '../deps.js';
 import { describeError, InterruptedError, NotCachedError, RateLimitError, UsageError } from '../errors.js';
 import type { BatchRecord } from '../output/batch.js';
 import { startBatchProgress, type Progress } from '../progress.js';
-import { serializeJson } from '../output/json-text.js';
+import { parseJson, serializeJson } from '../text.js';
 import { Dedupe } from './dedupe.js';
 import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from './outcome.js';
 
@@ -46,7 +47,10 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const total = 'total' in names && typeof names.total === 'number' ? names.total : undefined;
   const client = await deps.client();
   const [{ createBatchWriter }, { csvBom }] = await Promise.all([import('../output/batch.js'), import('../output/csv.js')]);
-  const writer = createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
+  const shape = await shapeOf(deps.globals);
+  const writer = shape
+    ? (await import('../output/shaped.js')).shapedBatchWriter(io, deps.format(), shape)
+    : createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
   // A second signal exits before this run ends: what was written stays a whole document.
   deps.exiting.addEventListener('abort', () => writer.close(), { once: true });
   const tally = new BatchTally();
@@ -186,5 +190,5 @@ async function fetchOutcome(client: RepClient, name: string, call: CallOptions, 
 function recordOf(slot: Slot & { outcome: Outcome }): BatchRecord {
   const { name, outcome } = slot;
   if ('error' in outcome) return { query: name, error: { exit: outcome.error.exit, message: outcome.error.message } };
-  return { query: name, result: slot.body !== undefined ? slot.body : JSON.parse(outcome.text) };
+  return { query: name, result: slot.body !== undefined ? slot.body : parseJson(outcome.text) };
 }

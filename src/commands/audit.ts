@@ -5,6 +5,7 @@ import { startWatch } from '../history/watch.js';
 import type { AuditView } from '../views/audit.js';
 import { showsChange } from '../output/render.js';
 import { fetchAndShow, queryFrom } from './query.js';
+import { shapeShowsChange } from './shape.js';
 
 export interface AuditOptions {
   /** The names given as arguments (`-` reads stdin at that place). */
@@ -36,7 +37,7 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
   };
   if (!opts.batch && !isBatch(names, opts.file)) {
     const query = queryFrom(names, 'company name');
-    const watch = await startWatch(deps, limits, { showsChange: showsChange(deps.format()) });
+    const watch = await startWatch(deps, limits, { showsChange: showsChange(deps.format()) || shapeShowsChange(deps.globals) });
     await watch.finish(fetchAndShow(deps, 'audit', query, (view, fromCache) => watch.see(query, view as AuditView, fromCache)));
     return;
   }
@@ -53,7 +54,9 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
   const bareWords = opts.file === undefined && names.length > 1 && names.every((word) => word !== STDIN && !/\s/.test(word));
   const typedNames = deps.io.stdinIsTTY && (names.includes(STDIN) || opts.file === STDIN);
   const [{ runBatch }, { batchShowsChange }] = await Promise.all([import('../batch/run.js'), import('../output/batch.js')]);
-  const watch = await startWatch(deps, limits, { showsChange: batchShowsChange(deps.format(), { csvSources: opts.csvSources }) });
+  const watch = await startWatch(deps, limits, {
+    showsChange: batchShowsChange(deps.format(), { csvSources: opts.csvSources }) || shapeShowsChange(deps.globals),
+  });
   await watch.finish(
     runBatch(deps, input, {
       onAnswer: (query, view, fromCache) => watch.see(query, view, fromCache),

@@ -1,8 +1,8 @@
-// `rep cache clear`: empties the answer cache and says how many answers went. Also what `rep status`
-// shows of the cache: where it is, how many answers it holds, their size.
+// `rep cache clear`: empties the answer cache and says how many answers went. Also the cache's figures
+// `rep status` shows (output/cache.ts words them).
 import type { Deps } from '../deps.js';
 import { ConfigError, systemErrorText, UsageError } from '../errors.js';
-import type { CacheStats } from '../state/answer-cache.js';
+import { cachedAnswers, type CacheSummary } from '../output/cache.js';
 import { placeOf } from '../store/policy.js';
 
 export type CacheClearOptions = Record<string, never>;
@@ -20,11 +20,11 @@ export async function run(_opts: CacheClearOptions, deps: Deps): Promise<void> {
     throw new ConfigError(`cannot clear the answer cache in ${dir}: ${systemErrorText(error)}`, { hint: `check the permissions of ${dir}`, cause: error });
   }
   if (deps.globals.quiet) return;
-  deps.io.err(removed === 0 ? `No cached answers in ${dir}\n` : `Removed ${answers(removed)} from ${dir}\n`);
+  deps.io.err(removed === 0 ? `No cached answers in ${dir}\n` : `Removed ${cachedAnswers(removed)} from ${dir}\n`);
 }
 
 /** The cache's place, answer count and size for `rep status`; undefined (after a warning) when it cannot be read. */
-export async function cacheStatus(deps: Pick<Deps, 'store' | 'warn'>): Promise<CacheStats | undefined> {
+export async function cacheStatus(deps: Pick<Deps, 'store' | 'warn'>): Promise<CacheSummary | undefined> {
   const store = deps.store();
   if (!store) return undefined;
   try {
@@ -34,19 +34,4 @@ export async function cacheStatus(deps: Pick<Deps, 'store' | 'warn'>): Promise<C
     deps.warn(`cannot read the answer cache in ${placeOf(store, 'cache')} (${systemErrorText(error)})`);
     return undefined;
   }
-}
-
-/** `/home/me/.cache/rep, 12 cached answers, 48 KB`: the status line's value. */
-export function describeCacheStats(stats: CacheStats): string {
-  return `${stats.dir}, ${answers(stats.entries)}, ${byteSize(stats.bytes)}`;
-}
-
-function answers(count: number): string {
-  return `${count} cached answer${count === 1 ? '' : 's'}`;
-}
-
-export function byteSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / 1024 / 1024, 'MB'];
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${unit}`;
 }

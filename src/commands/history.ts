@@ -6,10 +6,13 @@ import { StoreError } from '../store/errors.js';
 import { nameKey, placeOf } from '../store/policy.js';
 import { ExitCode, NotFoundError, RepError, systemErrorText, UsageError } from '../errors.js';
 import { localDateTime } from '../history/change.js';
-import { historyCsv, historyJson, historyMarkdown, historyNdjsonLines, historyRows, historyTable } from '../history/render.js';
+import { historyCsv, historyFieldRecord, historyRecord, historyMarkdown, historyNdjsonLines, historyRows, historyTable } from '../history/render.js';
 import { parseSince } from '../history/since.js';
+import { jsonDocument } from '../output/json-colour.js';
+import { writeShapedRecords } from '../output/shaped.js';
+import { shapeOf } from './shape.js';
 import { shellQuote } from '../shell-quote.js';
-import { baseUrlKey } from '../api/request.js';
+import { baseUrlKey } from '../api/base-url.js';
 import { scrubLine } from '../text.js';
 import type { HistoryPoint, Store } from '../store/port.js';
 
@@ -52,9 +55,15 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<void> {
     });
   }
   const format = deps.format();
+  const shape = await shapeOf(deps.globals);
+  if (shape) {
+    const records = () => rows.map(historyFieldRecord);
+    await writeShapedRecords(deps.io, format, { records, document: () => rows.map(historyRecord), single: false }, shape);
+    return;
+  }
   switch (format) {
     case 'json':
-      deps.io.out(historyJson(rows));
+      deps.io.out(jsonDocument(deps.io, rows.map(historyRecord)));
       return;
     case 'ndjson':
       for (const line of historyNdjsonLines(rows)) if (!deps.io.out(line)) return;

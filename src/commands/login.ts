@@ -1,8 +1,8 @@
 // `rep login`: read the key (hidden prompt on a terminal, first line of stdin otherwise), check it with
 // one pulse call unless --no-verify, then store key and base URL in the config file.
 import { looseConfigPermissions, updateConfigFile, readConfigFile } from '../config/file.js';
-import { baseUrlText, checkKey, maskKey, parseBaseUrl, resolveBaseUrl } from '../config/settings.js';
-import { clientFor } from '../context.js';
+import { baseUrlText } from '../api/base-url.js';
+import { checkKey, maskKey, parseBaseUrl, resolveBaseUrl } from '../config/settings.js';
 import type { Deps } from '../deps.js';
 import { AuthError, UsageError } from '../errors.js';
 import { ask, readFirstLine } from '../prompt.js';
@@ -30,7 +30,7 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
   const key = checkKey(entered, io.stdinIsTTY ? 'the prompt' : 'stdin');
 
   if (opts.verify) {
-    const client = await clientFor(deps, { baseUrl, key, keySource: 'config', baseUrlSource: 'flag', configPath: configFile });
+    const client = await deps.clientFor({ baseUrl, key, keySource: 'config', baseUrlSource: 'flag', configPath: configFile });
     await client.pulse({ signal: deps.signal }).catch((error: unknown) => {
       // The usual hint is to run `rep login`, which is what the user just did.
       if (!(error instanceof AuthError)) throw error;

@@ -1,14 +1,15 @@
 // Shared by the commands that send a query: validation before any request, then fetch, then render.
-import type { Endpoint } from '../api/request.js';
+import type { Endpoint } from '../views/index.js';
 import type { EndpointView } from '../views/index.js';
 import type { Deps } from '../deps.js';
 import type { Change } from '../history/change.js';
 import { UsageError } from '../errors.js';
 import { withSpinner } from '../progress.js';
-import { formatRelative } from '../api/rate-limit.js';
+import { formatRelative } from '../time.js';
 import { writeView } from '../output/render.js';
 import { csvBom } from '../output/csv.js';
 import { fieldPaths } from '../views/index.js';
+import { shapeOf } from './shape.js';
 
 /** Joins words with one space; an empty or whitespace-only query is a usage error, sent nowhere. */
 export function queryFrom(words: readonly string[], what: string): string {
@@ -27,6 +28,7 @@ export async function fetchAndShow(
   query?: string,
   onAnswer?: (view: EndpointView['view'], fromCache: { fetchedAt: number } | undefined) => Promise<Change | undefined>,
 ): Promise<void> {
+  const shape = await shapeOf(deps.globals); // a broken --query is told before any request
   const client = await deps.client();
   const label = query === undefined ? `Fetching ${endpoint}…` : `Fetching ${endpoint} for ${query}…`;
   const call = { signal: deps.signal };
@@ -36,7 +38,13 @@ export async function fetchAndShow(
   // The client already built the view: the renderers take it as it is.
   const answer = { body: response.body, endpoint, view: response.view } as EndpointView & { body: unknown };
   if (deps.globals.debug) for (const line of fieldPaths(answer)) deps.debug(`view: ${line}`);
-  await writeView(deps.io, answer, deps.format(), { signal: deps.signal, bom: csvBom(deps), ...(change ? { change } : {}) });
+  await writeView(deps.io, answer, deps.format(), {
+    signal: deps.signal,
+    bom: csvBom(deps),
+    ...(change ? { change } : {}),
+    ...(shape ? { shape } : {}),
+    ...(query === undefined ? {} : { asked: query }),
+  });
 }
 
 /** `3 min ago`, or `just now` for an answer under a few seconds old. */

@@ -1,19 +1,26 @@
-// `rep status`: where rep would send requests, with which key (masked), and how many it sent lately.
-// Exits 4 when no key is set, after showing the rest.
+// `rep status`: where rep would send requests, with which key (masked), how many it sent lately, and
+// what the store holds (answers, history). Exits 4 when no key is set, after showing the rest.
+import { baseUrlKey, baseUrlText } from '../api/base-url.js';
+import { maskKey, type Settings } from '../config/settings.js';
 import type { Deps } from '../deps.js';
 import { AuthError, systemErrorText } from '../errors.js';
+import type { CacheSummary } from '../output/cache.js';
 import { csvBom } from '../output/csv.js';
-import { writeStatus } from '../output/status.js';
-import { baseUrlKey } from '../api/request.js';
-import { HOUR_MS } from '../api/rate-limit.js';
-import type { RequestStatus } from '../state/requests.js';
+import { type HistoryStatus, type RateLimitRecord, type StatusView, writeStatus } from '../output/status.js';
 import { keyFingerprint, placeOf } from '../store/policy.js';
-import type { Store } from '../store/port.js';
-import type { Settings } from '../config/settings.js';
-import { statusView, type HistoryStatus } from '../views/status.js';
+import type { RateLimitFacts, Store } from '../store/port.js';
+import { HOUR_MS } from '../time.js';
 
 /** status takes no options of its own. */
 export type StatusOptions = Record<string, never>;
+
+/** Requests in the last hour and the last rate-limit facts, for the key at the base URL in use. */
+interface RequestStatus {
+  lastHour: number;
+  /** A shared store's: how many machines sent them (a local store counts processes, which people need not see). */
+  machines?: number;
+  rateLimit?: RateLimitFacts;
+}
 
 export async function run(_opts: StatusOptions, deps: Deps): Promise<void> {
   const settings = await deps.settings();
@@ -32,7 +39,8 @@ async function requestStatus(deps: Deps, store: Store, settings: Settings): Prom
   const now = deps.now();
   try {
     const [count, rateLimit] = await Promise.all([store.ledger.count(scope, now - HOUR_MS, now), store.ledger.lastRateLimit(scope)]);
-    return { lastHour: count.requests, ...(rateLimit ? { rateLimit } : {}) };
+    const shared = store.describe().kind !== 'local';
+    return { lastHour: count.requests, ...(shared ? { machines: count.contributors ?? 0 } : {}), ...(rateLimit ? { rateLimit } : {}) };
   } catch (error) {
     deps.warn(`cannot read the request count in ${placeOf(store, 'requests')} (${systemErrorText(error)})`);
     return undefined;
@@ -48,4 +56,30 @@ async function historyStatus(deps: Deps, store: Store): Promise<HistoryStatus | 
     deps.warn(`cannot read the history in ${placeOf(store, 'history')} (${systemErrorText(error)})`);
     return undefined;
   }
+}
+
+/** `usage` is the request count, none under the sandbox or when it cannot be read. */
+export function statusView(settings: Settings, usage: RequestStatus | undefined, cache?: CacheSummary, history?: HistoryStatus): StatusView {
+  return {
+    base_url: settings.baseUrl ? baseUrlText(settings.baseUrl) : null,
+    base_url_source: settings.baseUrlSource,
+    key: settings.key ? maskKey(settings.key) : null,
+    key_source: settings.keySource,
+    config_path: settings.configPath,
+    requests_last_hour: usage?.lastHour ?? 0,
+    ...(usage?.machines === undefined ? {} : { requests_machines: usage.machines }),
+    rate_limit: usage?.rateLimit ? rateLimitRecord(usage.rateLimit) : null,
+    cache: cache ?? null,
+    history: history ?? null,
+  };
+}
+
+/** The last rate-limit headers seen, with times as ISO 8601 like the rest of the JSON. */
+function rateLimitRecord(snapshot: RateLimitFacts): RateLimitRecord {
+  return {
+    limit: snapshot.limit ?? null,
+    remaining: snapshot.remaining ?? null,
+    reset_at: snapshot.resetAt === undefined ? null : new Date(snapshot.resetAt).toISOString(),
+    seen_at: new Date(snapshot.seenAt).toISOString(),
+  };
 }

@@ -1,6 +1,6 @@
 // Where the answer cache lives and how old an answer it may give, with the contract's precedence:
 // flag > environment > default. Pure, like settings.ts: the caller passes the flag, env and paths.
-import { parseDuration } from '../options.js';
+import { readDuration } from '../time.js';
 import { UsageError } from '../errors.js';
 
 /** An answer younger than this is used with no request, unless --max-age or REP_MAX_AGE says otherwise. */
@@ -12,7 +12,7 @@ export function maxAgeFrom(flag: number | undefined, env: NodeJS.ProcessEnv): nu
   const value = env.REP_MAX_AGE;
   if (value === undefined || value.trim() === '') return DEFAULT_MAX_AGE_MS;
   try {
-    return parseDuration(value);
+    return readDuration(value);
   } catch (error) {
     const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
     throw new UsageError(`REP_MAX_AGE is not a duration (${shown}): ${(error as Error).message}`, {

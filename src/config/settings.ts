@@ -1,10 +1,12 @@
 // Resolves the base URL and the key with the contract's precedence: flag > environment > config file.
 // Pure (the caller reads the config file), so precedence and validation are unit-tested without a process.
-import { checkBaseUrl, checkKey } from '../api/request.js';
+import { checkBaseUrl } from '../api/base-url.js';
+import { checkKey } from '../api/request.js';
 import type { StoredConfig } from './file.js';
 
 // One rule for each, shared with the library: the client checks and redacts with them, status and login show them.
-export { checkKey, isLoopbackHost, maskKey } from '../api/request.js';
+export { isLoopbackHost } from '../api/base-url.js';
+export { checkKey, maskKey } from '../api/request.js';
 
 export type BaseUrlSource = 'flag' | 'env' | 'config' | 'sandbox' | 'none';
 export type KeySource = 'env' | 'config' | 'sandbox' | 'none';
@@ -62,9 +64,4 @@ const SOURCE_NAMES: Record<BaseUrlSource, string> = {
 /** A base URL from the given source, validated by the library's rules (api/request.ts). */
 export function parseBaseUrl(value: string, source: BaseUrlSource = 'flag'): URL {
   return checkBaseUrl(value, SOURCE_NAMES[source]);
-}
-
-/** A base URL as shown and stored: without the slash URL puts after a bare origin. */
-export function baseUrlText(url: URL): string {
-  return url.href.replace(/\/$/, '');
 }

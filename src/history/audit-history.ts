@@ -3,7 +3,7 @@
 // answer. Lookups and appends asked in the same turn of the event loop go to the store as one call,
 // so a batch asks for many names at once. Neither ever fails the run: a history that cannot be read
 // or written is one warning a run.
-import { baseUrlKey } from '../api/request.js';
+import { baseUrlKey } from '../api/base-url.js';
 import { alreadyTold } from '../store/errors.js';
 import { systemErrorText } from '../errors.js';
 import { pointFromAudit, type AuditAnswer } from '../state/history.js';
@@ -28,6 +28,8 @@ export interface AuditHistory {
   record(query: string, answer: AuditAnswer): HistoryPoint | undefined;
   /** Waits for every record to be written (a failure was warned). */
   settle(): Promise<void>;
+  /** Why a lookup could not read the history (each such lookup answered "no previous point"), if one could not. */
+  readFailure(): unknown;
 }
 
 /** `where` names the history for warnings (a folder; a database). */
@@ -42,11 +44,13 @@ export function openAuditHistory(deps: HistoryDeps, history: HistoryPort, where:
     if (!warned && !alreadyTold(error)) deps.warn(text);
     warned = true;
   };
+  let unread: unknown;
   const lookups = batched<PreviousQuestion, HistoryPoint | undefined>(async (questions) => {
     const excludeIds = [...own]; // one list for the whole call: a store builds its set once
     try {
       return await history.previous(questions.map((question) => ({ ...question, excludeIds })));
     } catch (error) {
+      unread ??= error;
       warnOnce(`cannot read the history in ${where} (${systemErrorText(error)}): no previous scores to compare with`, error);
       return questions.map(() => undefined);
     }
@@ -79,6 +83,7 @@ export function openAuditHistory(deps: HistoryDeps, history: HistoryPort, where:
     async settle() {
       while (pending.size > 0) await Promise.all(pending);
     },
+    readFailure: () => unread,
   };
 }
 

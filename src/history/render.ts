@@ -60,8 +60,9 @@ export function historyRecord({ point, change, future }: HistoryRow): HistoryRec
   };
 }
 
-export function historyJson(rows: readonly HistoryRow[]): string {
-  return `${jsonText(rows.map(historyRecord), 2)}\n`;
+/** A point as `--fields` names its parts (output/field-names.ts). */
+export function historyFieldRecord({ point, change }: HistoryRow): Record<string, unknown> {
+  return { at: point.at, query: point.query, name: point.name, score: point.score, scale: point.scale, change: change?.delta, sources: point.sources.length };
 }
 
 export function historyNdjsonLines(rows: readonly HistoryRow[]): string[] {

@@ -1,12 +1,11 @@
 // `--since DURATION|DATE` for `rep history` (and `--before` for its prune): a duration back from now (90s, 15m, 12h, 30d, 2w, 1y, 1d12h)
 // or a date (`2026-11-01`: local midnight) or an ISO timestamp (`2026-11-01T08:00:00Z`, local without an offset).
 import { UsageError } from '../errors.js';
-import { parseDuration } from '../options.js';
+import { DAY_MS, readDuration } from '../time.js';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
-/** Years (365 days), weeks and days lead (parseDuration, shared with --max-wait, stops at hours). */
+/** Years (365 days), weeks and days lead (readDuration, shared with --max-wait, stops at hours). */
 const DAYS = /^(?:(\d+)y)?(?:(\d+)w)?(?:(\d+)d)?(.*)$/i;
 
 /** The earliest time (epoch ms) `--since` lets through; a usage error for anything else. */
@@ -22,7 +21,7 @@ export function parseSince(text: string, nowMs: number, flag = '--since'): numbe
 function durationMs(value: string, flag: string): number {
   const [, years = '0', weeks = '0', days = '0', rest = ''] = DAYS.exec(value) ?? [];
   try {
-    const restMs = rest === '' && value !== '' ? 0 : parseDuration(rest);
+    const restMs = rest === '' && value !== '' ? 0 : readDuration(rest);
     return (Number(years) * 365 + Number(weeks) * 7 + Number(days)) * DAY_MS + restMs;
   } catch {
     throw sinceError(value, flag);

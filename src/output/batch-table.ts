@@ -2,7 +2,7 @@
 // the terminal: names and long statuses give way, the score never does; where even that cannot fit,
 // each name becomes a card of its own, as search results do.
 import type { IO } from '../io.js';
-import type { BatchSummary } from '../views/batch.js';
+import type { BatchSummary } from './batch-record.js';
 import { scrubLine } from '../text.js';
 import { changeText, type Change } from '../history/change.js';
 import { colourChange, drawGrid, formatScore, loadTableKit, sharedDecimals, type TableKit } from './table-kit.js';

@@ -4,14 +4,16 @@ import type { Format } from '../deps.js';
 import type { Change } from '../history/change.js';
 import type { AuditView } from '../views/audit.js';
 import type { IO } from '../io.js';
-import { batchItem, batchSummary, type BatchRecord, type BatchSummary } from '../views/batch.js';
+import { batchItem, batchSummary, type BatchRecord, type BatchSummary } from './batch-record.js';
 import { BOM, csvRow } from './csv.js';
 import { auditRows } from './csv-views.js';
+import { companyReviews } from './fields.js';
+import { colourJson } from './json-colour.js';
 import { jsonText } from './json-text.js';
 import { BATCH_MARKDOWN_HEAD, batchMarkdownRow } from './markdown-views.js';
 import type { RenderOptions } from './render.js';
 
-export type { BatchRecord } from '../views/batch.js';
+export type { BatchRecord } from './batch-record.js';
 
 export interface BatchWriter {
   /** Writes (or keeps) one record; false once stdout has been closed by its reader. */
@@ -46,13 +48,6 @@ function perSourceCsvRows(record: BatchRecord): string {
 /** A field the view keeps among its details (`city`, `company.city`, `location.city`). */
 function detail(view: AuditView, field: string): string | number | undefined {
   return view.details.find(([key]) => key === field || key.endsWith(`.${field}`))?.[1];
-}
-
-/** The company's total of reviews: the body's own, else the sum over its sources where they give one. */
-function companyReviews(view: AuditView): number | undefined {
-  if (view.reviews !== undefined) return view.reviews;
-  const counted = view.sources.filter((row) => row.reviews !== undefined);
-  return counted.length === 0 ? undefined : counted.reduce((sum, row) => sum + row.reviews!, 0);
 }
 
 /** Streams records through `line`, with `open` before the first and `close` after the last. */
@@ -116,7 +111,7 @@ export function createBatchWriter(
     case 'json':
       return streamingWriter(io, {
         open: () => '[',
-        line: (record, first) => `${first ? '\n' : ',\n'}${jsonText(record)}`,
+        line: (record, first) => `${first ? '\n' : ',\n'}${io.colorOut ? colourJson(jsonText(record)) : jsonText(record)}`,
         close: (any) => (any ? '\n]\n' : ']\n'),
       });
     case 'csv':

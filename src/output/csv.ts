@@ -3,8 +3,7 @@
 // run as a formula is prefixed with `'`.
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { serializeJson } from './json-text.js';
-import { scrubText } from '../text.js';
+import { scrubText, serializeJson } from '../text.js';
 
 /**
  * The UTF-8 byte-order mark, written before a CSV document on request (`--bom`, REP_CSV_BOM=1): Excel

@@ -2,10 +2,10 @@
 // or a pull-request comment. Every cell goes through markdownCell (scrubbed, `|` and markup escaped).
 import { changeText, scoreText, type Change } from '../history/change.js';
 import type { AuditView, PulseView, SearchView } from '../views/index.js';
-import type { BatchSummary } from '../views/batch.js';
+import type { BatchSummary } from './batch-record.js';
 import { columnsOf } from './csv.js';
 import { searchRecords } from './csv-views.js';
-import { serializeJson } from './json-text.js';
+import { serializeJson } from '../text.js';
 import { markdownRow, markdownTable } from './markdown.js';
 
 /** A value as a cell's text: numbers as JSON writes them, objects as JSON, nothing as empty. */

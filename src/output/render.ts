@@ -1,6 +1,6 @@
 // Writes one endpoint's answer to stdout in the chosen format. JSON keeps the server's body as it
 // is; the other formats are pure functions of the view, built once from that body.
-import type { Endpoint } from '../api/request.js';
+import type { Endpoint } from '../views/index.js';
 import type { Format } from '../deps.js';
 import type { Change } from '../history/change.js';
 import { checkpoint } from '../interrupt.js';
@@ -8,7 +8,9 @@ import type { IO } from '../io.js';
 import { viewOf, type EndpointView } from '../views/index.js';
 import { BOM } from './csv.js';
 import { auditCsv, pulseCsv, searchCsv, searchRecords } from './csv-views.js';
+import { jsonDocument } from './json-colour.js';
 import { jsonText } from './json-text.js';
+import type { Shape } from './shaped.js';
 
 /** A body and its view: JSON writes the one, every other format reads the other. */
 export type ViewedBody = EndpointView & { body: unknown };
@@ -20,6 +22,9 @@ export interface RenderOptions {
   bom?: boolean;
   /** The audit's change since the previous recorded point (the table shows it). */
   change?: Change;
+  /** `--fields` and `--query` (output/shaped.ts), and the query asked (a record's `query` field). */
+  shape?: Shape;
+  asked?: string;
 }
 
 /** Builds the view of `body` once and writes it (see writeView). */
@@ -33,11 +38,16 @@ export function showsChange(format: Format): boolean {
 }
 
 /** Writes the answer; after a signal nothing is written. */
-export async function writeView(io: IO, answer: ViewedBody, format: Format, { signal, bom = false, change }: RenderOptions = {}): Promise<void> {
+export async function writeView(io: IO, answer: ViewedBody, format: Format, { signal, bom = false, change, shape, asked }: RenderOptions = {}): Promise<void> {
   await checkpoint(signal); // a signal that came with the answer
+  if (shape?.fields || shape?.query) {
+    const { writeShaped } = await import('./shaped.js');
+    await writeShaped(io, answer, format, shape, { ...(change ? { change } : {}), ...(asked === undefined ? {} : { asked }) });
+    return;
+  }
   switch (format) {
     case 'json':
-      io.out(`${jsonText(answer.body, 2)}\n`);
+      io.out(jsonDocument(io, answer.body));
       return;
     case 'ndjson':
       for (const line of ndjsonLines(answer)) {

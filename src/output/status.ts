@@ -1,11 +1,43 @@
 // `rep status` in each format, from its view: aligned lines for people, one CSV row, JSON as the view.
-import { byteSize, describeCacheStats } from '../commands/cache.js';
-import { formatClock } from '../api/rate-limit.js';
 import type { Format } from '../deps.js';
 import type { IO } from '../io.js';
-import type { HistoryStatus, RateLimitRecord, StatusView } from '../views/status.js';
+import { formatClock } from '../time.js';
+import { byteSize, type CacheSummary, describeCacheStats } from './cache.js';
 import { BOM, csvRow } from './csv.js';
 import { markdownTable } from './markdown.js';
+
+/** `rep status`: its field names are the JSON output's, so `rep status --json | jq .key_source` reads them. */
+export interface StatusView {
+  base_url: string | null;
+  /** Where the base URL came from: flag, env, config, sandbox or none (config/settings.ts). */
+  base_url_source: string;
+  key: string | null;
+  /** Where the key came from: env, config, sandbox or none. */
+  key_source: string;
+  config_path: string;
+  requests_last_hour: number;
+  /** With a team store only: how many machines sent the last hour's requests. */
+  requests_machines?: number;
+  rate_limit: RateLimitRecord | null;
+  /** The answer cache: where it is, how many answers it holds and their size; null under --sandbox or when unreadable. */
+  cache: CacheSummary | null;
+  /** The score history: where, how many points, their size, the oldest point's time; null under --sandbox or when unreadable. */
+  history: HistoryStatus | null;
+}
+
+export interface HistoryStatus {
+  dir: string;
+  points: number;
+  bytes: number | null;
+  oldest: string | null;
+}
+
+export interface RateLimitRecord {
+  limit: number | null;
+  remaining: number | null;
+  reset_at: string | null;
+  seen_at: string;
+}
 
 /** `now` places the last rate limit's times; `bom` starts CSV with a BOM. */
 export function writeStatus(io: IO, view: StatusView, format: Format, { now, bom }: { now: number; bom: boolean }): void {
@@ -38,12 +70,16 @@ function statusPairs(view: StatusView, now: number): Array<[string, string]> {
     ['Base URL', view.base_url ? `${view.base_url} (from ${sourceName(view.base_url_source)})` : 'not set'],
     ['API key', view.key ? `${view.key} (from ${sourceName(view.key_source)})` : 'not set'],
     ['Config file', view.config_path],
-    ['Requests, last hour', String(view.requests_last_hour)],
+    ['Requests, last hour', `${view.requests_last_hour}${view.requests_machines === undefined ? '' : `, from ${machinesText(view.requests_machines)}`}`],
   ];
   if (view.rate_limit) lines.push(['Last rate limit seen', describeLimit(view.rate_limit, now)]);
   if (view.cache) lines.push(['Answer cache', describeCacheStats(view.cache)]);
   if (view.history) lines.push(['History', describeHistory(view.history)]);
   return lines;
+}
+
+function machinesText(machines: number): string {
+  return `${machines} machine${machines === 1 ? '' : 's'}`;
 }
 
 function sourceName(source: string): string {

@@ -6,8 +6,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { checkpoint } from '../interrupt.js';
 import type { IO } from '../io.js';
 import type { DetailRow } from '../views/index.js';
-import { serializeJson } from './json-text.js';
-import { scrubLine } from '../text.js';
+import { scrubLine, serializeJson } from '../text.js';
 import { displayWidth, truncateToWidth } from './text-width.js';
 
 export interface TableKit {

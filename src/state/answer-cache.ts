@@ -7,7 +7,7 @@
 // small state modules: the HTTP stack, and even the Cache-Control parser, stay unloaded.
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { baseUrlKey } from '../api/request.js';
+import { baseUrlKey } from '../api/base-url.js';
 import { ensurePrivateDir, folderForeignness, foreignnessOnce } from '../local-file.js';
 import { countPut, ENTRY_EXTENSION, evictOnce, listEntries, removeEntries, removeFile } from './answer-cache-dir.js';
 import type { AnswerHeaders } from '../store/answer-freshness.js';

@@ -1,7 +1,7 @@
 // A history point's format, shared by every store: the point of a fresh audit answer, and a stored
 // line read back as a clean point (text scrubbed and capped, fields checked), whatever the line holds.
 // Where points are kept is the store's (src/store/port.ts; the local one: src/store/local/history.ts).
-import { baseUrlKey } from '../api/request.js';
+import { baseUrlKey } from '../api/base-url.js';
 import { INVISIBLE_CHARACTERS, scrubLine } from '../text.js';
 import { randomHex } from './ids.js';
 

@@ -5,7 +5,7 @@
 // It is a cache, not config: a broken record is skipped. Keys are stored only as a hash (keyId).
 import { join } from 'node:path';
 // The window the log counts over is the service's rate-limit window.
-import { HOUR_MS } from '../api/rate-limit.js';
+import { HOUR_MS } from '../time.js';
 import { isRecord } from '../text.js';
 import { openRecordStore, type RecordStore } from './record-store.js';
 import { randomHex, sha256Hex } from './ids.js';

@@ -1,7 +1,6 @@
 // Small, shape-agnostic helpers over parsed JSON: finding fields by any of their likely names,
 // reading numbers that may arrive as strings, and flattening whatever is left into key/value rows.
-import { serializeJson } from '../output/json-text.js';
-import { isRecord, type JsonRecord } from '../text.js';
+import { isRecord, serializeJson, type JsonRecord } from '../text.js';
 import { ENVELOPES } from './aliases.js';
 
 export { isRecord, type JsonRecord };

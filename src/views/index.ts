@@ -1,6 +1,5 @@
 // The views: each endpoint's body, whatever its shape, as one typed view that every output format
 // (and the library) reads. Shape tolerance lives here only; the names it looks for are in aliases.ts.
-import type { Endpoint } from '../api/request.js';
 import { auditView, type AuditView } from './audit.js';
 import { pulseView, type PulseView } from './pulse.js';
 import { searchView, type SearchView } from './search.js';
@@ -9,6 +8,9 @@ export { auditView, type AuditView, type SourceRow } from './audit.js';
 export { pulseView, type PulseView } from './pulse.js';
 export { searchView, type SearchGroup, type SearchView } from './search.js';
 export type { DetailRow } from './fields.js';
+
+/** The API's endpoints: a view each. */
+export type Endpoint = 'audit' | 'search' | 'pulse';
 
 /** An endpoint's view, tagged with the endpoint so a renderer knows which it holds. */
 export type EndpointView = { endpoint: 'audit'; view: AuditView } | { endpoint: 'search'; view: SearchView } | { endpoint: 'pulse'; view: PulseView };

@@ -1,7 +1,7 @@
-// A batch record as the renderers see it: the audit view of its body, built once, or its error; and
+// A batch record as the CLI's renderers see it (the library has no batches): the audit view of its body, built once, or its error; and
 // the summary row the batch table keeps of it (not the body, so a long batch stays small).
 import type { Change } from '../history/change.js';
-import { auditView, type AuditView } from './audit.js';
+import { auditView, type AuditView } from '../views/audit.js';
 
 /** One record per input name, as JSON and NDJSON write it. */
 export type BatchRecord = { query: string; result: unknown } | { query: string; error: { exit: number; message: string } };

@@ -1,19 +1,8 @@
-// A server's non-2xx answer as the typed error and one-line message a user reads (src/api/errors.ts).
+// A server's non-2xx answer as the typed error and one-line message a user reads (src/api/response.ts,
+// with the error kinds of src/api/errors.ts).
 import { describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  AuthError,
-  bodyExcerpt,
-  errorFromResponse,
-  InterruptedError,
-  NetworkError,
-  NotFoundError,
-  parseJsonBody,
-  RateLimitError,
-  statusLine,
-  UsageError,
-  type RequestFacts,
-} from '../src/api/errors.js';
+import { ApiError, AuthError, InterruptedError, NetworkError, NotFoundError, RateLimitError, statusLine, UsageError } from '../src/api/errors.js';
+import { bodyExcerpt, errorFromResponse, parseJsonBody, type RequestFacts } from '../src/api/response.js';
 import type { ApiResponse } from '../src/api/transport.js';
 import { BatchError } from '../src/batch/outcome.js';
 import { HistoryFileError } from '../src/commands/history.js';
