@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempHome, runInProcess } from './helpers/cli.js';
+import { makeTempHome, runCli, runInProcess } from './helpers/cli.js';
 import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
 import { ADMIN_PASSWORD, postgresAvailable, startPostgres, type PostgresCluster } from './helpers/postgres.js';
 
@@ -59,7 +59,8 @@ describe.skipIf(!available)('rep with a PostgreSQL store', () => {
     expect(audit.code).toBe(0);
     expect(JSON.parse(audit.stdout)).toEqual(BODY);
     expect(audit.stderr).toBe(
-      `rep: warning: cannot reach the store at team@127.0.0.1:${port}/rep: connection refused (is PostgreSQL running?); going on without it\n`,
+      `rep: warning: cannot reach the store at team@127.0.0.1:${port}/rep: connection refused (is PostgreSQL running?); going on without it\n` +
+        'rep: warning: cannot record the score of Blue Bottle Coffee in the history in the postgres store\n',
     );
     const history = await repOn(['history', 'Blue Bottle'], env);
     expect(history.code).toBe(8);
@@ -76,9 +77,14 @@ describe.skipIf(!available)('rep with a PostgreSQL store', () => {
     const gated = await repOn(['audit', 'Blue Bottle', '--fail-on-drop', '5', '--format', 'json'], env);
     expect(gated.code).toBe(8);
     expect(JSON.parse(gated.stdout)).toEqual(BODY);
-    expect(gated.stderr).toBe(`rep: warning: ${unreachable}; going on without it\nrep: --fail-on-drop 5 needs the history: ${unreachable}\n`);
+    expect(gated.stderr).toBe(
+      `rep: warning: ${unreachable}; going on without it\nrep: warning: cannot record the score of Blue Bottle Coffee in the history in the postgres store\nrep: --fail-on-drop 5 needs the history: ${unreachable}\n`,
+    );
     const under = await repOn(['audit', 'Blue Bottle', '--fail-under', '50', '--format', 'json'], env);
-    expect([under.code, under.stderr]).toEqual([0, `rep: warning: ${unreachable}; going on without it\n`]);
+    expect([under.code, under.stderr]).toEqual([
+      0,
+      `rep: warning: ${unreachable}; going on without it\nrep: warning: cannot record the score of Blue Bottle Coffee in the history in the postgres store\n`,
+    ]);
     await server.close();
   });
 
@@ -106,6 +112,51 @@ describe.skipIf(!available)('rep with a PostgreSQL store', () => {
     const columns = header!.split(',');
     expect(row!.split(',')[columns.indexOf('requests_machines')]).toBe('3');
     await server.close();
+  });
+
+  it('the database stopped mid-batch: the process goes on; every printed name is in the history or named in a warning', async () => {
+    const names = ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'];
+    let resume!: () => void;
+    const stopped = new Promise<void>((resolve) => (resume = resolve));
+    const server = (await startFaultServer()).always('/api/audit', (request) => ({
+      body: { name: request.q, score: 70, sources: [] },
+      ...(request.q === 'n4' ? { after: stopped } : {}),
+    }));
+    const database = await cluster.createDatabase();
+    const store = `postgres://postgres@127.0.0.1:${cluster.port}/${database}?sslmode=disable`;
+    const env = { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY, REP_STORE: store, PGPASSWORD: ADMIN_PASSWORD };
+    const home = makeTempHome();
+    try {
+      const file = join(home.dir, 'names.txt');
+      writeFileSync(file, `${names.join('\n')}\n`);
+      // The built rep: the driver's own write after a close ended the process (the bundle guards it).
+      const args = ['--retries', '0', '--timeout', '3', 'audit', '--file', file, '--concurrency', '1', '--format', 'ndjson'];
+      const run = runCli(args, { home, env, killAfterMs: 60_000 });
+      await server.arrival((request) => request.q === 'n4');
+      cluster.stop();
+      resume();
+      const result = await run;
+      cluster.start();
+      expect(
+        [
+          result.code,
+          result.stdout
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line).result?.name),
+        ],
+        result.stderr,
+      ).toEqual([0, names]);
+      const lost = /rep: warning: cannot record the scores? of (.+) in the history in the postgres store/.exec(result.stderr)?.[1];
+      expect(lost, result.stderr).toBeDefined();
+      const recorded = await cluster.admin((sql) => sql<Array<{ name: string }>>`select name from rep_history order by name`, database);
+      const told = lost!.split(/, | and /);
+      expect(told).toEqual(expect.arrayContaining(['n4', 'n5', 'n6']));
+      expect([...recorded.map((row) => row.name), ...told].sort()).toEqual(names);
+    } finally {
+      home.cleanup();
+      await server.close();
+    }
   });
 
   it('rep history import FILE copies the points in; twice adds nothing; without a store and a FILE it exits 2', async () => {

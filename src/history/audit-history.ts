@@ -55,11 +55,15 @@ export function openAuditHistory(deps: HistoryDeps, history: HistoryPort, where:
       return questions.map(() => undefined);
     }
   });
+  // Points that could not be recorded: settle() names them, so no printed score is lost unsaid.
+  const unrecorded: string[] = [];
+  let appendFailure: unknown;
   const appends = batched<HistoryPoint, void>(async (points) => {
     try {
       await history.append(points);
     } catch (error) {
-      warnOnce(`cannot record the score in the history in ${where} (${systemErrorText(error)})`, error);
+      unrecorded.push(...points.map((point) => point.name ?? point.query));
+      appendFailure ??= error;
     }
     return points.map(() => undefined);
   });
@@ -82,9 +86,27 @@ export function openAuditHistory(deps: HistoryDeps, history: HistoryPort, where:
     },
     async settle() {
       while (pending.size > 0) await Promise.all(pending);
+      if (unrecorded.length === 0) return;
+      const told = alreadyTold(appendFailure);
+      // A history already said to be unusable (a local file refused) needs no second line; a team store's failure does: the names.
+      if (!warned || told) {
+        const names = listNames(unrecorded.splice(0));
+        deps.warn(
+          `cannot record the score${names.many ? 's' : ''} of ${names.text} in the history in ${where}${told ? '' : ` (${systemErrorText(appendFailure)})`}`,
+        );
+      }
+      unrecorded.length = 0;
+      warned = true;
     },
     readFailure: () => unread,
   };
+}
+
+/** `a, b and c` (at most 20 names, then `and N more`). */
+function listNames(names: string[]): { text: string; many: boolean } {
+  const shown = names.length > 20 ? [...names.slice(0, 20), `${names.length - 20} more`] : names;
+  const text = shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+  return { text, many: names.length > 1 };
 }
 
 /** Calls made in one turn of the event loop go to `many` as one call, each caller getting its own answer. */

@@ -196,7 +196,7 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
         return work();
       }
       const lockKey = `rep:${key}`;
-      let locked = false;
+      let working: ReturnType<typeof work> | undefined;
       let result: { value: Awaited<ReturnType<typeof work>> } | undefined;
       try {
         await db.begin(async (tx) => {
@@ -210,12 +210,13 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
           } finally {
             signal?.removeEventListener('abort', abort);
           }
-          locked = true;
-          result = { value: await work() };
+          working = work();
+          result = { value: await working };
         });
       } catch (error) {
         if (result) return result.value; // the work was done; only the commit failed, which releases the lock anyway
-        if (locked) throw error; // the work's own failure
+        // The work under way: its own answer or failure, not the lost connection's (which released the lock).
+        if (working) return working;
         if (signal?.aborted) throw signal.reason;
         carryOn(error, 'share a question');
         return work();
