@@ -3,7 +3,7 @@
 // scripts/bench/server.mjs. Interleaved rounds (each round runs every candidate of every line once, in a
 // fresh shuffled order) so load from elsewhere hits all alike; prints one Markdown table of medians and
 // ratios, each target marked met (✓) or not (✗). Not part of `npm test`; no test asserts a time.
-//   node scripts/bench.mjs [--only startup|latency|batch] [--rounds 60] [--batch 10000] [--large 100000] [--batch-runs 3]
+//   node scripts/bench.mjs [--only startup|latency|batch|postgres] [--rounds 60] [--batch 10000] [--large 100000] [--batch-runs 3]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -76,6 +76,13 @@ try {
         .join(' ')} after`,
     );
     printBigBatchRows(big, lines);
+  }
+  if (runs('postgres')) {
+    const namesFile = join(temp, 'postgres-names.txt');
+    writeFileSync(namesFile, `${Array.from({ length: BATCH_NAMES }, (_, i) => `Bench Company ${i + 1}`).join('\n')}\n`);
+    const { benchPostgres } = await import('./bench/postgres.mjs');
+    const tools = { isolatedEnv, timed, median, shuffled, ratio, REP, KEY, CACHED_NAME, namesFile, rounds: Math.min(ROUNDS, 30), batchRuns: BATCH_RUNS };
+    await benchPostgres(lines.find((line) => line.node === process.execPath) ?? lines[0], url, tools);
   }
 } finally {
   cleanup();

@@ -36,6 +36,8 @@ const LEAVES = [
   { name: 'cli-table3', entries: ['cli-table3'] },
   { name: 'ora', entries: ['ora'] },
   { name: 'conf', entries: ['conf'] },
+  // The PostgreSQL driver (Postgres.js): read only when a store URL is set and the store is first used.
+  { name: 'postgres', entries: ['postgres'] },
   // JMESPath, for --query only.
   { name: 'jmespath', entries: ['jmespath'] },
 ];
@@ -146,6 +148,24 @@ const leafImports = (from, self = []) => ({
   },
 });
 
+/**
+ * Postgres.js 3.4.9 writes a small message on the next turn; a connection closed in between (the
+ * database stopped mid-batch) made that write throw outside any query and end the process
+ * (porsager/postgres#1208). The guard fails the connection's queries instead, as a closed one does.
+ */
+const postgresWriteGuard = {
+  name: 'postgres-write-guard',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]postgres[\\/](cjs[\\/])?src[\\/]connection\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const unguarded = '  function nextWrite(fn) {\n';
+      if (!text.includes(unguarded)) throw new Error(`${args.path}: nextWrite changed; check porsager/postgres#1208 before bundling`);
+      const guard = "    if (!socket) { chunk = nextWriteTimer = null; error(Errors.connection('CONNECTION_CLOSED', options)); return false }\n";
+      return { contents: text.replace(unguarded, unguarded + guard), loader: 'js' };
+    });
+  },
+};
+
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -188,7 +208,7 @@ const bundles = await Promise.all([
         ? { entryPoints: entries }
         : { stdin: { contents: leafEntry(entries), resolveDir: root, sourcefile: `${name}-leaf.js` } }),
       outfile: join('dist', 'lib', `${name}.cjs`),
-      plugins: [deferRequires, leafImports(join(dist, 'lib'), entries)],
+      plugins: [deferRequires, leafImports(join(dist, 'lib'), entries), ...(name === 'postgres' ? [postgresWriteGuard] : [])],
     }),
   ),
 ]);

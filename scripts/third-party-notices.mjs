@@ -6,6 +6,11 @@ import { join } from 'node:path';
 
 const LICENCE_FILE = /^(licen[cs]e|copying|notice)([-._].*)?$/i;
 const RULE = '='.repeat(78);
+/** Notices of packages whose tarball ships no licence file, as their licence field names it. */
+const BY_HAND = {
+  // Postgres.js is released to the public domain (its repository's UNLICENSE); no notice is required, one is kept.
+  postgres: 'This is free and unencumbered software released into the public domain (The Unlicense, https://unlicense.org).',
+};
 
 /**
  * The bundled packages' directories, from the metafile's inputs (paths relative to root), one per
@@ -33,6 +38,8 @@ export function thirdPartyNotices(packageDirs) {
     const files = readdirSync(dir)
       .filter((file) => LICENCE_FILE.test(file))
       .sort();
+    if (files.length === 0 && BY_HAND[name])
+      return { key: `${name}@${version}`, text: [RULE, `${name} ${version} (${license})`, RULE, '', BY_HAND[name], ''].join('\n') };
     if (files.length === 0) throw new Error(`${name}@${version} ships no licence file: add its notice by hand in scripts/third-party-notices.mjs`);
     const texts = files.map((file) => readFileSync(join(dir, file), 'utf8').trim());
     return {

@@ -6,6 +6,7 @@ import { statusLine } from './api/errors.js';
 import type { Deps } from './deps.js';
 import { systemErrorText } from './errors.js';
 import { showRateLimitWait } from './progress.js';
+import { alreadyTold } from './store/errors.js';
 import { formatRelative } from './time.js';
 
 const RATE_LIMIT_HEADER = /ratelimit|retry-after/i;
@@ -27,8 +28,10 @@ export function clientHooks(deps: Deps): RepHooks {
       if (event.kind === 'hit') return deps.debug(`cache: hit for ${event.endpoint}, ${formatRelative(event.ageMs)} old`);
       if (event.kind === 'miss') return deps.debug(`cache: miss for ${event.endpoint}`);
       const { outcome } = event;
-      if ('error' in outcome) deps.warn(`cannot save the answer in the cache (${systemErrorText(outcome.error)})`);
-      else deps.debug(outcome.stored ? `cache: stored the ${event.endpoint} answer` : `cache: not stored: ${outcome.reason}`);
+      if ('error' in outcome) {
+        // A team store tells its own failure once; this run need not tell it again.
+        if (!alreadyTold(outcome.error)) deps.warn(`cannot save the answer in the cache (${systemErrorText(outcome.error)})`);
+      } else deps.debug(outcome.stored ? `cache: stored the ${event.endpoint} answer` : `cache: not stored: ${outcome.reason}`);
     },
     onRetry({ attempt, retries, delayMs, error }) {
       deps.debug(`retry ${attempt} of ${retries} in ${delayMs} ms: ${error.message}`);

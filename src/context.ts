@@ -3,17 +3,20 @@
 import { readConfigFile } from './config/file.js';
 import { repPaths, type RepPaths } from './config/paths.js';
 import { resolveProfileSettings, type Settings } from './config/settings.js';
-import { chooseProfile, dataScope, SANDBOX_IDENTITY, sandboxEnv, scopedPaths } from './config/profiles.js';
+import { chooseProfile, dataScope, profileConfig, SANDBOX_IDENTITY, sandboxEnv, scopedPaths } from './config/profiles.js';
 import { createClient, type ClientOptions, type RepClient } from './api/client.js';
 import { baseUrlKey } from './api/base-url.js';
 import { requestsDir } from './state/requests.js';
 import { cacheLimitsFrom, maxAgeFrom } from './config/cache-settings.js';
 import { cacheDirFrom, historyPlace } from './config/paths.js';
 import { openLocalStore } from './store/local/index.js';
+import { chooseStoreUrl } from './store/choose.js';
+import { openStore as openTeamStore } from './store/open.js';
+import { homedir } from 'node:os';
 import type { Store } from './store/port.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
 import { scrubLine } from './text.js';
-import { AuthError, systemErrorText, type HintContext } from './errors.js';
+import { AuthError, systemErrorText, UsageError, type HintContext } from './errors.js';
 import { contextArgs } from './shell-quote.js';
 import type { IO } from './io.js';
 import { clientHooks } from './client-hooks.js';
@@ -134,11 +137,19 @@ async function clientFor(deps: Deps, settings: Settings): Promise<RepClient> {
 }
 
 /**
- * The ONE place that decides which store a run uses: the local store at this run's folders (a profile's
- * own under --profile, the sandbox's own under --sandbox: deps.paths() is scoped). A `store` URL
- * (REP_STORE, --store, the profile's Settings.store) would be chosen here. At exit what the ledger holds is saved (a second signal's exit saves it sooner), then it is closed. */
+ * The ONE place that decides which store a run uses: the team's PostgreSQL store when a URL is chosen
+ * (--store, REP_STORE, the config's or the profile's `store`; src/store/choose.ts), else the local store
+ * at this run's folders (a profile's own under --profile, the sandbox's own under --sandbox: deps.paths()
+ * is scoped). At exit what the ledger holds is saved (a second signal's exit saves it sooner), then it is closed. */
 export function openStore(deps: Deps): Store {
   const paths = deps.paths();
+  const team = teamStoreUrl(deps, paths);
+  if (team) {
+    // Its failures are told once where rep goes on without it (an answer, a count); close() settles what is pending.
+    const shared = openTeamStore(team, { env: deps.env, home: deps.env.HOME ?? homedir(), timeout: deps.globals.timeout, warn: deps.warn });
+    deps.onExit(() => shared.close());
+    return shared;
+  }
   const store = openLocalStore({
     cacheDir: cacheDirFrom(deps.env, paths),
     cacheLimits: cacheLimitsFrom(deps.env),
@@ -156,6 +167,23 @@ export function openStore(deps: Deps): Store {
     await store.close();
   });
   return store;
+}
+
+/**
+ * The team store's URL, if one is chosen: --store, REP_STORE, else the selected profile's `store` in the
+ * config file. The sandbox never uses one: it keeps a store of its own (REP_STORE is not in its env).
+ */
+function teamStoreUrl(deps: Deps, paths: RepPaths): string | undefined {
+  if (deps.globals.sandbox) {
+    if (deps.globals.store !== undefined)
+      throw new UsageError('--store and --sandbox do not go together: the sandbox keeps a store of its own', { hint: 'drop one of them' });
+    return undefined;
+  }
+  const flagOrEnv = chooseStoreUrl({ flag: deps.globals.store, env: deps.env });
+  if (flagOrEnv) return flagOrEnv.url;
+  const profile = chooseProfile(deps.globals.profile, deps.env).name;
+  const stored = profileConfig(readConfigFile(paths.configFile, deps.warn), profile)?.store;
+  return chooseStoreUrl({ env: {}, config: stored })?.url;
 }
 
 /** What the client keeps, filed under storeBaseUrl's base URL: the ledger only under --no-cache; else answers too, for --max-age. */

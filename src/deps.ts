@@ -31,6 +31,8 @@ export interface GlobalOptions {
   debug: boolean;
   quiet: boolean;
   sandbox: boolean;
+  /** `--store URL` (never with a password): the store for this run. */
+  store?: string;
   /** `--fields name,score`: the named fields of the normalised records, checked against output/field-names.ts. */
   fields?: string[];
   /** `--query EXPR`: JMESPath over the JSON document that would be printed (output/query.ts). */

@@ -45,3 +45,6 @@ export {
 export { localStoreOptions, openLocalStore, type LocalStoreOptions } from './store/local/index.js';
 export type * from './store/port.js';
 export { MARKET_SERIES } from './store/port.js';
+// A team's store on PostgreSQL: createClient({ store: openStore(process.env.REP_STORE) }).
+export { openStore, type OpenStoreOptions } from './store/open.js';
+export { StoreError } from './store/errors.js';

@@ -9,11 +9,13 @@ import type { CacheShowOptions } from './commands/cache-show.js';
 import type { CompletionOptions } from './commands/completion.js';
 import type { HistoryOptions } from './commands/history.js';
 import type { HistoryPruneOptions } from './commands/history-prune.js';
+import type { HistoryImportOptions } from './commands/history-import.js';
 import type { LoginOptions } from './commands/login.js';
 import type { LogoutOptions } from './commands/logout.js';
 import type { PulseOptions } from './commands/pulse.js';
 import type { ReportOptions } from './commands/report.js';
 import type { SandboxCommandOptions } from './commands/sandbox.js';
+import { chooseStoreUrl } from './store/choose.js';
 import type { SearchOptions } from './commands/search.js';
 import type { StatusOptions } from './commands/status.js';
 import type { VersionOptions } from './commands/version.js';
@@ -33,9 +35,9 @@ export const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv', 'markdown'];
 const GLOBALS_IN_HELP: Record<string, readonly string[]> = {
   login: ['--base-url', '--timeout', '--retries', '--debug', '--quiet', '--profile'],
   logout: ['--quiet', '--profile'],
-  status: ['--base-url', '--json', '--format', '--bom', '--profile', '--sandbox'],
-  history: ['--base-url', '--json', '--format', '--no-color', '--profile', '--sandbox', '--fields', '--query'],
-  report: ['--base-url', '--format', '--profile', '--sandbox'],
+  status: ['--base-url', '--json', '--format', '--bom', '--profile', '--sandbox', '--store'],
+  history: ['--base-url', '--json', '--format', '--no-color', '--profile', '--sandbox', '--store', '--fields', '--query'],
+  report: ['--base-url', '--format', '--profile', '--sandbox', '--store'],
   sandbox: ['--quiet'],
   cache: ['--json', '--format', '--query', '--quiet', '--profile', '--sandbox'],
   clear: ['--quiet', '--profile', '--sandbox'],
@@ -130,6 +132,7 @@ export function buildProgram(runAction: RunAction, args?: readonly string[]): Co
     .option('-q, --quiet', 'print nothing but data and errors')
     .option('--profile <name>', 'the profile to use: its base URL, key and store (env: REP_PROFILE)')
     .option('--sandbox', 'run the command against a built-in local sandbox (offline, keeps a store of its own)')
+    .option('--store <url>', 'the store for this run: postgres://user@host/db, no password (env: REP_STORE; default: local files)')
     .option('--fields <list>', 'print only these fields of the normalised records, in any format (see `rep help fields`)', fieldList)
     .option('--query <expr>', 'JMESPath over the JSON that would be printed; prints the result as JSON (see `rep help formats`)')
     .addHelpText(
@@ -245,6 +248,13 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 auth, 5 rate limited,
       .addHelpText('after', examples('rep history prune --before 2y', 'rep history prune --before 2026-01-01'))
       .action((flags: HistoryPruneOptions, command: Command) =>
         runAction<HistoryPruneOptions>(() => import('./commands/history-prune.js'), { before: flags.before }, globalsOf(command)),
+      )
+      .parent!.command('import')
+      .description('copy a local history (history.jsonl or folder; default: this machine’s) into the configured store')
+      .argument('[file]', 'a history.jsonl or a history folder')
+      .addHelpText('after', examples('REP_STORE=postgres://rep@db/rep rep history import', 'rep history import ./ci/history.jsonl'))
+      .action((file: string | undefined, _flags: unknown, command: Command) =>
+        runAction<HistoryImportOptions>(() => import('./commands/history-import.js'), file === undefined ? {} : { file }, globalsOf(command)),
       );
   if (wanted('report'))
     program
@@ -385,6 +395,7 @@ interface GlobalFlags {
   debug?: true;
   quiet?: true;
   sandbox?: true;
+  store?: string;
   fields?: string[];
   query?: string;
   profile?: string;
@@ -423,7 +434,7 @@ function checkShape(path: string, flags: GlobalFlags): void {
 }
 
 /** Commands that print no data document: an output format given to them would be silently ignored. */
-const PRINTS_NO_DATA = new Set(['login', 'logout', 'sandbox', 'cache clear', 'history prune', 'completion']);
+const PRINTS_NO_DATA = new Set(['login', 'logout', 'sandbox', 'cache clear', 'history prune', 'history import', 'completion']);
 
 /** The global options of a run, read once from the command that runs (they may come before or after it). */
 function globalsOf(command: Command): GlobalOptions {
@@ -452,5 +463,6 @@ function globalsOf(command: Command): GlobalOptions {
     quiet: flags.quiet === true,
     sandbox: flags.sandbox === true,
     ...(flags.profile !== undefined ? { profile: flags.profile } : {}),
+    ...(flags.store === undefined ? {} : { store: chooseStoreUrl({ flag: flags.store, env: {} })?.url }),
   };
 }

@@ -109,7 +109,7 @@ describe('rep completion bash', () => {
   it('offers the names recorded in the history to rep audit and rep history, each as one word', () => {
     expect(complete('rep', 'audit', 'Bl')).toEqual(['Blue\\ Bottle\\ Coffee']);
     expect(complete('rep', 'history', 'b')).toEqual(['bakery', 'Blue\\ Bottle\\ Coffee', "Bob\\'s\\ Bakery"]);
-    expect(complete('rep', 'history', '--s')).toEqual(['--since', '--sandbox']);
+    expect(complete('rep', 'history', '--s')).toEqual(['--since', '--sandbox', '--store']);
   });
 
   it('completes a multi-word name typed escaped or in quotes (the word as bash hands it over)', () => {

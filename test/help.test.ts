@@ -43,6 +43,7 @@ describe("each command's help", () => {
     '--quiet',
     '--profile',
     '--sandbox',
+    '--store',
     '--fields',
     '--query',
   ];
@@ -52,10 +53,10 @@ describe("each command's help", () => {
     ['pulse', network],
     ['login', ['--base-url', '--timeout', '--retries', '--debug', '--quiet', '--profile']],
     ['logout', ['--quiet', '--profile']],
-    ['status', ['--base-url', '--json', '--format', '--bom', '--profile', '--sandbox']],
+    ['status', ['--base-url', '--json', '--format', '--bom', '--profile', '--sandbox', '--store']],
     ['sandbox', ['--quiet']],
-    ['history', ['--base-url', '--json', '--format', '--no-color', '--profile', '--sandbox', '--fields', '--query']],
-    ['report', ['--base-url', '--format', '--profile', '--sandbox']],
+    ['history', ['--base-url', '--json', '--format', '--no-color', '--profile', '--sandbox', '--store', '--fields', '--query']],
+    ['report', ['--base-url', '--format', '--profile', '--sandbox', '--store']],
     ['completion', []],
   ])('rep %s --help lists the global options that apply to it, and two or three examples', async (command, globals) => {
     const result = await rep([command, '--help']);

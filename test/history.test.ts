@@ -145,7 +145,7 @@ describe('the history of an audit run', () => {
     await run.settle();
     expect(await run.previous('x')).toBeUndefined();
     const why = `the history path ${folder} is a file, not rep's history folder: it is left untouched`;
-    expect(warnings).toEqual([`cannot record the score in the history in ${folder} (${why})`]);
+    expect(warnings).toEqual([`cannot record the score of Blue Bottle Coffee in the history in ${folder} (${why})`]);
   });
 
   it('the base URL is stored without userinfo or trailing slash; server text is scrubbed', () => {

@@ -144,8 +144,9 @@ describe('the packed tarball', () => {
     for (const file of readdirSync(join(installed, 'dist'), { recursive: true, encoding: 'utf8' }).filter((name) => /\.c?js$/.test(name))) {
       const code = readFileSync(join(installed, 'dist', file), 'utf8');
       // esbuild's forms: `from"x"`, `import"x"`, `import("x")`, and `require("x")` (`__require` where it wraps
-      // one); not a require quoted in a string, like the code ajv writes for standalone validators.
-      for (const [, specifier = ''] of code.matchAll(/(?:\bfrom\s*|\bimport\s*|\bimport\(\s*|(?<!['"`])\b(?:__)?require\(\s*)["']([^"'\s]+)["']/g)) {
+      // one); not a require quoted in a string, like the code ajv writes for standalone validators, nor
+      // the word in a string (`"history import"`).
+      for (const [, specifier = ''] of code.matchAll(/(?:\bfrom\s*|(?<![ '"`])\bimport\s*|\bimport\(\s*|(?<!['"`])\b(?:__)?require\(\s*)["']([^"'\s]+)["']/g)) {
         if (!/^(\.|\/|node:)/.test(specifier) && !isBuiltin(specifier)) bare.add(`${file}: ${specifier}`);
       }
     }

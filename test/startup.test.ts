@@ -20,7 +20,7 @@ import { startFaultServer } from './helpers/fault-server.js';
 import { startProxy } from './helpers/proxy.js';
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
-const HEAVY = ['undici', 'conf', 'ajv', 'ora', 'cli-table3', 'jmespath'] as const;
+const HEAVY = ['undici', 'conf', 'ajv', 'ora', 'cli-table3', 'jmespath', 'postgres'] as const;
 const NODE_OWN_UNDICI = 'internal/deps/undici/undici';
 
 function nodeLines(): string[] {

@@ -17,7 +17,7 @@ import {
   type RateLimitInfo,
 } from './rate-limit.js';
 import { admitAnswer, keyFingerprint } from '../store/policy.js';
-import type { AnswerKey, AnswerStorePort, LedgerPort, LedgerScope, PutOutcome } from '../store/port.js';
+import type { AnswerKey, AnswerStorePort, LedgerPort, LedgerScope, PutOutcome, SingleFlightPort } from '../store/port.js';
 import { formatClock, formatRelative, HOUR_MS } from '../time.js';
 import type { Endpoint } from '../views/index.js';
 import { baseUrlKey, buildUrl, checkBaseUrl, pathTarget } from './base-url.js';
@@ -87,6 +87,8 @@ export interface RepHooks {
 export interface ClientStore {
   answers?: AnswerStorePort;
   ledger?: LedgerPort;
+  /** A shared store's: the same question asked at once by other processes is sent once. */
+  singleFlight?: SingleFlightPort;
 }
 
 export type { PutOutcome } from '../store/port.js';
@@ -366,9 +368,31 @@ export function createClient(options: ClientOptions): RepClient {
     if (callOptions?.onlyIfCached)
       throw new NotCachedError(`no cached answer for ${endpoint ?? url?.pathname}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
     const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
-    try {
-      const result = await send(endpoint, q, linked?.signal ?? options.signal ?? callOptions?.signal, callOptions?.onAnswered, url);
+    const signal = linked?.signal ?? options.signal ?? callOptions?.signal;
+    const fetched = async () => {
+      const result = await send(endpoint, q, signal, callOptions?.onAnswered, url);
       return { ...result, view: view(result.body) };
+    };
+    try {
+      const flight = endpoint && answers && maxAgeMs > 0 ? options.store?.singleFlight : undefined;
+      if (!flight || !endpoint) return await fetched();
+      // The same question asked elsewhere at once: wait for its answer (at most one timeout), then take it from the store.
+      const waited = linkSignals([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]);
+      try {
+        return await flight.run(
+          `${endpoint}\n${scope.baseUrl}\n${fingerprint}\n${q ?? ''}`,
+          async () => {
+            const hit = await cached(endpoint, q);
+            return hit ? { ...hit, view: view(hit.body) } : fetched();
+          },
+          waited.signal,
+        );
+      } catch (error) {
+        if (!waited.signal.aborted || signal?.aborted) throw error;
+        return await fetched();
+      } finally {
+        waited.dispose();
+      }
     } finally {
       linked?.dispose();
     }

@@ -12,6 +12,8 @@ export const ExitCode = {
   network: 6,
   /** `--fail-under` / `--fail-on-drop`: every name was audited, and one failed a gate. */
   gate: 7,
+  /** The configured store (REP_STORE) cannot be reached or refuses, where the command needs it. */
+  store: 8,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -2,6 +2,7 @@
 // use (with none set: the base URL of its newest point), oldest first. Exits 3 when there are none.
 // Local only: no request (under --sandbox, the sandbox's own history: no sandbox is started).
 import type { Deps } from '../deps.js';
+import { StoreError } from '../store/errors.js';
 import { nameKey, placeOf } from '../store/policy.js';
 import { ExitCode, NotFoundError, RepError, systemErrorText, UsageError } from '../errors.js';
 import { localDateTime } from '../history/change.js';
@@ -91,6 +92,7 @@ async function readHistory(store: Store, name: string): Promise<HistoryPoint[]> 
   try {
     return await store.history.range({ key: nameKey(name) });
   } catch (error) {
+    if (error instanceof StoreError) throw error; // a team store's own words, exit 8
     const where = placeOf(store, 'history');
     throw new HistoryFileError(`cannot read the history in ${where} (${systemErrorText(error)})`, { cause: error });
   }

@@ -17,6 +17,8 @@ export type StatusOptions = Record<string, never>;
 /** Requests in the last hour and the last rate-limit facts, for the key at the base URL in use. */
 interface RequestStatus {
   lastHour: number;
+  /** A shared store's: how many machines sent them (a local store counts processes, which people need not see). */
+  machines?: number;
   rateLimit?: RateLimitFacts;
 }
 
@@ -38,7 +40,8 @@ async function requestStatus(deps: Deps, store: Store, settings: Settings): Prom
   const now = deps.now();
   try {
     const [count, rateLimit] = await Promise.all([store.ledger.count(scope, now - HOUR_MS, now), store.ledger.lastRateLimit(scope)]);
-    return { lastHour: count.requests, ...(rateLimit ? { rateLimit } : {}) };
+    const shared = store.describe().kind !== 'local';
+    return { lastHour: count.requests, ...(shared ? { machines: count.contributors ?? 0 } : {}), ...(rateLimit ? { rateLimit } : {}) };
   } catch (error) {
     deps.warn(`cannot read the request count in ${placeOf(store, 'requests')} (${systemErrorText(error)})`);
     return undefined;
@@ -68,6 +71,7 @@ export function statusView(settings: Settings, usage: RequestStatus | undefined,
     key_source: settings.keySource,
     config_path: settings.configPath,
     requests_last_hour: usage?.lastHour ?? 0,
+    ...(usage?.machines === undefined ? {} : { requests_machines: usage.machines }),
     rate_limit: usage?.rateLimit ? rateLimitRecord(usage.rateLimit) : null,
     cache: cache ?? null,
     history: history ?? null,

@@ -9,6 +9,8 @@ import { isRecord, parseJson } from '../text.js';
 export interface StoredConfig {
   apiKey?: string;
   baseUrl?: string;
+  /** A postgres:// URL: the team store (REP_STORE and --store win). */
+  store?: string;
   /** Fields rep does not know are kept as they are. */
   [field: string]: unknown;
 }

@@ -4,6 +4,7 @@
 // so a batch asks for many names at once. Neither ever fails the run: a history that cannot be read
 // or written is one warning a run.
 import { baseUrlKey } from '../api/base-url.js';
+import { alreadyTold } from '../store/errors.js';
 import { systemErrorText } from '../errors.js';
 import { pointFromAudit, type AuditAnswer } from '../state/history.js';
 import { FUTURE_SLACK_MS, nameKey } from '../store/policy.js';
@@ -27,6 +28,8 @@ export interface AuditHistory {
   record(query: string, answer: AuditAnswer): HistoryPoint | undefined;
   /** Waits for every record to be written (a failure was warned). */
   settle(): Promise<void>;
+  /** Why a lookup could not read the history (each such lookup answered "no previous point"), if one could not. */
+  readFailure(): unknown;
 }
 
 /** `where` names the history for warnings (a folder; a database). */
@@ -36,24 +39,31 @@ export function openAuditHistory(deps: HistoryDeps, history: HistoryPort, where:
   const own: string[] = [];
   // One warning a run: a history that cannot be used fails its reads and writes alike, for one reason.
   let warned = false;
-  const warnOnce = (text: string) => {
-    if (!warned) deps.warn(text);
+  const warnOnce = (text: string, error: unknown) => {
+    // A team store tells its own failure once; this run need not tell it again.
+    if (!warned && !alreadyTold(error)) deps.warn(text);
     warned = true;
   };
+  let unread: unknown;
   const lookups = batched<PreviousQuestion, HistoryPoint | undefined>(async (questions) => {
     const excludeIds = [...own]; // one list for the whole call: a store builds its set once
     try {
       return await history.previous(questions.map((question) => ({ ...question, excludeIds })));
     } catch (error) {
-      warnOnce(`cannot read the history in ${where} (${systemErrorText(error)}): no previous scores to compare with`);
+      unread ??= error;
+      warnOnce(`cannot read the history in ${where} (${systemErrorText(error)}): no previous scores to compare with`, error);
       return questions.map(() => undefined);
     }
   });
+  // Points that could not be recorded: settle() names them, so no printed score is lost unsaid.
+  const unrecorded: string[] = [];
+  let appendFailure: unknown;
   const appends = batched<HistoryPoint, void>(async (points) => {
     try {
       await history.append(points);
     } catch (error) {
-      warnOnce(`cannot record the score in the history in ${where} (${systemErrorText(error)})`);
+      unrecorded.push(...points.map((point) => point.name ?? point.query));
+      appendFailure ??= error;
     }
     return points.map(() => undefined);
   });
@@ -76,8 +86,27 @@ export function openAuditHistory(deps: HistoryDeps, history: HistoryPort, where:
     },
     async settle() {
       while (pending.size > 0) await Promise.all(pending);
+      if (unrecorded.length === 0) return;
+      const told = alreadyTold(appendFailure);
+      // A history already said to be unusable (a local file refused) needs no second line; a team store's failure does: the names.
+      if (!warned || told) {
+        const names = listNames(unrecorded.splice(0));
+        deps.warn(
+          `cannot record the score${names.many ? 's' : ''} of ${names.text} in the history in ${where}${told ? '' : ` (${systemErrorText(appendFailure)})`}`,
+        );
+      }
+      unrecorded.length = 0;
+      warned = true;
     },
+    readFailure: () => unread,
   };
+}
+
+/** `a, b and c` (at most 20 names, then `and N more`). */
+function listNames(names: string[]): { text: string; many: boolean } {
+  const shown = names.length > 20 ? [...names.slice(0, 20), `${names.length - 20} more`] : names;
+  const text = shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+  return { text, many: names.length > 1 };
 }
 
 /** Calls made in one turn of the event loop go to `many` as one call, each caller getting its own answer. */

@@ -4,6 +4,7 @@
 import type { Deps } from '../deps.js';
 import { placeOf } from '../store/policy.js';
 import { ExitCode, RepError } from '../errors.js';
+import { StoreError } from '../store/errors.js';
 import { openAuditHistory, type AuditHistory } from './audit-history.js';
 import type { AuditView } from '../views/audit.js';
 import { changeFrom, type Change } from './change.js';
@@ -51,6 +52,13 @@ export async function startWatch(deps: Deps, limits: GateLimits, { showsChange =
       // Listed even when an error wins the exit code: the gate still failed for these names.
       for (const reason of failures) deps.io.err(`rep: gate failed: ${reason}\n`);
       if (error !== undefined) throw error;
+      // A team store that could not be read: --fail-on-drop would pass blind (a local history that cannot be read is a warning).
+      const unread = history?.readFailure();
+      if (limits.failOnDrop !== undefined && unread instanceof StoreError)
+        throw new StoreError(`--fail-on-drop ${limits.failOnDrop} needs the history: ${unread.message}`, unread.failure, {
+          cause: unread,
+          ...(unread.hint === undefined ? {} : { hint: unread.hint }),
+        });
       if (failures.length > 0) {
         throw new GateError(`${failures.length === 1 ? 'a name' : `${failures.length} names`} failed ${gateNames(limits)}`);
       }

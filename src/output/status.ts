@@ -20,6 +20,8 @@ export interface StatusView {
   key_source: string;
   config_path: string;
   requests_last_hour: number;
+  /** With a team store only: how many machines sent the last hour's requests. */
+  requests_machines?: number;
   rate_limit: RateLimitRecord | null;
   /** The answer cache: where it is, how many answers it holds and their size (the sandbox's own under --sandbox); null when unreadable. */
   cache: CacheSummary | null;
@@ -73,12 +75,16 @@ function statusPairs(view: StatusView, now: number): Array<[string, string]> {
     ['Base URL', view.base_url ? `${view.base_url} (from ${sourceName(view.base_url_source, 'REP_BASE_URL', view.profile)})` : 'not set'],
     ['API key', view.key ? `${view.key} (from ${sourceName(view.key_source, 'REP_API_KEY', view.profile)})` : 'not set'],
     ['Config file', view.config_path],
-    ['Requests, last hour', String(view.requests_last_hour)],
+    ['Requests, last hour', `${view.requests_last_hour}${view.requests_machines === undefined ? '' : `, from ${machinesText(view.requests_machines)}`}`],
   ];
   if (view.rate_limit) lines.push(['Last rate limit seen', describeLimit(view.rate_limit, now)]);
   if (view.cache) lines.push(['Answer cache', describeCacheStats(view.cache)]);
   if (view.history) lines.push(['History', describeHistory(view.history)]);
   return lines;
+}
+
+function machinesText(machines: number): string {
+  return `${machines} machine${machines === 1 ? '' : 's'}`;
 }
 
 /** The active profile and the others; none under --sandbox. */

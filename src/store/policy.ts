@@ -89,5 +89,7 @@ export function isJsonDocument(text: string): boolean {
 
 /** Where a part of the store is, for people's messages (its describe() line), e.g. placeOf(store, 'history'). */
 export function placeOf(store: Pick<Store, 'describe'>, label: 'cache' | 'history' | 'requests'): string {
-  return store.describe().details.find((detail) => detail.label === label)?.value ?? `the ${label === 'cache' ? 'answer cache' : label}`;
+  const { kind, details } = store.describe();
+  // A store with no place of its own for the part (a database) is named as a whole: "the history in the history" says nothing.
+  return details.find((detail) => detail.label === label)?.value ?? `the ${kind} store`;
 }

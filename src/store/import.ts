@@ -1,0 +1,43 @@
+// `rep history import [FILE]`: a local history copied into the configured store. The source is a
+// history.jsonl (today's format, or an earlier rep's) or a local store's history folder. Points keep
+// their ids, so importing twice, or a point some machine recorded already, adds nothing.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseText } from './local/history.js';
+import { readLegacy } from './local/migrate.js';
+import { readSeriesText } from './local/series-file.js';
+import type { HistoryPoint, HistoryPort } from './port.js';
+
+export interface ImportOutcome {
+  /** Points read from the source. */
+  read: number;
+  /** Points the store did not have. */
+  added: number;
+  /** Lines that were no point (skipped). */
+  corrupt: number;
+}
+
+/** Points appended at once: one statement each for PostgreSQL. */
+const IMPORT_CHUNK = 5000;
+
+/** Copies the points at `source` (a file or a history folder) into `history`. Rejects when the source cannot be read or the store written. */
+export async function importHistory(source: string, history: HistoryPort): Promise<ImportOutcome> {
+  const { points, corrupt } = statSync(source).isDirectory() ? readHistoryFolder(source) : readLegacy(source);
+  const before = (await history.stats()).points;
+  for (let start = 0; start < points.length; start += IMPORT_CHUNK) await history.append(points.slice(start, start + IMPORT_CHUNK));
+  const after = (await history.stats()).points;
+  return { read: points.length, added: after - before, corrupt };
+}
+
+/** Every point of a local store's history folder (its series/ files). */
+function readHistoryFolder(dir: string): { points: HistoryPoint[]; corrupt: number } {
+  const series = join(dir, 'series');
+  const points: HistoryPoint[] = [];
+  let corrupt = 0;
+  for (const name of readdirSync(series).filter((file) => /^[0-9a-f]{32}\.jsonl$/.test(file))) {
+    const parsed = parseText(readSeriesText(join(series, name)));
+    points.push(...parsed.points);
+    corrupt += parsed.corrupt;
+  }
+  return { points, corrupt };
+}

@@ -1,0 +1,265 @@
+// The PostgreSQL store: one database for a team's machines and CI runners. Answers, the request
+// ledger and the history are tables (schema.ts, docs/store-schema.md), shared per base URL and key
+// fingerprint; identical questions asked at once on any machine wait on one advisory lock.
+// It connects on first use and remembers a failure to connect: a batch with the database down
+// asks the API for every name at once instead of waiting on the database for each.
+import type { Sql } from 'postgres';
+import { randomHex } from '../../state/ids.js';
+import { isFresh } from '../policy.js';
+import type { AnswerKey, AnswerStorePort, LedgerPort, LedgerScope, RateLimitFacts, SingleFlightPort, Store } from '../port.js';
+import { StoreError } from '../errors.js';
+import { connect, storeError, type ConnectOptions } from './connect.js';
+import { postgresHistory } from './history.js';
+import { migrate } from './schema.js';
+import { describeTarget, targetText, type StoreTarget } from './url.js';
+
+export interface PostgresStoreOptions extends ConnectOptions {
+  target: StoreTarget;
+  /** Which machine this is (a hash, not its name): the ledger says from how many machines requests came. */
+  machine: string;
+  /** Said once when the store fails where rep carries on without it (an answer, a count). */
+  warn?: (text: string) => void;
+}
+
+/** Ledger rows older than this go (the quota is counted over the last hour). */
+const LEDGER_KEEP_MS = 24 * 60 * 60 * 1000;
+
+export function openPostgresStore(options: PostgresStoreOptions): Store {
+  const { target, machine, warn } = options;
+  const run = randomHex(8);
+  let opened: Promise<Sql> | undefined;
+  let sql: Sql | undefined;
+  const ready = () =>
+    (opened ??= (async () => {
+      sql = await connect(target, options);
+      await migrate(sql);
+      return sql;
+    })());
+  const warned = new Set<string>();
+  const failure = (error: unknown, doing: string) => {
+    const found = storeError(error, target, doing);
+    found.told ||= warned.has(found.message);
+    return found;
+  };
+  const carryOn = (error: unknown, doing: string) => {
+    const told = failure(error, doing);
+    if (!warned.has(told.message)) warn?.(`${told.message}; going on without it`);
+    warned.add(told.message);
+    told.told = warn !== undefined;
+    return told;
+  };
+  const where = `postgres ${targetText(target)}`;
+
+  const answers: AnswerStorePort = {
+    async get(key, freshness) {
+      try {
+        const db = await ready();
+        const [row] = await db<Array<{ status: number; body: string; content_type: string | null; stored_at: Date; fresh_until: Date | null }>>`
+          select status, body, content_type, stored_at, fresh_until from rep_answers
+          where base_url = ${key.baseUrl} and endpoint = ${key.endpoint} and key_fingerprint = ${key.keyFingerprint} and query = ${key.query}`;
+        if (!row) return undefined;
+        const storedAt = row.stored_at.getTime();
+        const entry = { storedAt, ...(row.fresh_until ? { freshUntil: row.fresh_until.getTime() } : {}) };
+        if (!isFresh(entry, freshness)) return undefined;
+        return {
+          bodyText: row.body,
+          status: row.status,
+          headers: (row.content_type === null ? {} : { 'content-type': row.content_type }) as Record<string, string>,
+          storedAt,
+          ageMs: Math.max(0, freshness.now - storedAt),
+        };
+      } catch (error) {
+        carryOn(error, 'read an answer');
+        return undefined;
+      }
+    },
+    async put(key, answer) {
+      try {
+        const db = await ready();
+        await db`
+          insert into rep_answers (base_url, endpoint, key_fingerprint, query, status, body, content_type, stored_at, fresh_until, machine)
+          values (${key.baseUrl}, ${key.endpoint}, ${key.keyFingerprint}, ${key.query}, ${answer.status}, ${answer.bodyText}, ${answer.contentType ?? null},
+            ${new Date(answer.storedAt)}, ${answer.freshUntil === undefined ? null : new Date(answer.freshUntil)}, ${machine})
+          on conflict (base_url, endpoint, key_fingerprint, query) do update set status = excluded.status, body = excluded.body,
+            content_type = excluded.content_type, stored_at = excluded.stored_at, fresh_until = excluded.fresh_until, machine = excluded.machine`;
+        return { stored: true };
+      } catch (error) {
+        return { stored: false, error: carryOn(error, 'keep an answer') };
+      }
+    },
+    async forget(key) {
+      try {
+        const db = await ready();
+        await db`delete from rep_answers where ${answerWhere(db, key)}`;
+      } catch (error) {
+        carryOn(error, 'forget an answer');
+      }
+    },
+    async stats() {
+      try {
+        const db = await ready();
+        const [row] = await db<Array<{ entries: number; bytes: number }>>`
+          select count(*)::int as entries, coalesce(sum(octet_length(body)), 0)::float8 as bytes from rep_answers`;
+        return { where, entries: row?.entries ?? 0, bytes: row?.bytes ?? 0 };
+      } catch (error) {
+        throw failure(error, 'count the answers');
+      }
+    },
+    async clear() {
+      try {
+        const db = await ready();
+        return (await db`delete from rep_answers`).count;
+      } catch (error) {
+        throw failure(error, 'clear the answers');
+      }
+    },
+  };
+
+  const pending = new Set<Promise<void>>();
+  let ledgerFailure: Error | undefined;
+  let pruned = false;
+  const track = (work: () => Promise<void>, doing: string) => {
+    const promise = work()
+      .catch((error: unknown) => {
+        ledgerFailure ??= carryOn(error, doing);
+      })
+      .finally(() => pending.delete(promise));
+    pending.add(promise);
+    return promise;
+  };
+  const settled = async () => {
+    while (pending.size > 0) await Promise.all(pending);
+  };
+  const ledger: LedgerPort = {
+    record: (scope, at) =>
+      track(async () => {
+        const db = await ready();
+        await db`insert into rep_requests (key_fingerprint, base_url, sent_at, machine, run) values (${scope.keyFingerprint}, ${scope.baseUrl}, ${new Date(at)}, ${machine}, ${run})`;
+        if (pruned) return;
+        pruned = true;
+        await db`delete from rep_requests where sent_at < ${new Date(at - LEDGER_KEEP_MS)}`;
+      }, 'count a request'),
+    noteRateLimit: (scope, facts) =>
+      track(async () => {
+        const db = await ready();
+        await db`
+          insert into rep_rate_limits (key_fingerprint, base_url, rate_limit, remaining, reset_at, window_seconds, seen_at)
+          values (${scope.keyFingerprint}, ${scope.baseUrl}, ${facts.limit ?? null}, ${facts.remaining ?? null},
+            ${facts.resetAt === undefined ? null : new Date(facts.resetAt)}, ${facts.windowSeconds ?? null}, ${new Date(facts.seenAt)})
+          on conflict (key_fingerprint, base_url) do update set rate_limit = excluded.rate_limit, remaining = excluded.remaining,
+            reset_at = excluded.reset_at, window_seconds = excluded.window_seconds, seen_at = excluded.seen_at
+          where rep_rate_limits.seen_at <= excluded.seen_at`;
+      }, 'note the rate limit'),
+    async count(scope, since, now) {
+      await settled();
+      try {
+        const db = await ready();
+        const [row] = await db<Array<{ requests: number; oldest: Date | null; machines: number }>>`
+          select count(*)::int as requests, min(sent_at) as oldest, count(distinct machine)::int as machines from rep_requests
+          where ${scopeWhere(db, scope)} and sent_at >= ${new Date(since)} and sent_at <= ${new Date(now)}`;
+        if (!row || row.requests === 0) return { requests: 0 };
+        const oldestAt = Math.max(since, Math.floor(row.oldest!.getTime() / 60_000) * 60_000);
+        return { requests: row.requests, oldestAt, contributors: row.machines };
+      } catch (error) {
+        throw failure(error, 'count the requests');
+      }
+    },
+    async lastRateLimit(scope) {
+      await settled();
+      try {
+        const db = await ready();
+        const [row] = await db<
+          Array<{ rate_limit: number | null; remaining: number | null; reset_at: Date | null; window_seconds: number | null; seen_at: Date }>
+        >`
+          select rate_limit, remaining, reset_at, window_seconds, seen_at from rep_rate_limits
+          where ${scopeWhere(db, scope)} and seen_at > now() - interval '1 day'`;
+        return row ? factsOf(row) : undefined;
+      } catch (error) {
+        throw failure(error, 'read the rate limit');
+      }
+    },
+    async settle() {
+      await settled();
+      return ledgerFailure;
+    },
+  };
+
+  // The lock is a transaction's: it holds one connection while the work runs and goes with it, even if the process dies.
+  const singleFlight: SingleFlightPort = {
+    async run(key, work, signal) {
+      signal?.throwIfAborted();
+      let db: Sql;
+      try {
+        db = await ready();
+      } catch (error) {
+        carryOn(error, 'share a question');
+        return work();
+      }
+      const lockKey = `rep:${key}`;
+      let working: ReturnType<typeof work> | undefined;
+      let result: { value: Awaited<ReturnType<typeof work>> } | undefined;
+      try {
+        await db.begin(async (tx) => {
+          const [row] = await tx<Array<{ pid: number }>>`select pg_backend_pid() as pid`;
+          // Cancelled from another connection, the wait ends with the signal.
+          const abort = () => void db`select pg_cancel_backend(${row!.pid})`.catch(() => undefined);
+          signal?.addEventListener('abort', abort, { once: true });
+          try {
+            signal?.throwIfAborted();
+            await tx`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`;
+          } finally {
+            signal?.removeEventListener('abort', abort);
+          }
+          working = work();
+          result = { value: await working };
+        });
+      } catch (error) {
+        if (result) return result.value; // the work was done; only the commit failed, which releases the lock anyway
+        // The work under way: its own answer or failure, not the lost connection's (which released the lock).
+        if (working) return working;
+        if (signal?.aborted) throw signal.reason;
+        carryOn(error, 'share a question');
+        return work();
+      }
+      return result!.value;
+    },
+  };
+
+  return {
+    answers,
+    ledger,
+    history: postgresHistory({ sql: ready, failure, machine, where }),
+    singleFlight,
+    describe: () => ({ kind: 'postgres', details: describeTarget(target) }),
+    async close() {
+      await settled();
+      await sql?.end({ timeout: 5 }).catch(() => undefined);
+    },
+  };
+}
+
+function answerWhere(db: Sql, key: AnswerKey) {
+  return db`base_url = ${key.baseUrl} and endpoint = ${key.endpoint} and key_fingerprint = ${key.keyFingerprint} and query = ${key.query}`;
+}
+
+function scopeWhere(db: Sql, scope: LedgerScope) {
+  return db`key_fingerprint = ${scope.keyFingerprint} and base_url = ${scope.baseUrl}`;
+}
+
+function factsOf(row: {
+  rate_limit: number | null;
+  remaining: number | null;
+  reset_at: Date | null;
+  window_seconds: number | null;
+  seen_at: Date;
+}): RateLimitFacts {
+  return {
+    ...(row.rate_limit === null ? {} : { limit: row.rate_limit }),
+    ...(row.remaining === null ? {} : { remaining: row.remaining }),
+    ...(row.reset_at === null ? {} : { resetAt: row.reset_at.getTime() }),
+    ...(row.window_seconds === null ? {} : { windowSeconds: row.window_seconds }),
+    seenAt: row.seen_at.getTime(),
+  };
+}
+
+export { StoreError };
