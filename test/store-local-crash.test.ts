@@ -26,12 +26,13 @@ describe('a writer killed at any moment', () => {
       logLevel: 'warning',
     });
     worker = join(bundleDir, 'writer.mjs');
-    // Appends points one by one and prints each id once its append returned (acknowledged).
+    // Says it is ready (loaded), then appends points one by one and prints each id once its append returned (acknowledged).
     writeFileSync(
       worker,
       `const { openLocalHistory } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
 const [dir, tag] = process.argv.slice(2);
 const history = openLocalHistory(dir);
+process.stdout.write('ready\\n');
 for (let i = 0; ; i++) {
   await history.append([{ id: tag + '-' + i, at: new Date(${T0} + i * 1000).toISOString(), base_url: '${BASE}', query: 'q' + (i % 7), score: i, sources: [] }]);
   process.stdout.write(tag + '-' + i + '\\n');
@@ -48,11 +49,15 @@ for (let i = 0; ; i++) {
       const runs = Array.from({ length: 3 }, (_, w) => {
         const child = spawn(process.execPath, [worker, dir, `r${round}w${w}`], { stdio: ['ignore', 'pipe', 'inherit'] });
         let out = '';
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-        setTimeout(() => child.kill('SIGKILL'), 150 + Math.floor(Math.random() * 250));
+        // The kill is timed from the writer's start of work, not its spawn: under load, start-up alone outlasted the window.
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          if (!out.startsWith('ready\n') && `${out}${chunk}`.startsWith('ready\n'))
+            setTimeout(() => child.kill('SIGKILL'), 50 + Math.floor(Math.random() * 250));
+          out += chunk;
+        });
         return new Promise<void>((resolve) =>
           child.on('close', () => {
-            acknowledged.push(...out.split('\n').slice(0, -1)); // a torn last line was not acknowledged whole
+            acknowledged.push(...out.split('\n').slice(1, -1)); // after "ready"; a torn last line was not acknowledged whole
             resolve();
           }),
         );
