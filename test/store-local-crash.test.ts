@@ -55,8 +55,10 @@ for (let i = 0; ; i++) {
             setTimeout(() => child.kill('SIGKILL'), 50 + Math.floor(Math.random() * 250));
           out += chunk;
         });
+        const stuck = setTimeout(() => child.kill('SIGKILL'), 20_000); // one that never gets ready is not left running
         return new Promise<void>((resolve) =>
           child.on('close', () => {
+            clearTimeout(stuck);
             acknowledged.push(...out.split('\n').slice(1, -1)); // after "ready"; a torn last line was not acknowledged whole
             resolve();
           }),
