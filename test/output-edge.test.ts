@@ -1,21 +1,17 @@
 // Bodies at the edge of what a renderer meets: very long wide-character text and very deep nesting.
-// They must render (or be shown as details), never crash, in time linear in what is shown.
+// They must render (or be shown as details), never crash, in time linear in what is shown. Bodies
+// nested 20,000 deep: output-deep.test.ts (its own file, so the two halves run on different workers).
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/errors.js';
 import { testIO } from '../src/io.js';
 import { createBatchWriter } from '../src/output/batch.js';
-import { MAX_INDENTED_DEPTH } from '../src/text.js';
 import { writeResult } from '../src/output/render.js';
 import { auditView } from '../src/views/index.js';
 import { displayWidth, truncateToWidth } from '../src/output/text-width.js';
+import { expectFits } from './helpers/fits.js';
 
 /** Long enough that width work quadratic in the text's length would run for tens of minutes. */
 const LONG = 2_000_000;
-
-/** Every line fits: one assertion naming the lines that do not (one per line cost seconds on 20,000 lines). */
-function expectFits(text: string, width: number): void {
-  expect(text.split('\n').filter((line) => displayWidth(line) > width)).toEqual([]);
-}
 
 describe('edge bodies', () => {
   it('a search result named with 50,000 wide characters fits an 80-column table', async () => {
@@ -91,78 +87,5 @@ describe('edge bodies', () => {
     expect(cut.length).toBeLessThan(LONG / 100);
     expect(cut.endsWith('…')).toBe(true);
     expect(displayWidth(cut)).toBeLessThanOrEqual(40);
-  });
-});
-
-/** `leaf` wrapped `depth` times. */
-function nested(depth: number, leaf: unknown, wrap: (inner: unknown) => unknown): unknown {
-  let value = leaf;
-  for (let level = 0; level < depth; level++) value = wrap(value);
-  return value;
-}
-
-/** Far deeper than the engine's JSON.stringify can go (about 4,000 levels in the CLI). */
-const DEEP = 20_000;
-const DEEP_BODIES: Array<[string, () => unknown, string]> = [
-  ['arrays', () => nested(DEEP, 1, (inner) => [inner]), `${'['.repeat(DEEP)}1${']'.repeat(DEEP)}`],
-  ['objects', () => nested(DEEP, 1, (inner) => ({ a: inner })), `${'{"a":'.repeat(DEEP)}1${'}'.repeat(DEEP)}`],
-  ['companies', () => nested(DEEP, { name: 'x' }, (inner) => ({ company: inner })), `${'{"company":'.repeat(DEEP)}{"name":"x"}${'}'.repeat(DEEP)}`],
-  ['envelopes', () => nested(DEEP, { score: 1 }, (inner) => ({ data: inner })), `${'{"data":'.repeat(DEEP)}{"score":1}${'}'.repeat(DEEP)}`],
-  ['sources', () => ({ score: 1, sources: nested(DEEP, 1, (inner) => [inner]) }), `{"score":1,"sources":${'['.repeat(DEEP)}1${']'.repeat(DEEP)}}`],
-  ['results', () => nested(DEEP, [], (inner) => ({ results: inner })), `${'{"results":'.repeat(DEEP)}[]${'}'.repeat(DEEP)}`],
-];
-
-describe('bodies nested 20,000 deep', () => {
-  it.each(DEEP_BODIES)('%s: json is the same document, indented only 8 levels deep, so barely larger', async (_name, body, compact) => {
-    expect(MAX_INDENTED_DEPTH).toBe(8);
-    for (const kind of ['audit', 'search', 'pulse'] as const) {
-      const io = testIO();
-      await writeResult(io, kind, body(), 'json');
-      const text = io.stdoutText();
-      expect(text.replace(/\s+/g, '')).toBe(compact);
-      expect(text.length).toBeLessThan(compact.length + 500);
-      expect(text.startsWith(compact.slice(0, 1))).toBe(true);
-    }
-  });
-
-  it.each(DEEP_BODIES)('%s: ndjson, csv and table render too', async (_name, body, compact) => {
-    for (const kind of ['audit', 'search', 'pulse'] as const) {
-      const ndjson = testIO();
-      await writeResult(ndjson, kind, body(), 'ndjson');
-      if (kind !== 'search') expect(ndjson.stdoutText()).toBe(`${compact}\n`);
-      for (const format of ['csv', 'table'] as const) {
-        const io = testIO({ columns: 80 });
-        await writeResult(io, kind, body(), format);
-        expect(io.stdoutText()).not.toBe('');
-        if (format === 'table') expectFits(io.stdoutText(), 80);
-      }
-    }
-  });
-
-  it('a batch record holding one is written in every format', async () => {
-    const [, body, compact] = DEEP_BODIES[0]!;
-    for (const format of ['json', 'ndjson', 'csv', 'table'] as const) {
-      const io = testIO();
-      const writer = createBatchWriter(io, format);
-      writer.write({ query: 'deep', result: body() });
-      await writer.end();
-      expect(io.stdoutText()).toContain(format === 'json' || format === 'ndjson' ? compact : 'deep');
-    }
-  });
-
-  it.each(['audit', 'search'] as const)('%s: 100,000 unrecognised records become details, capped in a table', async (kind) => {
-    // 200,000 detail rows: appending them with push(...rows) overflowed the stack.
-    const body = { stuff: { list: Array.from({ length: 100_000 }, (_, index) => ({ id: index, label: `r${index}` })) } };
-    const io = testIO({ columns: 80 });
-    await writeResult(io, kind, body, 'table');
-    expect(io.stdoutText()).toContain('Stuff list[0] label');
-    expect(io.stdoutText()).toContain('199800 more fields');
-  });
-
-  it('a shallow body is indented exactly as JSON.stringify does', async () => {
-    const body = { a: [1, { b: [[], {}, 'x\u009b'] }], c: { d: { e: { f: { g: { h: { i: { j: 1 } } } } } } } };
-    const io = testIO();
-    await writeResult(io, 'audit', body, 'json');
-    expect(io.stdoutText()).toBe(`${JSON.stringify(body, null, 2).replace('\u009b', '\\u009b')}\n`);
   });
 });

@@ -219,8 +219,19 @@ import('rep-cli').then((imported) => {
 
   it('type-checks a strict TypeScript import of createClient and RepError, from an ES module and a CommonJS project', async () => {
     const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
-    // One tsc run for both: each file's module system comes from its own project's package.json.
-    const args = ['--strict', '--noEmit', '--module', 'node16', '--moduleResolution', 'node16', join(esm, 'main.ts'), join(cjs, 'main.ts')];
+    // One tsc run for both: each file's module system comes from its own project's package.json. The
+    // package's .d.ts files are checked (no skipLibCheck); TypeScript's own lib files are not (two thirds of tsc's time).
+    const args = [
+      '--strict',
+      '--noEmit',
+      '--skipDefaultLibCheck',
+      '--module',
+      'node16',
+      '--moduleResolution',
+      'node16',
+      join(esm, 'main.ts'),
+      join(cjs, 'main.ts'),
+    ];
     const checked = await run(tsc, args, dir);
     expect(`${checked.stdout}${checked.stderr}`).toBe('');
     expect(checked.code).toBe(0);

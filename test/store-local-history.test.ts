@@ -1,50 +1,15 @@
 // The local history's own failures (issue 31): today's history.jsonl moves over losing nothing, a
-// sparse file is read and never emptied, a link to a user's file is refused and left untouched, a
-// writer killed at any moment loses no acknowledged point, and a year of 1,000 companies reads back.
-import { spawn } from 'node:child_process';
-import {
-  appendFileSync,
-  closeSync,
-  ftruncateSync,
-  lstatSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+// sparse file is read and never emptied, a link to a user's file is refused and left untouched. A
+// writer killed at any moment: store-local-crash.test.ts; a year of 1,000 companies: store-local-year.test.ts.
+import { appendFileSync, closeSync, ftruncateSync, lstatSync, openSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openLocalHistory } from '../src/store/local/history.js';
 import { prepareHistoryDir } from '../src/store/local/migrate.js';
 import type { HistoryPoint } from '../src/store/port.js';
+import { DAY, point, T0, useTempDirs } from './helpers/history-points.js';
 
-const BASE = 'https://api.example.test/api';
-const T0 = Date.parse('2025-01-01T09:00:00.000Z');
-const DAY = 24 * 60 * 60 * 1000;
-const roots: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'rep-history-dir-'));
-  roots.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of roots.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-const point = (id: string, query: string, at: number, score: number): HistoryPoint => ({
-  id,
-  at: new Date(at).toISOString(),
-  base_url: BASE,
-  query,
-  score,
-  sources: [],
-});
+const tempDir = useTempDirs();
 const line = (p: HistoryPoint) => `${JSON.stringify(p)}\n`;
 /** The history of `dir`, with today's history.jsonl at `legacy` to move over. */
 const historyAt = (dir: string, legacy?: string, warnings: string[] = []) =>
@@ -128,85 +93,4 @@ describe('a history path that is a link to a file of the user’s', () => {
     expect(statSync(target).mode & 0o777).toBe(0o644);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
   });
-});
-
-describe('a writer killed at any moment', () => {
-  let bundleDir: string;
-  let worker: string;
-  beforeAll(async () => {
-    bundleDir = mkdtempSync(join(tmpdir(), 'rep-history-bundle-'));
-    const bundle = join(bundleDir, 'history.mjs');
-    await build({
-      entryPoints: [join(import.meta.dirname, '../src/store/local/history.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: bundle,
-      logLevel: 'warning',
-    });
-    worker = join(bundleDir, 'writer.mjs');
-    // Appends points one by one and prints each id once its append returned (acknowledged).
-    writeFileSync(
-      worker,
-      `const { openLocalHistory } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
-const [dir, tag] = process.argv.slice(2);
-const history = openLocalHistory(dir);
-for (let i = 0; ; i++) {
-  await history.append([{ id: tag + '-' + i, at: new Date(${T0} + i * 1000).toISOString(), base_url: '${BASE}', query: 'q' + (i % 7), score: i, sources: [] }]);
-  process.stdout.write(tag + '-' + i + '\\n');
-}
-`,
-    );
-  });
-  afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
-
-  it('loses no acknowledged point (kill -9 of three writers at random moments, 6 rounds)', async () => {
-    const dir = join(tempDir(), 'history');
-    const acknowledged: string[] = [];
-    for (let round = 0; round < 6; round++) {
-      const runs = Array.from({ length: 3 }, (_, w) => {
-        const child = spawn(process.execPath, [worker, dir, `r${round}w${w}`], { stdio: ['ignore', 'pipe', 'inherit'] });
-        let out = '';
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-        setTimeout(() => child.kill('SIGKILL'), 150 + Math.floor(Math.random() * 250));
-        return new Promise<void>((resolve) =>
-          child.on('close', () => {
-            acknowledged.push(...out.split('\n').slice(0, -1)); // a torn last line was not acknowledged whole
-            resolve();
-          }),
-        );
-      });
-      await Promise.all(runs);
-    }
-    const history = openLocalHistory(dir);
-    const ids = new Set<string>();
-    for (let q = 0; q < 7; q++) for (const p of await history.range({ key: `q${q}` })) ids.add(p.id);
-    expect(acknowledged.length).toBeGreaterThan(0);
-    expect(acknowledged.filter((id) => !ids.has(id))).toEqual([]);
-  }, 60_000);
-});
-
-describe('a year of daily points for 1,000 companies (fake clock)', () => {
-  it('keeps all 365,000 points; one company’s series reads back whole', async () => {
-    const dir = join(tempDir(), 'history');
-    const history = openLocalHistory(dir);
-    const started = performance.now();
-    for (let day = 0; day < 365; day++) {
-      await history.append(Array.from({ length: 1000 }, (_, c) => point(`d${day}c${c}`, `Company ${c}`, T0 + day * DAY, (day + c) % 100)));
-    }
-    const written = performance.now() - started;
-    const readStart = performance.now();
-    const one = await history.range({ key: 'company 417', baseUrl: BASE });
-    const [previous] = await history.previous([{ baseUrl: BASE, queryKey: 'company 417', before: T0 + 365 * DAY }]);
-    const readOne = performance.now() - readStart;
-    expect(one).toHaveLength(365);
-    expect(one.map((p) => p.id)).toEqual(Array.from({ length: 365 }, (_, day) => `d${day}c417`));
-    expect(previous?.id).toBe('d364c417');
-    const statsStart = performance.now();
-    expect(await history.stats()).toMatchObject({ points: 365_000, oldest: new Date(T0).toISOString() });
-    const statsMs = performance.now() - statsStart;
-    console.log(
-      `365,000 points: written in ${Math.round(written)} ms, one series + its previous point read in ${readOne.toFixed(1)} ms, stats in ${Math.round(statsMs)} ms`,
-    );
-  }, 300_000);
 });
