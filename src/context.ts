@@ -1,6 +1,6 @@
 // Builds the Deps container for one run. Config, the HTTP client and the in-process sandbox are
 // created on first use, so commands pay only for what they touch.
-import { readConfigFile } from './config/file.js';
+import { readConfigFile, type StoredConfig } from './config/file.js';
 import { repPaths, type RepPaths } from './config/paths.js';
 import { resolveProfileSettings, type Settings } from './config/settings.js';
 import { chooseProfile, dataScope, profileConfig, SANDBOX_IDENTITY, sandboxEnv, scopedPaths } from './config/profiles.js';
@@ -90,9 +90,18 @@ export function chooseFormat(globals: Partial<Pick<GlobalOptions, 'format' | 'js
   return globals.format ?? (io.stdoutIsTTY && globals.query === undefined ? 'table' : 'json');
 }
 
+const configs = new WeakMap<Deps, StoredConfig>();
+
+/** The config file as this run first read it: the settings and the store's URL come from one read. */
+function storedConfig(deps: Deps): StoredConfig {
+  let stored = configs.get(deps);
+  if (!stored) configs.set(deps, (stored = readConfigFile(deps.paths().configFile, deps.warn)));
+  return stored;
+}
+
 async function loadSettings(deps: Deps): Promise<Settings> {
   const { configFile } = deps.paths();
-  const stored = readConfigFile(configFile, deps.warn);
+  const stored = storedConfig(deps);
   const profile = chooseProfile(deps.globals.profile, deps.env);
   return resolveProfileSettings({ flagBaseUrl: deps.globals.baseUrl, env: deps.env, stored, configPath: configFile, profile });
 }
@@ -143,7 +152,7 @@ async function clientFor(deps: Deps, settings: Settings): Promise<RepClient> {
  * is scoped). At exit what the ledger holds is saved (a second signal's exit saves it sooner), then it is closed. */
 export function openStore(deps: Deps): Store {
   const paths = deps.paths();
-  const team = teamStoreUrl(deps, paths);
+  const team = teamStoreUrl(deps);
   if (team) {
     // Its failures are told once where rep goes on without it (an answer, a count); close() settles what is pending.
     const shared = openTeamStore(team, { env: deps.env, home: deps.env.HOME ?? homedir(), timeout: deps.globals.timeout, warn: deps.warn });
@@ -173,7 +182,7 @@ export function openStore(deps: Deps): Store {
  * The team store's URL, if one is chosen: --store, REP_STORE, else the selected profile's `store` in the
  * config file. The sandbox never uses one: it keeps a store of its own (REP_STORE is not in its env).
  */
-function teamStoreUrl(deps: Deps, paths: RepPaths): string | undefined {
+function teamStoreUrl(deps: Deps): string | undefined {
   if (deps.globals.sandbox) {
     if (deps.globals.store !== undefined)
       throw new UsageError('--store and --sandbox do not go together: the sandbox keeps a store of its own', { hint: 'drop one of them' });
@@ -182,7 +191,7 @@ function teamStoreUrl(deps: Deps, paths: RepPaths): string | undefined {
   const flagOrEnv = chooseStoreUrl({ flag: deps.globals.store, env: deps.env });
   if (flagOrEnv) return flagOrEnv.url;
   const profile = chooseProfile(deps.globals.profile, deps.env).name;
-  const stored = profileConfig(readConfigFile(paths.configFile, deps.warn), profile)?.store;
+  const stored = profileConfig(storedConfig(deps), profile)?.store;
   return chooseStoreUrl({ env: {}, config: stored })?.url;
 }
 

@@ -1,11 +1,11 @@
-// A store URL opened: the PostgreSQL store, whose driver (a leaf of dist/lib/) loads on first use.
-// Which URL a run uses is choose.ts's.
+// A store URL opened: the PostgreSQL store, whose code (and driver, a leaf of dist/lib/) loads on first
+// use, so that a run that never touches the store pays nothing for it. Which URL a run uses is choose.ts's.
 import { homedir, hostname } from 'node:os';
 import { UsageError } from '../api/errors.js';
 import { sha256Hex } from '../state/ids.js';
-import type { Store } from './port.js';
-import { openPostgresStore } from './postgres/index.js';
-import { parseStoreUrl, type StoreTarget } from './postgres/url.js';
+import type { AnswerStorePort, HistoryPort, LedgerPort, Store } from './port.js';
+import type { PostgresStoreOptions } from './postgres/index.js';
+import { describeTarget, parseStoreUrl, type StoreTarget } from './postgres/url.js';
 
 export interface OpenStoreOptions {
   /** For PG* variables and PGPASSWORD (default: none, as the library reads no environment unless given one). */
@@ -32,7 +32,7 @@ export function openStore(url: string, options: OpenStoreOptions = {}): Store {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  return openPostgresStore({
+  return lazyPostgresStore({
     target,
     machine: options.machine ?? machineId(home),
     ...(options.timeout === undefined ? {} : { connectTimeout: options.timeout }),
@@ -43,4 +43,37 @@ export function openStore(url: string, options: OpenStoreOptions = {}): Store {
 /** A machine as the ledger counts it: a host and a home (two users, or two CI jobs' homes, are two). */
 export function machineId(home: string): string {
   return sha256Hex(`${hostname()}\n${home}`).slice(0, 16);
+}
+
+/** The PostgreSQL store, its module imported by the first method called; closing an unused one loads nothing. */
+function lazyPostgresStore(options: PostgresStoreOptions): Store {
+  let opened: Promise<Store> | undefined;
+  const store = () => (opened ??= import('./postgres/index.js').then(({ openPostgresStore }) => openPostgresStore(options)));
+  const ledger = later(async () => (await store()).ledger, LEDGER_METHODS);
+  return {
+    answers: later(async () => (await store()).answers, ANSWER_METHODS),
+    // Nothing recorded yet, nothing to settle.
+    ledger: { ...ledger, settle: async () => (opened ? ledger.settle() : undefined) },
+    history: later(async () => (await store()).history, HISTORY_METHODS),
+    singleFlight: { run: async (key, work, signal) => (await store()).singleFlight!.run(key, work, signal) },
+    describe: () => ({ kind: 'postgres', details: describeTarget(options.target) }),
+    close: async () => (opened ? (await opened).close() : undefined),
+  };
+}
+
+// Every method of each port, listed so that the compiler says when one is added.
+const ANSWER_METHODS: Record<keyof AnswerStorePort, true> = { get: true, put: true, forget: true, stats: true, clear: true };
+const LEDGER_METHODS: Record<keyof LedgerPort, true> = { record: true, noteRateLimit: true, count: true, lastRateLimit: true, settle: true };
+const HISTORY_METHODS: Record<keyof HistoryPort, true> = { append: true, previous: true, range: true, names: true, prune: true, stats: true };
+
+/** A port whose every method waits for the real one (all of a port's methods are async). */
+function later<T extends object>(port: () => Promise<T>, methods: Record<keyof T, true>): T {
+  const entries = Object.keys(methods).map((name) => [
+    name,
+    async (...args: unknown[]) => {
+      const real = await port();
+      return (real[name as keyof T] as (...given: unknown[]) => unknown).apply(real, args);
+    },
+  ]);
+  return Object.fromEntries(entries) as T;
 }
