@@ -239,6 +239,19 @@ export function storeContract(name: string, factory: StoreFactory): void {
         expect(await first.history.range({ key: 'shared' })).toHaveLength(40);
         expect(await second.history.range({ key: 'shared' })).toHaveLength(40);
       });
+
+      it('a store that has read the history sees a series another store adds after, and one pruned away', async () => {
+        const first = await open();
+        const second = await again();
+        await first.history.append([point('old', T0, 1)]);
+        expect(await first.history.names('')).toEqual(['old']);
+        expect(await first.history.range({ key: 'new' })).toEqual([]);
+        await second.history.append([point('new', T0 + DAY, 2)]);
+        expect(await first.history.names('')).toEqual(['new', 'old']);
+        expect((await first.history.range({ key: 'new' })).map((p) => p.score)).toEqual([2]);
+        expect(await second.history.prune(T0 + DAY)).toBe(1);
+        expect(await first.history.range({ key: 'old' })).toEqual([]);
+      });
     });
 
     it('describes itself without a secret', async () => {

@@ -59,7 +59,21 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
     }
     return points;
   };
-  const readIndex = (): IndexEntry[] => parseIndex(readLocalFile(join(dir, INDEX_FILE), MAX_INDEX_BYTES, { noFollow: true, ownOnly: true }) ?? '');
+  /**
+   * The index, parsed once for as long as the file is the same (device, inode, size and time): a report
+   * asks for a thousand series in one run, and each asked the whole index again. Appends grow the file and
+   * a prune replaces it, so either reads it anew.
+   */
+  let parsedIndex: { identity: string; entries: IndexEntry[] } | undefined;
+  const readIndex = (): IndexEntry[] => {
+    const path = join(dir, INDEX_FILE);
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    const identity = stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}` : '';
+    if (parsedIndex?.identity === identity) return parsedIndex.entries;
+    const entries = parseIndex(readLocalFile(path, MAX_INDEX_BYTES, { noFollow: true, ownOnly: true }) ?? '');
+    parsedIndex = { identity, entries };
+    return entries;
+  };
   /**
    * The index lines known, read once a run rather than once an append (a batch's appends were
    * quadratic). Read again when the index was replaced or shrank (a prune elsewhere); lines another
