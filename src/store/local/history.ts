@@ -50,7 +50,14 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
     const refused = await ready;
     if (refused) throw new Error(refused);
   };
-  const seriesPath = (base: string, key: string) => join(dir, SERIES_DIR, `${sha256Hex(`${base}\n${key}`).slice(0, 32)}.jsonl`);
+  // A name's file is a hash of its series; a batch or a day's append asks for the same few many times.
+  const seriesPaths = new Map<string, string>();
+  const seriesPath = (base: string, key: string) => {
+    const series = `${base}\n${key}`;
+    let path = seriesPaths.get(series);
+    if (path === undefined) seriesPaths.set(series, (path = join(dir, SERIES_DIR, `${sha256Hex(series).slice(0, 32)}.jsonl`)));
+    return path;
+  };
   const readPoints = (path: string) => {
     const { points, corrupt } = parseText(readSeriesText(path));
     if (corrupt > 0 && !corruptWarned.has(path)) {

@@ -17,12 +17,13 @@ export function appendToFile(path: string, text: Buffer): void {
   for (let attempt = 1; ; attempt++) {
     const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
     try {
-      const stat = fstatSync(fd);
+      // One fstat tells the kind, the mode and which file this is (for the check after writing).
+      const stat = fstatSync(fd, { bigint: true });
       if (!stat.isFile()) throw Object.assign(new Error(`ENOTREG: not a regular file, open '${path}'`), { code: 'ENOTREG' });
-      if ((stat.mode & 0o077) !== 0) fchmodSync(fd, 0o600); // a file restored by a CI cache may come back 0644
+      if ((stat.mode & 0o077n) !== 0n) fchmodSync(fd, 0o600); // a file restored by a CI cache may come back 0644
       const written = writeSync(fd, text);
       if (written !== text.length) throw new Error(`only ${written} of ${text.length} bytes could be written to ${path}`);
-      if (fdId(fd) === pathId(path) || attempt >= APPEND_ATTEMPTS) return;
+      if (`${stat.dev}:${stat.ino}` === pathId(path) || attempt >= APPEND_ATTEMPTS) return;
     } finally {
       closeSync(fd);
     }
