@@ -1,8 +1,8 @@
 // What the rate-limit headers mean to a user: which limit binds, when it resets, and how the 429
-// message words it (src/api/rate-limit.ts), and how long a retry waits (retryDelay in src/api/client.ts).
+// message words it (src/api/rate-limit.ts), and how long a retry waits (retryDelay in src/api/retry.ts).
 // How waits and clock times read is time.ts's: test/time.test.ts.
 import { describe, expect, it } from 'vitest';
-import { BACKOFF_CAP_MS, retryDelay } from '../src/api/client.js';
+import { BACKOFF_CAP_MS, retryDelay } from '../src/api/retry.js';
 import { RateLimitError } from '../src/errors.js';
 import {
   describeReset,

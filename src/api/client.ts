@@ -3,9 +3,10 @@
 // rate limit when asked, and tells its hooks. It reads no config file or environment variable it is not
 // given, and keeps nothing unless given a store (src/store/port.ts): then answers are cached and
 // requests counted there, under the cache policy of src/store/policy.ts.
-import { auditView, pulseView, searchView, type AuditView, type PulseView, type SearchView } from '../views/index.js';
+import { auditView, pulseView, searchView } from '../views/index.js';
 import { InterruptedError, NetworkError, NotCachedError, UsageError, type RateLimitError, type RepError } from './errors.js';
 import { errorFromResponse, parseJsonBody } from './response.js';
+import { RETRY_STATUSES, retryDelay } from './retry.js';
 import {
   describeReset,
   estimateReset,
@@ -17,168 +18,52 @@ import {
   type RateLimitInfo,
 } from './rate-limit.js';
 import { admitAnswer, keyFingerprint } from '../store/policy.js';
-import type { AnswerKey, AnswerStorePort, LedgerPort, LedgerScope, PutOutcome, SingleFlightPort } from '../store/port.js';
+import type { AnswerKey, LedgerScope, PutOutcome } from '../store/port.js';
 import { formatClock, formatRelative, HOUR_MS } from '../time.js';
 import type { Endpoint } from '../views/index.js';
 import { baseUrlKey, buildUrl, checkBaseUrl, pathTarget } from './base-url.js';
 import { checkKey, keyRedactor, redactBody } from './request.js';
-import { createTransport, linkSignals, type ApiResponse, type RequestEvent, type ResponseEvent } from './transport.js';
+import { createTransport, linkSignals, type ApiResponse } from './transport.js';
+import {
+  DEFAULT_TIMEOUT_SECONDS,
+  DEFAULT_RETRIES,
+  DEFAULT_MAX_WAIT_SECONDS,
+  LOW_QUOTA,
+  RESET_MARGIN_MS,
+  UNKNOWN_RESET_WAIT_MS,
+  DEFAULT_MAX_AGE_SECONDS,
+  type ClientOptions,
+  type RepResult,
+  type CallOptions,
+  type RepClient,
+  type Sleep,
+} from './client-types.js';
 
-export type { RequestEvent, ResponseEvent } from './transport.js';
-
-export interface ClientOptions {
-  /** The API's base URL, usually ending in /api (`https://host/api`); plain http only for loopback hosts. */
-  baseUrl: string | URL;
-  /** Sent as `Authorization: Bearer …`; without one, no Authorization header is sent. */
-  apiKey?: string;
-  /** Seconds per attempt (connect, headers and body), like the CLI's --timeout. Default 30. */
-  timeout?: number;
-  /** Extra attempts after a network error or a 500/502/503/504. Default 2. */
-  retries?: number;
-  /** On 429, sleep until the limit resets and try again (default: reject with RateLimitError at once). */
-  wait?: boolean;
-  /** Seconds of rate-limit waiting this client may spend in all, on the wall clock. Default 3600. */
-  maxWait?: number;
-  /** Aborting it stops every call of this client at once (InterruptedError). */
-  signal?: AbortSignal;
-  hooks?: RepHooks;
-  /**
-   * What the client keeps (a Store, e.g. openLocalStore's, shares rep's memory): `answers`, where an
-   * answer younger than maxAge is given with no request and each success the server lets be kept is
-   * stored; `ledger`, where each request is counted as it is sent. The caller closes the store.
-   */
-  store?: ClientStore;
-  /** Seconds an answer from `store` stays good (0: always fetch). Default 900, as the CLI's. */
-  maxAge?: number;
-  /** The base URL answers and requests are filed under in `store` (default baseUrl): a server that changes port, like rep's sandbox, stays one. */
-  storeBaseUrl?: string | URL;
-  /** Default `rep`. */
-  userAgent?: string;
-  /** Proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) are read from here only: pass `process.env` to honour the environment's. */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** @internal Test seam: the clock (epoch ms). */
-  now?: () => number;
-  /** @internal Test seam: how to sleep. */
-  sleep?: Sleep;
-  /** @internal Test seam: the jitter source. */
-  random?: () => number;
-}
-
-/** What the client tells as it works (ky's hooks are the model). A hook that throws fails the call. */
-export interface RepHooks {
-  /** Each HTTP request (a redirect's next hop too), the Authorization header masked. */
-  onRequest?(request: RequestEvent): void;
-  /** Each HTTP response (a redirect too), header values with the key masked. */
-  onResponse?(response: ResponseEvent): void;
-  /** Each look in the cache (hit with the answer's age, or miss) and what storing a fresh answer did. */
-  onCache?(event: CacheEvent): void;
-  /** A failed attempt is tried again after delayMs; awaited before the client sleeps. */
-  onRetry?(retry: RetryEvent): void | Promise<void>;
-  /**
-   * Under `wait`, a 429's wait begins; awaited, then the client sleeps `ms`. `signal` aborts when the
-   * wait is over (or cut short). Calls that meet the limit while a wait is under way join it untold.
-   */
-  onRateLimitWait?(wait: RateLimitWaitEvent): void | Promise<void>;
-  /** Once per client: a response said LOW_QUOTA or fewer requests are left in the window (not a 429). */
-  onLowQuota?(quota: LowQuotaEvent): void;
-}
-
-/** The parts of a Store (src/store/port.ts) the client uses; either may be left out (`--no-cache` keeps the ledger only). */
-export interface ClientStore {
-  answers?: AnswerStorePort;
-  ledger?: LedgerPort;
-  /** A shared store's: the same question asked at once by other processes is sent once. */
-  singleFlight?: SingleFlightPort;
-}
-
-export type { PutOutcome } from '../store/port.js';
-
-export type CacheEvent =
-  | { endpoint: Endpoint; query: string; kind: 'hit'; ageMs: number }
-  | { endpoint: Endpoint; query: string; kind: 'miss' }
-  | { endpoint: Endpoint; query: string; kind: 'put'; outcome: PutOutcome };
-
-export interface RetryEvent {
-  /** 1 for the first retry. */
-  attempt: number;
-  retries: number;
-  delayMs: number;
-  error: RepError;
-}
-
-export interface RateLimitWaitEvent {
-  ms: number;
-  /** When the wait ends (epoch ms). */
-  until: number;
-  signal: AbortSignal;
-  /** `rate limited; waiting 14 min (until 18:42), then retrying` */
-  message: string;
-}
-
-export interface LowQuotaEvent {
-  remaining: number;
-  limit?: number;
-  /** When the window resets (epoch ms), if the server said. */
-  resetAt?: number;
-  /** `3 requests left in this rate-limit window; resets in 10 min (at 18:42)` */
-  message: string;
-}
-
-export interface RepResult<V> {
-  /** The server's JSON, unchanged. */
-  body: unknown;
-  /** The typed view of body. */
-  view: V;
-  /** What the response's headers said about the rate limit (empty when they said nothing). */
-  rateLimit: RateLimitInfo;
-  status: number;
-  /** Lower-cased names; repeated headers joined with ", ". */
-  headers: Record<string, string>;
-  /** Set when the answer came from the cache (no request was sent): how old it is, and when it was fetched (epoch ms). */
-  fromCache?: { ageMs: number; fetchedAt: number };
-}
-
-export interface CallOptions {
-  /** Aborts this one call (InterruptedError). */
-  signal?: AbortSignal;
-  /** Answer from the cache or not at all (fetch's `only-if-cached`): nothing is sent, and a miss rejects with NotCachedError. */
-  onlyIfCached?: boolean;
-  /**
-   * Called once the server's answer is in and no more requests will be sent for this call, before
-   * the client stores the answer in the cache (a batch starts its next request then).
-   * @internal
-   */
-  onAnswered?: () => void;
-}
-
-export interface RepClient {
-  /** A company's Reputation Score and summary by source. NotFoundError when there is no such company. */
-  audit(name: string, options?: CallOptions): Promise<RepResult<AuditView>>;
-  /** Matching companies, cities and categories. */
-  search(text: string, options?: CallOptions): Promise<RepResult<SearchView>>;
-  /** The market index. */
-  pulse(options?: CallOptions): Promise<RepResult<PulseView>>;
-  /**
-   * A raw GET of `{baseUrl}/path` (`pulse`, `audit?q=Acme`) with every safeguard of the other calls;
-   * the view is the body. A path that leaves the base URL rejects with UsageError, sent nowhere.
-   */
-  get(path: string, options?: CallOptions): Promise<RepResult<unknown>>;
-}
-
-/** Sleeps ms, or throws InterruptedError as soon as the signal aborts. */
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
-export const DEFAULT_TIMEOUT_SECONDS = 30;
-export const DEFAULT_RETRIES = 2;
-export const DEFAULT_MAX_WAIT_SECONDS = 3600;
-/** onLowQuota fires when a response says this few requests are left. */
-export const LOW_QUOTA = 10;
-/** Slept past the reset, so the retry does not land a moment early on the server's clock. */
-export const RESET_MARGIN_MS = 1000;
-/** Under `wait` with no reset time known at all, retry after this long. */
-export const UNKNOWN_RESET_WAIT_MS = 60_000;
-/** maxAge when none is given, in seconds (the CLI's default --max-age). */
-export const DEFAULT_MAX_AGE_SECONDS = 900;
+export type {
+  RequestEvent,
+  ResponseEvent,
+  PutOutcome,
+  ClientOptions,
+  RepHooks,
+  ClientStore,
+  CacheEvent,
+  RetryEvent,
+  RateLimitWaitEvent,
+  LowQuotaEvent,
+  RepResult,
+  CallOptions,
+  RepClient,
+  Sleep,
+} from './client-types.js';
+export {
+  DEFAULT_TIMEOUT_SECONDS,
+  DEFAULT_RETRIES,
+  DEFAULT_MAX_WAIT_SECONDS,
+  LOW_QUOTA,
+  RESET_MARGIN_MS,
+  UNKNOWN_RESET_WAIT_MS,
+  DEFAULT_MAX_AGE_SECONDS,
+} from './client-types.js';
 
 export function createClient(options: ClientOptions): RepClient {
   const baseUrl = checkBaseUrl(options.baseUrl, 'the baseUrl option');
@@ -429,25 +314,6 @@ function queryText(text: unknown, method: string, what: string): string {
   }
   if (text.trim() === '') throw new UsageError(`the ${what} is empty`);
   return text;
-}
-
-// The retry policy in one place: GET is idempotent, so network errors and 500/502/503/504 are retried
-// with exponential backoff and full jitter, honouring Retry-After. No other 4xx is retried.
-
-export const RETRY_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
-export const BACKOFF_BASE_MS = 300;
-export const BACKOFF_CAP_MS = 8000;
-/** A Retry-After longer than this on a 5xx is not waited for: the error is reported instead. */
-export const MAX_RETRY_AFTER_MS = 60_000;
-
-/**
- * The delay before retry number `retry` (1-based): Retry-After when the server gave one (undefined
- * when it is too far away to wait for), else full jitter over min(cap, base * 2^(retry-1)).
- */
-export function retryDelay(retry: number, retryAfterMs: number | undefined, random: () => number = Math.random): number | undefined {
-  if (retryAfterMs !== undefined) return retryAfterMs > MAX_RETRY_AFTER_MS ? undefined : Math.max(0, retryAfterMs);
-  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, retry - 1));
-  return Math.floor(random() * ceiling);
 }
 
 const sleepFor: Sleep = (ms, signal) =>
