@@ -39,31 +39,8 @@ import {
   type Sleep,
 } from './client-types.js';
 
-export type {
-  RequestEvent,
-  ResponseEvent,
-  PutOutcome,
-  ClientOptions,
-  RepHooks,
-  ClientStore,
-  CacheEvent,
-  RetryEvent,
-  RateLimitWaitEvent,
-  LowQuotaEvent,
-  RepResult,
-  CallOptions,
-  RepClient,
-  Sleep,
-} from './client-types.js';
-export {
-  DEFAULT_TIMEOUT_SECONDS,
-  DEFAULT_RETRIES,
-  DEFAULT_MAX_WAIT_SECONDS,
-  LOW_QUOTA,
-  RESET_MARGIN_MS,
-  UNKNOWN_RESET_WAIT_MS,
-  DEFAULT_MAX_AGE_SECONDS,
-} from './client-types.js';
+// The client's public shapes and defaults are defined in client-types.ts; importers find them here too.
+export * from './client-types.js';
 
 export function createClient(options: ClientOptions): RepClient {
   const baseUrl = checkBaseUrl(options.baseUrl, 'the baseUrl option');
