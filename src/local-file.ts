@@ -169,3 +169,27 @@ function kindOf(stat: Stats): string {
 function formatBytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MB` : `${bytes} bytes`;
 }
+
+/** Which file a path names now (device and inode, as bigints: exact), undefined when none. */
+export function pathId(path: string): string | undefined {
+  const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+  return stat && `${stat.dev}:${stat.ino}`;
+}
+
+/** Which file a descriptor is open on (as pathId says it). */
+export function fdId(fd: number): string {
+  const stat = fstatSync(fd, { bigint: true });
+  return `${stat.dev}:${stat.ino}`;
+}
+
+/** Everything from `start` to the end of the open file as it is now. */
+export function readFrom(fd: number, start: number): Buffer {
+  const buffer = Buffer.alloc(Math.max(0, fstatSync(fd).size - start));
+  let read = 0;
+  while (read < buffer.length) {
+    const n = readSync(fd, buffer, read, buffer.length - read, start + read);
+    if (n === 0) break;
+    read += n;
+  }
+  return buffer.subarray(0, read);
+}

@@ -5,9 +5,9 @@
 // waits on a lock: the lock below only keeps processes from merging the same files at once.
 // A live record (a run's count as it goes) is the exception: its process appends its latest state to
 // a file of its own, which merges read but leave in place until the process is done with it.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { folderForeignness } from '../local-file.js';
+import { fdId, folderForeignness, pathId } from '../local-file.js';
 import { readPrivateFile, TEMP_SUFFIX, writePrivateFile } from './files.js';
 import { randomHex } from './ids.js';
 import { parseJson } from '../text.js';
@@ -183,9 +183,7 @@ function isLive(name: string): boolean {
 
 /** Whether path still names the file fd is open on. */
 function sameFile(fd: number, path: string): boolean {
-  const open = fstatSync(fd, { bigint: true });
-  const named = statSync(path, { bigint: true, throwIfNoEntry: false });
-  return named !== undefined && named.dev === open.dev && named.ino === open.ino;
+  return pathId(path) === fdId(fd);
 }
 
 /** The names of the record files in dir, none while it does not exist. */

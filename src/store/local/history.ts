@@ -12,7 +12,8 @@ import { randomHex, sha256Hex } from '../../state/ids.js';
 import { nameKey, pointKeys } from '../policy.js';
 import type { HistoryPoint, HistoryPort, HistoryStats, RangeQuestion } from '../port.js';
 import { MARKET_SERIES } from '../port.js';
-import { appendToFile, fdId, pathId, readFrom, readSeriesText } from './series-file.js';
+import { fdId, pathId, readFrom } from '../../local-file.js';
+import { appendToFile, readSeriesText } from './series-file.js';
 import { parseJson } from '../../text.js';
 
 const SERIES_DIR = 'series';

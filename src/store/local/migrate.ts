@@ -11,7 +11,7 @@ import { randomHex } from '../../state/ids.js';
 import { nameKey } from '../policy.js';
 import type { HistoryPoint } from '../port.js';
 import { openLocalHistory } from './history.js';
-import { fdId, pathId } from './series-file.js';
+import { fdId, pathId } from '../../local-file.js';
 
 const CHUNK_BYTES = 1024 * 1024;
 /** A line longer than this is kept by its end only: a point is a few KB, and a torn or zero-filled start is no point. */

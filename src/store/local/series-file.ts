@@ -2,10 +2,8 @@
 // which the kernel puts whole at the end), never through a link (O_NOFOLLOW), mode 0600. A prune
 // rewrites it under a new name and renames it into place; an appender that wrote to the old file
 // meanwhile sees the path name another file and writes its lines again (readers take each id once).
-import { closeSync, constants, fchmodSync, fstatSync, openSync, statSync, writeSync } from 'node:fs';
-import { readLocalFile } from '../../local-file.js';
-
-export { readFrom } from '../../state/append-log.js';
+import { closeSync, constants, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
+import { pathId, readLocalFile } from '../../local-file.js';
 
 /** Rewrites after a prune renamed the file under an appender; more means something else keeps renaming it. */
 const APPEND_ATTEMPTS = 8;
@@ -33,16 +31,4 @@ export function appendToFile(path: string, text: Buffer): void {
 /** The file's text ('' when there is none); never through a link. Throws when it cannot be read. */
 export function readSeriesText(path: string): string {
   return readLocalFile(path, MAX_SERIES_BYTES, { noFollow: true, ownOnly: true }) ?? '';
-}
-
-/** Which file a path names now (device and inode, exact), undefined when none; a link is not followed. */
-export function pathId(path: string): string | undefined {
-  const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
-  return stat && `${stat.dev}:${stat.ino}`;
-}
-
-/** Which file a descriptor is open on. */
-export function fdId(fd: number): string {
-  const stat = fstatSync(fd, { bigint: true });
-  return `${stat.dev}:${stat.ino}`;
 }
