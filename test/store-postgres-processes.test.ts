@@ -1,88 +1,52 @@
-// Two "machines" (two homes, two machine ids) share one database: 20 processes on each, twice over,
-// each asking one question all of them share and one of its own, through the built library's store
-// (dist/index.cjs) and a strict loopback server that counts what it is asked. The ledger is exact
-// and says two machines, the shared question is sent once (single-flight, then the shared answer),
-// and the history holds every point exactly once.
-import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Two "machines" (two homes, so two machine ids) share one database: 20 `rep` processes on each, twice
+// over, each auditing one name all of them share and one of its own (a batch of two), against a strict
+// loopback server that counts what it is asked. The ledger is exact and says two machines, the shared
+// name is sent once (single-flight, then the shared answer), and the history holds every point once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempHome, type TempHome } from './helpers/cli.js';
+import { makeTempHome, runCli, type TempHome } from './helpers/cli.js';
 import { startFaultServer } from './helpers/fault-server.js';
 import { ADMIN_PASSWORD, postgresAvailable, startPostgres, type PostgresCluster } from './helpers/postgres.js';
 
-const LIBRARY = fileURLToPath(new URL('../dist/index.cjs', import.meta.url));
 const PROCESSES = 20;
 const available = postgresAvailable();
 let cluster: PostgresCluster;
-let home: TempHome;
+const homes: TempHome[] = [];
 
 beforeAll(async () => {
-  home = makeTempHome();
   if (available) cluster = await startPostgres();
 }, 60_000);
 afterAll(() => {
   cluster?.cleanup();
-  home.cleanup();
+  for (const home of homes) home.cleanup();
 });
-
-/** One process: the shared question under single-flight (answered from the store when another asked it), then its own. */
-const WORKER = `
-const { openStore } = require(${JSON.stringify(LIBRARY)});
-const http = require('node:http');
-const [url, machine, base, own] = process.argv.slice(2);
-const store = openStore(url, { env: { PGPASSWORD: process.env.PGPASSWORD }, machine, home: process.env.HOME });
-const scope = { keyFingerprint: 'team0000key00000', baseUrl: base };
-const fetchText = (q) => new Promise((resolve, reject) => {
-  http.get(base + '/audit?q=' + encodeURIComponent(q), (res) => { let text = ''; res.on('data', (c) => (text += c)); res.on('end', () => resolve(text)); }).on('error', reject);
-});
-async function ask(q) {
-  const key = { baseUrl: base, endpoint: 'audit', query: q, keyFingerprint: scope.keyFingerprint };
-  if (await store.answers.get(key, { maxAgeMs: 600000, now: Date.now() })) return;
-  store.ledger.record(scope, Date.now());
-  const bodyText = await fetchText(q);
-  await store.answers.put(key, { status: 200, bodyText, storedAt: Date.now() });
-  await store.history.append([{ id: machine + ':' + q, at: new Date().toISOString(), base_url: base, query: q, score: 80, sources: [] }]);
-}
-(async () => {
-  await store.singleFlight.run('audit Blue Bottle', () => ask('Blue Bottle'));
-  await ask(own);
-  const failure = await store.ledger.settle();
-  await store.close();
-  if (failure) throw failure;
-})().catch((error) => { console.error(error.message); process.exit(1); });
-`;
-
-function runWorker(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(home.dir, 'worker.cjs'), ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
-}
 
 describe.skipIf(!available)('two machines sharing one PostgreSQL store', () => {
-  it('20 processes on each, twice: the ledger is exact, the shared question goes out once, every point is kept once', async () => {
-    writeFileSync(join(home.dir, 'worker.cjs'), WORKER);
+  it('20 rep processes on each, twice: the ledger is exact, the shared name goes out once, every point is kept once', async () => {
     const database = await cluster.createDatabase();
     const server = await startFaultServer();
     server.always('/api/audit', { body: { name: 'x', score: 80 } });
     // libpq's socket form (no password on a local socket here): the processes spend no time on SCRAM.
     const socketUrl = `postgres:///${database}?host=${cluster.socketDir}&port=${cluster.port}&user=postgres`;
-    const base = server.baseUrl.href.replace(/\/$/, '');
-    const machines = ['laptop', 'ci-runner'].map((name) => ({ name, env: { HOME: join(home.dir, name), PGPASSWORD: ADMIN_PASSWORD } }));
+    const machines = ['laptop', 'ci-runner'].map((name) => {
+      const home = makeTempHome();
+      homes.push(home);
+      return { name, home };
+    });
+    const env = { REP_STORE: socketUrl, REP_BASE_URL: server.baseUrl.href, REP_API_KEY: 'rk_team_shared_0123456789', PGPASSWORD: ADMIN_PASSWORD };
     for (const round of [1, 2]) {
       const results = await Promise.all(
         machines.flatMap((machine) =>
-          Array.from({ length: PROCESSES }, (_, i) => runWorker([socketUrl, machine.name, base, `own ${machine.name} ${i} ${round}`], machine.env)),
+          Array.from({ length: PROCESSES }, (_, i) =>
+            runCli(['--retries', '0', 'audit', 'Blue Bottle', `own ${machine.name} ${i} ${round}`, '--format', 'ndjson'], {
+              home: machine.home,
+              env,
+              killAfterMs: 60_000,
+            }),
+          ),
         ),
       );
-      expect(results.filter((result) => result.code !== 0)).toEqual([]);
+      expect(results.filter((result) => result.code !== 0).map((result) => result.stderr)).toEqual([]);
+      for (const result of results) expect(result.stdout.trim().split('\n')).toHaveLength(2);
     }
     await server.close();
     const own = 2 * PROCESSES * 2;
