@@ -1,7 +1,9 @@
 // How many terminal columns text takes, so a line can be cut to fit before it wraps. The work is
 // linear: text is segmented a bounded chunk at a time, and cutting stops once the width is exceeded.
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+// Made on first use: constructing a segmenter loads ICU's break rules (milliseconds), which a table
+// of ASCII text never needs (its runs are counted without it).
+let segmenter: Intl.Segmenter | undefined;
 // East Asian wide and fullwidth blocks, flags and emoji take two columns; marks and joiners none.
 const WIDE =
   /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f1e6}-\u{1f1ff}\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]|\p{Extended_Pictographic}/u;
@@ -49,6 +51,7 @@ function walk(text: string, from: number, to: number, add: Add): boolean {
     }
     // Stryker restore all
     let last: { segment: string; start: number } | undefined;
+    segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
     for (const { segment, index } of segmenter.segment(text.slice(start, end))) {
       // Stryker disable next-line BooleanLiteral: only speed: stopping early or not, the width and the cut come out the same
       if (last && add(graphemeWidth(last.segment), last.start)) return true;
