@@ -14,6 +14,7 @@ export default {
     'src/views/*.ts',
     'src/output/csv.ts',
     'src/text.ts',
+    'src/numbers.ts',
     'src/output/text-width.ts',
     'src/options.ts',
     'src/state/requests.ts',

@@ -1,5 +1,6 @@
 // The change of a score since the previous recorded point, and how it reads: "▼ 7.0 since 2026-11-01".
 // The arrow carries the direction, so the text means the same with or without colour.
+import { formatDecimal } from '../numbers.js';
 
 export interface ScorePoint {
   /** ISO 8601. */
@@ -38,7 +39,7 @@ export function changeText(change: Change, options: { since?: boolean } = {}): s
 
 /** A score as people read it in a sentence: one decimal at least, two at most (`58.0`, `4.25`). */
 export function scoreText(score: number): string {
-  return score.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 2, useGrouping: false });
+  return formatDecimal(score, { minDecimals: 1 });
 }
 
 /** Scores are given with a few decimals at most: anything past six is float noise. */

@@ -6,6 +6,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { checkpoint } from '../interrupt.js';
 import type { IO } from '../io.js';
 import type { DetailRow } from '../views/index.js';
+import { formatDecimal } from '../numbers.js';
 import { scrubLine, serializeJson } from '../text.js';
 import { displayWidth, truncateToWidth } from './text-width.js';
 
@@ -49,18 +50,9 @@ export function fitsAsColumns(count: number, width: number): boolean {
   return count * (MIN_CONTENT + PADDING + 1) + 1 <= width;
 }
 
-const numberFormats = new Map<string, Intl.NumberFormat>();
-
 /** A number for people: at most two decimals (at least `decimals`), thousands grouped when `grouped`. */
 export function formatNumber(value: number, grouped = false, decimals = 0): string {
-  // One formatter per style: toLocaleString builds a new one each call, which dominated long tables.
-  const style = `${grouped} ${decimals}`;
-  let format = numberFormats.get(style);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: Math.max(2, decimals), useGrouping: grouped });
-    numberFormats.set(style, format);
-  }
-  return format.format(value);
+  return formatDecimal(value, { minDecimals: decimals, grouped });
 }
 
 /** `87.4 / 100`, or the score alone when the scale is unknown; one decimal at least, as scoreText writes a score everywhere. */
