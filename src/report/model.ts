@@ -1,6 +1,6 @@
 // What a report shows, from recorded series alone: one row per company (its newest score, its change
 // over the period, its points and sources), the largest drops first, and the market's points. Pure.
-import { nameKey } from '../store/policy.js';
+import { compareNames, nameKey } from '../store/policy.js';
 import type { HistoryPoint } from '../store/port.js';
 import { scrubLine } from '../text.js';
 
@@ -64,7 +64,7 @@ export function companyRows(series: readonly (readonly HistoryPoint[])[]): Compa
     return [row];
   });
   const order = (row: CompanyRow) => row.change ?? Number.POSITIVE_INFINITY;
-  return rows.sort((a, b) => order(a) - order(b) || a.name.localeCompare(b.name));
+  return rows.sort((a, b) => order(a) - order(b) || compareNames(a.name, b.name));
 }
 
 export function reportPoint(point: HistoryPoint): ReportPoint {

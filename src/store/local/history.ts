@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ensurePrivateDir, readLocalFile } from '../../local-file.js';
 import { parsePoint } from '../../state/history.js';
 import { randomHex, sha256Hex } from '../../state/ids.js';
-import { nameKey, pointKeys } from '../policy.js';
+import { compareNames, nameKey, pointKeys } from '../policy.js';
 import type { HistoryPoint, HistoryPort, HistoryStats, RangeQuestion } from '../port.js';
 import { MARKET_SERIES } from '../port.js';
 import { fdId, pathId, readFrom } from '../../local-file.js';
@@ -198,7 +198,7 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
           if (key.startsWith(prefixKey)) names.set(key, text);
         }
       }
-      return [...names.values()].sort((a, b) => a.localeCompare(b));
+      return [...names.values()].sort(compareNames);
     },
 
     async prune(before) {

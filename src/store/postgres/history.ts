@@ -2,7 +2,7 @@
 // point's id, so appending a point twice (a retry, an import run again) keeps it once. Series are
 // found by the name keys policy.ts makes (query_key, name_key), through indexes, never by a scan.
 import type { Sql } from 'postgres';
-import { nameKey } from '../policy.js';
+import { compareNames, nameKey } from '../policy.js';
 import { connectionLost } from './connect.js';
 import type { HistoryPoint, HistoryPort, HistoryStats, RangeQuestion } from '../port.js';
 import { MARKET_SERIES } from '../port.js';
@@ -113,7 +113,7 @@ export function postgresHistory({ sql: ready, failure, machine, where }: Postgre
             union all
             select name_key, name, at from rep_history where name is not null and name <> '' and left(name_key, ${prefixKey.length}) = ${prefixKey}
           ) spellings order by k, at desc`;
-        return rows.map((row) => row.text).sort((a, b) => a.localeCompare(b));
+        return rows.map((row) => row.text).sort(compareNames);
       }),
 
     prune: (before) =>
