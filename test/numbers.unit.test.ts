@@ -1,5 +1,7 @@
 // Numbers for people (src/numbers.ts): written as Intl.NumberFormat('en-US') writes them, without
 // loading it. Checked against Intl itself over fixed cases and thousands of generated values.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDecimal } from '../src/numbers.js';
 
@@ -77,5 +79,23 @@ describe('formatDecimal', () => {
       }
     }
     expect(mismatches.slice(0, 10)).toEqual([]);
+  });
+});
+
+describe('no module but numbers.ts loads ICU to write a number or order names', () => {
+  it('src/ calls no Intl.NumberFormat, toLocaleString or localeCompare elsewhere', () => {
+    const found: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (path.endsWith('.ts') && path !== join('src', 'numbers.ts')) {
+          for (const [index, line] of readFileSync(path, 'utf8').split('\n').entries())
+            if (/Intl\.NumberFormat|\.toLocaleString\(|\.localeCompare\(/.test(line)) found.push(`${path}:${index + 1}`);
+        }
+      }
+    };
+    walk('src');
+    expect(found).toEqual([]);
   });
 });

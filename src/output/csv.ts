@@ -3,6 +3,7 @@
 // run as a formula is prefixed with `'`.
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { formatDecimal } from '../numbers.js';
 import { scrubText, serializeJson } from '../text.js';
 
 /**
@@ -54,7 +55,7 @@ export function columnsOf(rows: ReadonlyArray<Record<string, unknown>>, fixed: r
     for (const key of Object.keys(row)) columns.add(key);
   }
   if (columns.size > MAX_CSV_COLUMNS) {
-    const count = (n: number) => n.toLocaleString('en-US');
+    const count = (n: number) => formatDecimal(n, { grouped: true });
     throw new UsageError(`the answer has ${count(columns.size)} different fields, too many for CSV columns (at most ${count(MAX_CSV_COLUMNS)})`, {
       hint: 'use --format json or ndjson',
     });
