@@ -113,10 +113,11 @@ describe('admitAnswer', () => {
   });
 
   it('keeps a 2xx JSON object with its content type and the time it arrived', async () => {
-    expect(await admitAnswer('rk_key_0123456789', 'Blue Bottle', answer())).toEqual({
+    // Strictly: no `freshUntil: undefined` where the server set no limit.
+    expect(await admitAnswer('rk_key_0123456789', 'Blue Bottle', answer())).toStrictEqual({
       keep: { status: 200, bodyText: '{"score":62.9}', contentType: 'application/json', storedAt: NOW },
     });
-    expect(await admitAnswer(undefined, 'x', answer({ status: 299, headers: {} }))).toEqual({
+    expect(await admitAnswer(undefined, 'x', answer({ status: 299, headers: {} }))).toStrictEqual({
       keep: { status: 299, bodyText: '{"score":62.9}', storedAt: NOW },
     });
   });
