@@ -5,7 +5,8 @@
 // (config, state); the sandbox is off to the side.
 /** Modules any layer may use: pure helpers with no terminal, config, state or process behind them. */
 const NEUTRAL = '^src/(text|time|shell-quote|version)[.]ts$';
-const CLI = '^src/((cli|main|program|context|deps|io|progress|client-hooks|errors|prompt|interrupt|options)[.]ts|(commands|batch|history|output|program)/)';
+const CLI =
+  '^src/((cli|main|program|context|deps|io|progress|client-hooks|errors|error-hints|prompt|interrupt|options)[.]ts|(commands|batch|history|output|program)/)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -45,7 +46,7 @@ module.exports = {
       name: 'errors-print-nothing-else',
       severity: 'error',
       comment: 'errors.ts turns an error into a message, a hint and an exit code; it renders no output.',
-      from: { path: '^src/errors[.]ts$' },
+      from: { path: '^src/(errors|error-hints)[.]ts$' },
       to: { path: '^src/(output|commands|batch|history|state|config)/' },
     },
     {
