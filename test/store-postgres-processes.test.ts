@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempHome, type TempHome } from './helpers/cli.js';
 import { startFaultServer } from './helpers/fault-server.js';
-import { ADMIN_PASSWORD, postgresAvailable, startPostgres, type PostgresCluster } from './helpers/postgres.js';
+import { ADMIN_PASSWORD, postgresAvailable, sharedPostgres, type PostgresCluster } from './helpers/postgres.js';
 
 const LIBRARY = fileURLToPath(new URL('../dist/index.cjs', import.meta.url));
 const PROCESSES = 20;
@@ -20,7 +20,7 @@ let home: TempHome;
 
 beforeAll(async () => {
   home = makeTempHome();
-  if (available) cluster = await startPostgres();
+  if (available) cluster = await sharedPostgres();
 }, 60_000);
 afterAll(() => {
   cluster?.cleanup();
