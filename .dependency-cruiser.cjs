@@ -5,7 +5,8 @@
 // (config, state); the sandbox is off to the side.
 /** Modules any layer may use: pure helpers with no terminal, config, state or process behind them. */
 const NEUTRAL = '^src/(text|time|numbers|shell-quote|version)[.]ts$';
-const CLI = '^src/((cli|main|program|context|deps|io|progress|client-hooks|errors|prompt|interrupt|options)[.]ts|(commands|batch|history|output)/)';
+const CLI =
+  '^src/((cli|main|program|context|deps|io|progress|client-hooks|errors|error-hints|prompt|interrupt|options)[.]ts|(commands|batch|history|output|program)/)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -16,7 +17,7 @@ module.exports = {
       comment:
         'A cycle of value imports makes two modules one: neither can be read, tested or loaded alone (type-only imports and lazy import() do not count).',
       from: {},
-      // program.ts reaches every command by a lazy import(), so start-up loads only the one that runs; such an
+      // program/ reaches every command by a lazy import(), so start-up loads only the one that runs; such an
       // edge ties no load order, and `rep completion` must read the program it completes (options stay data).
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only', 'dynamic-import'] } },
     },
@@ -39,13 +40,13 @@ module.exports = {
       severity: 'error',
       comment: 'Renderers are pure functions of views (and an IO): no HTTP, no commands, no batches, no config or state.',
       from: { path: '^src/output/' },
-      to: { path: '^src/(api|commands|batch|config|state|sandbox)/|^src/(context|progress|main|program)[.]ts$' },
+      to: { path: '^src/(api|commands|batch|config|state|sandbox|program)/|^src/(context|progress|main|program)[.]ts$' },
     },
     {
       name: 'errors-print-nothing-else',
       severity: 'error',
       comment: 'errors.ts turns an error into a message, a hint and an exit code; it renders no output.',
-      from: { path: '^src/errors[.]ts$' },
+      from: { path: '^src/(errors|error-hints)[.]ts$' },
       to: { path: '^src/(output|commands|batch|history|state|config)/' },
     },
     {

@@ -14,7 +14,9 @@ export function libraryDeclarations(root) {
   const { config, error } = ts.readConfigFile(configPath, ts.sys.readFile);
   if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
   const parsed = ts.parseJsonConfigFileContent(config, ts.sys, root, undefined, configPath);
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+  // noCheck: emit only, no checking of every body (`tsc --noEmit` in `npm test` does that): the same
+  // files, byte for byte, in half the time; emit never reported a type error anyway.
+  const program = ts.createProgram({ rootNames: parsed.fileNames, options: { ...parsed.options, noCheck: true } });
   const emitted = new Map();
   const { diagnostics } = program.emit(undefined, (path, text) => emitted.set(resolve(path), text), undefined, true);
   if (diagnostics.length > 0)

@@ -69,12 +69,12 @@ function pngPixels(png: Buffer): { width: number; height: number; data: Buffer }
 describe.skipIf(!CHROMIUM)('the report in a real browser', () => {
   it('shows every company in the DOM, and a screenshot that is not blank', async () => {
     const file = await reportFile({});
-    const dom = await chromium(file, ['--dump-dom']);
+    const png = join(rep.home().dir, 'report.png');
+    // One browser for both: the DOM it loaded, and the screenshot of it.
+    const dom = await chromium(file, ['--dump-dom', `--screenshot=${png}`, '--window-size=1200,2000', '--hide-scrollbars']);
     const headings = [...dom.matchAll(/<h2>([^<]*)<\/h2>/g)].map((match) => match[1]);
     expect(headings.sort()).toEqual(['Blue Bottle Coffee', 'Golden Gate Dental', 'Northwind Books', 'Ritual Coffee', 'Tartine Bakery', 'Кофейня Ромашка']);
     expect(dom.match(/<tr>/g)).toHaveLength(7); // the head and one row per company
-    const png = join(rep.home().dir, 'report.png');
-    await chromium(file, [`--screenshot=${png}`, '--window-size=1200,2000', '--hide-scrollbars']);
     const { width, height, data } = pngPixels(readFileSync(png));
     expect([width, height]).toEqual([1200, 2000]);
     // Many distinct byte values: text, lines and colours, not a page of one colour.
@@ -98,7 +98,8 @@ describe.skipIf(!CHROMIUM)('the report in a real browser', () => {
     ];
     try {
       const file = await reportFile({ names: hostile, days: 10 });
-      const dom = await chromium(file, ['--dump-dom']);
+      const screenshot = join(rep.home().dir, 'hostile.png');
+      const dom = await chromium(file, ['--dump-dom', `--screenshot=${screenshot}`, '--window-size=800,600']);
       // Every element the page holds is one rep writes; none came from a name.
       const tags = new Set([...dom.matchAll(/<([a-zA-Z][\w-]*)/g)].map((match) => match[1]!.toLowerCase()));
       const own = [
@@ -129,7 +130,7 @@ describe.skipIf(!CHROMIUM)('the report in a real browser', () => {
       expect(dom.match(/<style>/g)).toHaveLength(1);
       expect(dom.match(/<svg/g)?.length).toBe(1 + 2 * hostile.length); // the market's defs, a sparkline and a chart each
       for (const name of hostile) expect(dom).toContain(`<h2>${name.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')}</h2>`);
-      await chromium(file, [`--screenshot=${join(rep.home().dir, 'hostile.png')}`, '--window-size=800,600']);
+      expect(readFileSync(screenshot).subarray(1, 4).toString('latin1')).toBe('PNG'); // it rendered, images and styles too
       expect(requests).toEqual([]);
     } finally {
       await new Promise((resolve) => server.close(resolve));

@@ -8,7 +8,7 @@ import { importHistory } from '../src/store/import.js';
 import { openLocalHistory } from '../src/store/local/history.js';
 import { openStore } from '../src/store/open.js';
 import { point } from './store-contract.js';
-import { ADMIN_PASSWORD, postgresAvailable, startPostgres, type PostgresCluster } from './helpers/postgres.js';
+import { ADMIN_PASSWORD, postgresAvailable, sharedPostgres, type PostgresCluster } from './helpers/postgres.js';
 
 const available = postgresAvailable();
 let cluster: PostgresCluster;
@@ -16,7 +16,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rep-import-'));
-  if (available) cluster = await startPostgres();
+  if (available) cluster = await sharedPostgres();
 }, 60_000);
 afterAll(() => {
   cluster?.cleanup();

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempHome, runCli, type TempHome } from './helpers/cli.js';
 import { startFaultServer } from './helpers/fault-server.js';
-import { ADMIN_PASSWORD, postgresAvailable, startPostgres, type PostgresCluster } from './helpers/postgres.js';
+import { ADMIN_PASSWORD, postgresAvailable, sharedPostgres, type PostgresCluster } from './helpers/postgres.js';
 
 const PROCESSES = 20;
 const available = postgresAvailable();
@@ -13,7 +13,7 @@ let cluster: PostgresCluster;
 const homes: TempHome[] = [];
 
 beforeAll(async () => {
-  if (available) cluster = await startPostgres();
+  if (available) cluster = await sharedPostgres();
 }, 60_000);
 afterAll(() => {
   cluster?.cleanup();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { openPostgresStore } from '../src/store/postgres/index.js';
 import { parseStoreUrl } from '../src/store/postgres/url.js';
 import { storeContract } from './store-contract.js';
-import { ADMIN_PASSWORD, postgresAvailable, startPostgres, type PostgresCluster } from './helpers/postgres.js';
+import { ADMIN_PASSWORD, postgresAvailable, sharedPostgres, type PostgresCluster } from './helpers/postgres.js';
 
 const available = postgresAvailable();
 let cluster: PostgresCluster;
@@ -12,7 +12,7 @@ let database: string | undefined;
 let machines = 0;
 
 beforeAll(async () => {
-  if (available) cluster = await startPostgres();
+  if (available) cluster = await sharedPostgres();
 }, 60_000);
 afterAll(() => cluster?.cleanup());
 

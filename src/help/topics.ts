@@ -1,7 +1,7 @@
 // `rep help TOPIC`: what a user looks up in the terminal rather than the README. Plain text, so the
 // same words reach `rep help`, completion (the names) and the man page (scripts/man.mjs).
 import { FIELDS } from '../output/field-names.js';
-import type { TOPIC_NAMES } from '../program.js';
+import type { TOPIC_NAMES } from '../program/help.js';
 
 export type TopicName = (typeof TOPIC_NAMES)[number];
 
