@@ -131,6 +131,12 @@ export interface CallOptions {
    * @internal
    */
   onAnswered?: () => void;
+  /**
+   * The caller looked in the cache for this question a moment ago and found nothing (a batch's plan):
+   * it is not looked up again (the miss is still told to `onCache`).
+   * @internal
+   */
+  knownMiss?: boolean;
 }
 
 export interface RepClient {

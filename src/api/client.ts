@@ -182,11 +182,11 @@ export function createClient(options: ClientOptions): RepClient {
   }
 
   /** The cached answer to this question, parsed as a fresh one would be, if one is young enough. */
-  async function cached(endpoint: Endpoint, q: string | undefined): Promise<Omit<RepResult<never>, 'view'> | undefined> {
+  async function cached(endpoint: Endpoint, q: string | undefined, knownMiss: boolean): Promise<Omit<RepResult<never>, 'view'> | undefined> {
     if (!answers) return undefined;
     const query = q ?? '';
     const at = now();
-    const hit = maxAgeMs > 0 ? await answers.get(answerKey(endpoint, query), { maxAgeMs, now: at }) : undefined;
+    const hit = maxAgeMs > 0 && !knownMiss ? await answers.get(answerKey(endpoint, query), { maxAgeMs, now: at }) : undefined;
     if (!hit) {
       hooks.onCache?.({ endpoint, query, kind: 'miss' });
       return undefined;
@@ -225,7 +225,7 @@ export function createClient(options: ClientOptions): RepClient {
     view: (body: unknown) => V,
     url?: URL,
   ): Promise<RepResult<V>> {
-    const hit = endpoint ? await cached(endpoint, q) : undefined;
+    const hit = endpoint ? await cached(endpoint, q, callOptions?.knownMiss === true) : undefined;
     if (hit) return { ...hit, view: view(hit.body) };
     if (callOptions?.onlyIfCached)
       throw new NotCachedError(`no cached answer for ${endpoint ?? url?.pathname}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
@@ -244,7 +244,7 @@ export function createClient(options: ClientOptions): RepClient {
         return await flight.run(
           `${endpoint}\n${scope.baseUrl}\n${fingerprint}\n${q ?? ''}`,
           async () => {
-            const hit = await cached(endpoint, q);
+            const hit = await cached(endpoint, q, false); // asked again: another process may have stored it meanwhile
             return hit ? { ...hit, view: view(hit.body) } : fetched();
           },
           waited.signal,

@@ -11,6 +11,7 @@ import type { BatchRecord } from '../output/batch.js';
 import { startBatchProgress, type Progress } from '../progress.js';
 import { parseJson, serializeJson } from '../text.js';
 import { Dedupe } from './dedupe.js';
+import type { PlannedNames } from './plan.js';
 import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from './outcome.js';
 
 export interface BatchOptions {
@@ -45,6 +46,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const names = options.planAhead ? await (await import('./plan.js')).planBatch(deps, input, options.planAhead) : input;
   // Known when the input was read ahead in full: the progress line then counts every name from the start.
   const total = 'total' in names && typeof names.total === 'number' ? names.total : undefined;
+  const planned = 'missed' in names ? (names as PlannedNames) : undefined;
   const client = await deps.client();
   const [{ createBatchWriter }, { csvBom }] = await Promise.all([import('../output/batch.js'), import('../output/csv.js')]);
   const shape = await shapeOf(deps.globals);
@@ -115,7 +117,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       inFlight -= 1;
       changed();
     };
-    const call = { signal: request.signal, onlyIfCached: rateLimit !== undefined, onAnswered };
+    const call = { signal: request.signal, onlyIfCached: rateLimit !== undefined, onAnswered, ...(planned?.missed?.(slot.name) ? { knownMiss: true } : {}) };
     void fetchOutcome(client, slot.name, call, options.onAnswer).then((answer) => {
       requests.delete(request);
       onAnswered();
