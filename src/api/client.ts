@@ -205,7 +205,9 @@ export function createClient(options: ClientOptions): RepClient {
     const query = q ?? '';
     let outcome: PutOutcome;
     try {
-      const admission = await admitAnswer(key, query, { status: response.status, headers: response.headers, bodyText: response.text, receivedAt: now() });
+      // send() parsed the body as a JSON object or array before it came here: no second parse.
+      const answer = { status: response.status, headers: response.headers, bodyText: response.text, receivedAt: now(), jsonDocument: true as const };
+      const admission = await admitAnswer(key, query, answer);
       if (admission.keep) outcome = await answers.put(answerKey(endpoint, query), admission.keep);
       else {
         if (admission.forget) await answers.forget(answerKey(endpoint, query));
