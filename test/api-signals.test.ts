@@ -36,4 +36,20 @@ describe('linkSignals', () => {
     expect(linked.map((link) => link.signal.aborted)).toEqual([false, ...Array<boolean>(49).fill(true)]);
     expect(linked[1]?.signal.reason).toBe('stop');
   });
+
+  it("abort() aborts the linked signal alone, never its source (an attempt's timeout)", () => {
+    const a = new AbortController();
+    const linked = linkSignals([a.signal]);
+    const other = linkSignals([a.signal]);
+    linked.abort();
+    expect(linked.signal.aborted).toBe(true);
+    expect(a.signal.aborted).toBe(false);
+    expect(other.signal.aborted).toBe(false);
+  });
+
+  it('abort() works with no source at all', () => {
+    const linked = linkSignals([undefined]);
+    linked.abort();
+    expect(linked.signal.aborted).toBe(true);
+  });
 });

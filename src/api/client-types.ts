@@ -46,7 +46,10 @@ export interface ClientOptions {
   random?: () => number;
 }
 
-/** What the client tells as it works (ky's hooks are the model). A hook that throws fails the call. */
+/**
+ * What the client tells as it works (ky's hooks are the model). A hook that throws fails the call.
+ * Whether onRequest and onResponse are given is read once, when the client is made.
+ */
 export interface RepHooks {
   /** Each HTTP request (a redirect's next hop too), the Authorization header masked. */
   onRequest?(request: RequestEvent): void;

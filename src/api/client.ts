@@ -66,8 +66,9 @@ export function createClient(options: ClientOptions): RepClient {
     env: options.env ?? {},
     // Requests and responses are described with the key masked (`Bearer ****WXYZ`): redacted at the source.
     redact,
-    onRequest: (request) => hooks.onRequest?.(request),
-    onResponse: (response) => hooks.onResponse?.(response),
+    // None when no hook listens: the transport then builds no event for either.
+    ...(hooks.onRequest ? { onRequest: (request) => hooks.onRequest?.(request) } : {}),
+    ...(hooks.onResponse ? { onResponse: (response) => hooks.onResponse?.(response) } : {}),
     // Counted as it is sent (not awaited: the store settles it at close), so a run killed afterwards keeps it.
     onSend: () => void ledger?.record(scope, now()),
   });

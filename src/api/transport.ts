@@ -89,9 +89,13 @@ export function createTransport(options: TransportOptions): Transport {
     const { proxy, load } = route(start);
     const request = await load;
     const via = proxy ? { proxy: `${proxy.shown} (${proxy.variable})` } : {};
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
-    const linked = linkSignals([signal, timeout.signal]);
+    // One signal for the attempt: it follows the caller's and the timer aborts it (no controller of its own).
+    const linked = linkSignals([signal]);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      linked.abort();
+    }, options.timeoutMs);
     let url = start;
     let phase: Phase = 'connect';
     try {
@@ -99,7 +103,7 @@ export function createTransport(options: TransportOptions): Transport {
         if (signal?.aborted) throw new InterruptedError();
         options.onRequest?.({ method: 'GET', url: url.href, headers: shownHeaders, ...via });
         // Not performance.now(): the `performance` global loads all of perf_hooks on first use.
-        const started = process.hrtime.bigint();
+        const started = options.onResponse ? process.hrtime.bigint() : 0n;
         const answered = (status: number, headers: Record<string, string>) =>
           options.onResponse?.({
             url: url.href,
@@ -135,7 +139,7 @@ export function createTransport(options: TransportOptions): Transport {
     } catch (error) {
       if (signal?.aborted) throw new InterruptedError();
       if (error instanceof RepError) throw error;
-      if (timeout.signal.aborted) throw timeoutError(url, options.timeoutMs);
+      if (timedOut) throw timeoutError(url, options.timeoutMs);
       throw networkError(error, url, phase, proxy);
     } finally {
       clearTimeout(timer);
@@ -261,6 +265,8 @@ export interface LinkedSignal {
   signal: AbortSignal;
   /** Detaches from the sources; call when the request is settled. */
   dispose(): void;
+  /** Aborts this signal alone (a timeout of its own), not its sources. */
+  abort(): void;
 }
 
 /** The controllers following each source signal, aborted together by the source's one listener. */
@@ -284,6 +290,7 @@ export function linkSignals(sources: ReadonlyArray<AbortSignal | undefined>): Li
     dispose: () => {
       for (const group of followed) group.delete(controller);
     },
+    abort: () => controller.abort(),
   };
 }
 
