@@ -23,7 +23,8 @@ import { formatClock, formatRelative, HOUR_MS } from '../time.js';
 import type { Endpoint } from '../views/index.js';
 import { baseUrlKey, buildUrl, checkBaseUrl, pathTarget } from './base-url.js';
 import { checkKey, keyRedactor, redactBody } from './request.js';
-import { createTransport, linkSignals, type ApiResponse } from './transport.js';
+import { type Abortable, linkSignals, signalOf } from './abort-link.js';
+import { createTransport, type ApiResponse } from './transport.js';
 import {
   DEFAULT_TIMEOUT_SECONDS,
   DEFAULT_RETRIES,
@@ -79,7 +80,7 @@ export function createClient(options: ClientOptions): RepClient {
   let waitedMs = 0;
   let toldLowQuota = false;
 
-  async function waitForReset(error: RateLimitError, signal: AbortSignal | undefined): Promise<void> {
+  async function waitForReset(error: RateLimitError, signal: Abortable | undefined): Promise<void> {
     const start = now();
     const ms = error.resetAt !== undefined ? Math.max(RESET_MARGIN_MS, error.resetAt - start + RESET_MARGIN_MS) : UNKNOWN_RESET_WAIT_MS;
     const until = start + ms;
@@ -97,7 +98,7 @@ export function createClient(options: ClientOptions): RepClient {
     try {
       const message = `rate limited; waiting ${formatRelative(ms)} (until ${formatClock(until, start)}), then retrying`;
       if (!joined) await hooks.onRateLimitWait?.({ ms, until, signal: over.signal, message });
-      await sleep(ms, signal);
+      await sleep(ms, signalOf(signal));
     } finally {
       waiting -= 1;
       over.abort();
@@ -119,7 +120,7 @@ export function createClient(options: ClientOptions): RepClient {
   async function send(
     endpoint: Endpoint | undefined,
     q: string | undefined,
-    signal: AbortSignal | undefined,
+    signal: Abortable | undefined,
     onAnswered?: () => void,
     url: URL = buildUrl(baseUrl, endpoint!, q),
   ): Promise<Omit<RepResult<never>, 'view'>> {
@@ -136,7 +137,7 @@ export function createClient(options: ClientOptions): RepClient {
       if (delayMs === undefined) return false; // the server asks to wait longer than a retry should
       retry++;
       await hooks.onRetry?.({ attempt: retry, retries, delayMs, error });
-      await sleep(delayMs, signal);
+      await sleep(delayMs, signalOf(signal));
       return true;
     };
 
@@ -233,7 +234,8 @@ export function createClient(options: ClientOptions): RepClient {
     if (callOptions?.onlyIfCached)
       throw new NotCachedError(`no cached answer for ${endpoint ?? url?.pathname}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
     const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
-    const signal = linked?.signal ?? options.signal ?? callOptions?.signal;
+    // The link itself, not its signal: an AbortSignal is made only for who needs one (a sleep, a hook, undici).
+    const signal: Abortable | undefined = linked ?? options.signal ?? callOptions?.signal;
     const fetched = async () => {
       const result = await send(endpoint, q, signal, callOptions?.onAnswered, url);
       return { ...result, view: view(result.body) };
