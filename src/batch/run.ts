@@ -101,7 +101,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       const slot = queue.shift() as Slot & { outcome: Outcome };
       settledInQueue -= 1;
       tally.count(slot.outcome);
-      writer.write(recordOf(slot), slot.change);
+      writer.write(recordOf(slot), slot.change, 'text' in slot.outcome ? slot.outcome.text : undefined);
     }
     showProgress();
     changed();
