@@ -14,16 +14,8 @@ const RATE_LIMIT_HEADER = /ratelimit|retry-after/i;
 /** The client's hooks for one run: what it tells goes to stderr in the CLI's words. */
 export function clientHooks(deps: Deps): RepHooks {
   return {
-    onRequest({ method, url, headers, proxy }) {
-      deps.debug(`> ${method} ${url}${proxy ? ` via the proxy ${proxy}` : ''}`);
-      if (headers.authorization) deps.debug(`> authorization: ${headers.authorization}`);
-    },
-    onResponse({ status, headers, durationMs }) {
-      if (!deps.globals.debug) return; // statusLine's reason phrase comes from node:http, which a run need not load
-      if (status >= 300 && status < 400 && headers.location !== undefined) return deps.debug(`< ${statusLine(status)} → ${headers.location}`);
-      deps.debug(`< ${statusLine(status)} (${durationMs} ms)`);
-      for (const [name, value] of Object.entries(headers)) if (RATE_LIMIT_HEADER.test(name)) deps.debug(`< ${name}: ${value}`);
-    },
+    // Only under --debug: without a listener the client builds no event a request (a batch sends thousands).
+    ...(deps.globals.debug ? debugHooks(deps) : {}),
     onCache(event) {
       if (event.kind === 'hit') return deps.debug(`cache: hit for ${event.endpoint}, ${formatRelative(event.ageMs)} old`);
       if (event.kind === 'miss') return deps.debug(`cache: miss for ${event.endpoint}`);
@@ -38,5 +30,20 @@ export function clientHooks(deps: Deps): RepHooks {
     },
     onRateLimitWait: (wait) => showRateLimitWait(deps, wait),
     onLowQuota: ({ message }) => deps.warn(message),
+  };
+}
+
+/** A request and its answer as --debug lines. */
+function debugHooks(deps: Deps): Pick<RepHooks, 'onRequest' | 'onResponse'> {
+  return {
+    onRequest({ method, url, headers, proxy }) {
+      deps.debug(`> ${method} ${url}${proxy ? ` via the proxy ${proxy}` : ''}`);
+      if (headers.authorization) deps.debug(`> authorization: ${headers.authorization}`);
+    },
+    onResponse({ status, headers, durationMs }) {
+      if (status >= 300 && status < 400 && headers.location !== undefined) return deps.debug(`< ${statusLine(status)} → ${headers.location}`);
+      deps.debug(`< ${statusLine(status)} (${durationMs} ms)`);
+      for (const [name, value] of Object.entries(headers)) if (RATE_LIMIT_HEADER.test(name)) deps.debug(`< ${name}: ${value}`);
+    },
   };
 }

@@ -344,6 +344,27 @@ describe('eviction, stats and clear', () => {
     expect(entryFiles()).toHaveLength(21);
   });
 
+  it('counts on after the count file went (a clear, an eviction elsewhere) while this process held it open', async () => {
+    const limits = { maxBytes: 1000 * BLOCK, evictEvery: 1 };
+    await storeMany(1, limits);
+    await storeMany(5, limits, 1);
+    expect(statSync(join(dir, '.puts')).size).toBe(5);
+    rmSync(join(dir, '.puts'));
+    await storeMany(3, limits, 6);
+    expect(statSync(join(dir, '.puts')).size).toBe(3);
+  });
+
+  it('an entry a crash cut off is a miss, and the next put replaces it whole', async () => {
+    const path = await storedEntry();
+    truncateSync(path, statSync(path).size - 5);
+    expect(hit()).toBeUndefined();
+    writeFileSync(path, ''); // made, nothing written yet
+    expect(hit()).toBeUndefined();
+    expect(await openAnswerCache(dir).put(question(), answer())).toEqual({ stored: true });
+    expect(hit()?.bodyText).toBe(BODY);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('stats counts entries and bytes; clear removes only entries and says how many', async () => {
     const cache = openAnswerCache(dir);
     expect(cache.stats()).toEqual({ dir, entries: 0, bytes: 0, max_bytes: 512 * 1024 * 1024 });

@@ -2,6 +2,7 @@
 // readings of Cache-Control and HTTP-date, where a malformed header keeps less, never more.
 import { describe, expect, it } from 'vitest';
 import { freshnessOf, parseCacheControl, parseHttpDate } from '../src/store/answer-freshness.js';
+import { admitAnswer } from '../src/store/policy.js';
 
 const NOW = Date.UTC(2030, 0, 1, 12, 0, 0);
 const httpDate = (ms: number) => new Date(ms).toUTCString();
@@ -143,5 +144,24 @@ describe('parseHttpDate', () => {
     ]) {
       expect(parseHttpDate(text), text).toBeUndefined();
     }
+  });
+});
+
+describe('admitAnswer', () => {
+  const answer = (bodyText: string) => ({ status: 200, headers: {}, bodyText, receivedAt: NOW });
+
+  it('keeps a JSON object, refuses a body that is no JSON object or array', async () => {
+    expect(await admitAnswer(undefined, 'q', answer('{"a":1}'))).toEqual({ keep: { status: 200, bodyText: '{"a":1}', storedAt: NOW } });
+    expect(await admitAnswer(undefined, 'q', answer('42'))).toEqual({ reason: 'the body is not a JSON object or array', forget: false });
+  });
+
+  it('takes the caller at its word that the body is a JSON document (the client parsed it already)', async () => {
+    // Not a document: shows the body was not parsed again, which the client's own parse made needless.
+    expect(await admitAnswer(undefined, 'q', { ...answer('42'), jsonDocument: true })).toEqual({ keep: { status: 200, bodyText: '42', storedAt: NOW } });
+  });
+
+  it('still refuses an answer holding the key, parsed or not', async () => {
+    const key = 'rk_live_0123456789';
+    expect(await admitAnswer(key, 'q', { ...answer(`{"k":"${key}"}`), jsonDocument: true })).toEqual({ reason: 'the answer holds the API key', forget: false });
   });
 });

@@ -513,3 +513,12 @@ describe('the key never leaks', () => {
     expect(debugLines.join('\n')).not.toContain(KEY);
   });
 });
+
+describe("the CLI's hooks", () => {
+  it('listen to requests and responses only under --debug, so a plain run builds no event for them', () => {
+    const hooksWith = (debug: boolean) =>
+      clientHooks(createDeps({ globals: testGlobals({ debug }), io: testIO(), env: {}, signal: new AbortController().signal }).deps);
+    expect(Object.keys(hooksWith(false)).sort()).toEqual(['onCache', 'onLowQuota', 'onRateLimitWait', 'onRetry']);
+    expect(Object.keys(hooksWith(true)).sort()).toEqual(['onCache', 'onLowQuota', 'onRateLimitWait', 'onRequest', 'onResponse', 'onRetry']);
+  });
+});

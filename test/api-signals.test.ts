@@ -36,4 +36,54 @@ describe('linkSignals', () => {
     expect(linked.map((link) => link.signal.aborted)).toEqual([false, ...Array<boolean>(49).fill(true)]);
     expect(linked[1]?.signal.reason).toBe('stop');
   });
+
+  it("abort() aborts the linked signal alone, never its source (an attempt's timeout)", () => {
+    const a = new AbortController();
+    const linked = linkSignals([a.signal]);
+    const other = linkSignals([a.signal]);
+    linked.abort();
+    expect(linked.signal.aborted).toBe(true);
+    expect(a.signal.aborted).toBe(false);
+    expect(other.signal.aborted).toBe(false);
+  });
+
+  it('abort() works with no source at all', () => {
+    const linked = linkSignals([undefined]);
+    linked.abort();
+    expect(linked.signal.aborted).toBe(true);
+  });
+
+  it('follows another link: a call aborted aborts its attempt, with the reason', () => {
+    const interrupt = new AbortController();
+    const call = linkSignals([interrupt.signal]);
+    const attempt = linkSignals([call]);
+    const told: unknown[] = [];
+    attempt.onAbort((reason) => told.push(reason));
+    interrupt.abort('stop');
+    expect([call.aborted, attempt.aborted, attempt.reason, told]).toEqual([true, true, 'stop', ['stop']]);
+  });
+
+  it('tells onAbort once, and at once when it has aborted already', () => {
+    const a = new AbortController();
+    const linked = linkSignals([a.signal]);
+    const told: unknown[] = [];
+    linked.onAbort((reason) => told.push(reason));
+    a.abort('first');
+    linked.abort();
+    linked.onAbort((reason) => told.push(`late ${String(reason)}`));
+    expect(told).toEqual(['first', 'late first']);
+  });
+
+  it('makes its AbortSignal on first use, aborted or not as the link is', () => {
+    const a = new AbortController();
+    const linked = linkSignals([a.signal]);
+    const { signal } = linked;
+    expect(signal.aborted).toBe(false);
+    a.abort('now');
+    expect([signal.aborted, signal.reason]).toEqual([true, 'now']);
+    const timedOut = linkSignals([]);
+    timedOut.abort();
+    expect(timedOut.signal.reason).toBe(timedOut.reason);
+    expect((timedOut.reason as Error).name).toBe('AbortError');
+  });
 });

@@ -63,6 +63,37 @@ describe('the cache option', () => {
     }
   });
 
+  it('knownMiss (a batch plan found none): the store is not asked again, the request goes and its answer is stored', async () => {
+    const home = makeTempHome();
+    try {
+      const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 61 } });
+      const real = localStore(home.dir).answers;
+      let gets = 0;
+      const answers = {
+        ...real,
+        get: async (...args: Parameters<typeof real.get>) => {
+          gets += 1;
+          return real.get(...args);
+        },
+      };
+      const told: string[] = [];
+      const rep = createClient({
+        baseUrl: server.baseUrl,
+        apiKey: 'k-cache-0003',
+        store: { answers },
+        maxAge: 60,
+        hooks: { onCache: (event) => told.push(event.kind) },
+      });
+      expect((await rep.pulse({ knownMiss: true })).fromCache).toBeUndefined();
+      expect([gets, server.count('/api/pulse')]).toEqual([0, 1]);
+      expect(told).toEqual(['miss', 'put']);
+      expect((await rep.pulse()).fromCache).toBeDefined();
+      expect([gets, server.count('/api/pulse')]).toEqual([1, 1]);
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('answers a repeated call from the store; onlyIfCached sends nothing and a miss is a NotCachedError', async () => {
     const home = makeTempHome();
     try {

@@ -3,6 +3,7 @@ import type { Format } from '../src/deps.js';
 import { testIO } from '../src/io.js';
 import { batchShowsChange, createBatchWriter, type BatchRecord } from '../src/output/batch.js';
 import { batchItem, batchSummary } from '../src/output/batch-record.js';
+import { serializeJson } from '../src/text.js';
 
 const RECORDS: BatchRecord[] = [
   {
@@ -188,5 +189,35 @@ describe('batch records (output/batch-record.ts)', () => {
       query: 'b',
       error: { exit: 3, message: 'no company' },
     });
+  });
+});
+
+describe("a record's result given as JSON text", () => {
+  const nested = (depth: number): unknown => (depth === 0 ? 'end' : { [`l${depth}`]: [nested(depth - 1)] });
+  const results: unknown[] = [
+    ...RECORDS.flatMap((record) => ('result' in record ? [record.result] : [])),
+    { text: 'csi \u009b[31m, next line \u0085, separators \u2028\u2029, bidi \u202e, emoji 😀, quote " and \\' },
+    [1, -0, 1e21, null, true, { '': [] }],
+    nested(40),
+  ];
+
+  it('is written byte for byte as the result serialized again (ndjson, json, json in colour)', async () => {
+    for (const [format, colorOut] of [
+      ['ndjson', false],
+      ['json', false],
+      ['json', true],
+    ] as const) {
+      const records = results.map((result, i) => ({ query: `q${i} \u009b`, result }));
+      const written = async (withText: boolean) => {
+        const io = testIO({ colorOut });
+        const writer = createBatchWriter(io, format);
+        for (const record of records) writer.write(record, undefined, withText ? serializeJson(record.result) : undefined);
+        await writer.end();
+        return io.stdoutText();
+      };
+      const plain = await written(false);
+      expect(plain).not.toMatch(/[\u0080-\u009f\u2028\u2029\u202e]/);
+      expect(await written(true), `${format}${colorOut ? ' in colour' : ''}`).toBe(plain);
+    }
   });
 });

@@ -46,7 +46,10 @@ export interface ClientOptions {
   random?: () => number;
 }
 
-/** What the client tells as it works (ky's hooks are the model). A hook that throws fails the call. */
+/**
+ * What the client tells as it works (ky's hooks are the model). A hook that throws fails the call.
+ * Whether onRequest and onResponse are given is read once, when the client is made.
+ */
 export interface RepHooks {
   /** Each HTTP request (a redirect's next hop too), the Authorization header masked. */
   onRequest?(request: RequestEvent): void;
@@ -131,6 +134,12 @@ export interface CallOptions {
    * @internal
    */
   onAnswered?: () => void;
+  /**
+   * The caller looked in the cache for this question a moment ago and found nothing (a batch's plan):
+   * it is not looked up again (the miss is still told to `onCache`).
+   * @internal
+   */
+  knownMiss?: boolean;
 }
 
 export interface RepClient {

@@ -23,7 +23,8 @@ import { formatClock, formatRelative, HOUR_MS } from '../time.js';
 import type { Endpoint } from '../views/index.js';
 import { baseUrlKey, buildUrl, checkBaseUrl, pathTarget } from './base-url.js';
 import { checkKey, keyRedactor, redactBody } from './request.js';
-import { createTransport, linkSignals, type ApiResponse } from './transport.js';
+import { type Abortable, linkSignals, signalOf } from './abort-link.js';
+import { createTransport, type ApiResponse } from './transport.js';
 import {
   DEFAULT_TIMEOUT_SECONDS,
   DEFAULT_RETRIES,
@@ -66,8 +67,9 @@ export function createClient(options: ClientOptions): RepClient {
     env: options.env ?? {},
     // Requests and responses are described with the key masked (`Bearer ****WXYZ`): redacted at the source.
     redact,
-    onRequest: (request) => hooks.onRequest?.(request),
-    onResponse: (response) => hooks.onResponse?.(response),
+    // None when no hook listens: the transport then builds no event for either.
+    ...(hooks.onRequest ? { onRequest: (request) => hooks.onRequest?.(request) } : {}),
+    ...(hooks.onResponse ? { onResponse: (response) => hooks.onResponse?.(response) } : {}),
     // Counted as it is sent (not awaited: the store settles it at close), so a run killed afterwards keeps it.
     onSend: () => void ledger?.record(scope, now()),
   });
@@ -78,7 +80,7 @@ export function createClient(options: ClientOptions): RepClient {
   let waitedMs = 0;
   let toldLowQuota = false;
 
-  async function waitForReset(error: RateLimitError, signal: AbortSignal | undefined): Promise<void> {
+  async function waitForReset(error: RateLimitError, signal: Abortable | undefined): Promise<void> {
     const start = now();
     const ms = error.resetAt !== undefined ? Math.max(RESET_MARGIN_MS, error.resetAt - start + RESET_MARGIN_MS) : UNKNOWN_RESET_WAIT_MS;
     const until = start + ms;
@@ -96,7 +98,7 @@ export function createClient(options: ClientOptions): RepClient {
     try {
       const message = `rate limited; waiting ${formatRelative(ms)} (until ${formatClock(until, start)}), then retrying`;
       if (!joined) await hooks.onRateLimitWait?.({ ms, until, signal: over.signal, message });
-      await sleep(ms, signal);
+      await sleep(ms, signalOf(signal));
     } finally {
       waiting -= 1;
       over.abort();
@@ -118,7 +120,7 @@ export function createClient(options: ClientOptions): RepClient {
   async function send(
     endpoint: Endpoint | undefined,
     q: string | undefined,
-    signal: AbortSignal | undefined,
+    signal: Abortable | undefined,
     onAnswered?: () => void,
     url: URL = buildUrl(baseUrl, endpoint!, q),
   ): Promise<Omit<RepResult<never>, 'view'>> {
@@ -135,7 +137,7 @@ export function createClient(options: ClientOptions): RepClient {
       if (delayMs === undefined) return false; // the server asks to wait longer than a retry should
       retry++;
       await hooks.onRetry?.({ attempt: retry, retries, delayMs, error });
-      await sleep(delayMs, signal);
+      await sleep(delayMs, signalOf(signal));
       return true;
     };
 
@@ -182,11 +184,11 @@ export function createClient(options: ClientOptions): RepClient {
   }
 
   /** The cached answer to this question, parsed as a fresh one would be, if one is young enough. */
-  async function cached(endpoint: Endpoint, q: string | undefined): Promise<Omit<RepResult<never>, 'view'> | undefined> {
+  async function cached(endpoint: Endpoint, q: string | undefined, knownMiss: boolean): Promise<Omit<RepResult<never>, 'view'> | undefined> {
     if (!answers) return undefined;
     const query = q ?? '';
     const at = now();
-    const hit = maxAgeMs > 0 ? await answers.get(answerKey(endpoint, query), { maxAgeMs, now: at }) : undefined;
+    const hit = maxAgeMs > 0 && !knownMiss ? await answers.get(answerKey(endpoint, query), { maxAgeMs, now: at }) : undefined;
     if (!hit) {
       hooks.onCache?.({ endpoint, query, kind: 'miss' });
       return undefined;
@@ -205,7 +207,9 @@ export function createClient(options: ClientOptions): RepClient {
     const query = q ?? '';
     let outcome: PutOutcome;
     try {
-      const admission = await admitAnswer(key, query, { status: response.status, headers: response.headers, bodyText: response.text, receivedAt: now() });
+      // send() parsed the body as a JSON object or array before it came here: no second parse.
+      const answer = { status: response.status, headers: response.headers, bodyText: response.text, receivedAt: now(), jsonDocument: true as const };
+      const admission = await admitAnswer(key, query, answer);
       if (admission.keep) outcome = await answers.put(answerKey(endpoint, query), admission.keep);
       else {
         if (admission.forget) await answers.forget(answerKey(endpoint, query));
@@ -225,12 +229,13 @@ export function createClient(options: ClientOptions): RepClient {
     view: (body: unknown) => V,
     url?: URL,
   ): Promise<RepResult<V>> {
-    const hit = endpoint ? await cached(endpoint, q) : undefined;
+    const hit = endpoint ? await cached(endpoint, q, callOptions?.knownMiss === true) : undefined;
     if (hit) return { ...hit, view: view(hit.body) };
     if (callOptions?.onlyIfCached)
       throw new NotCachedError(`no cached answer for ${endpoint ?? url?.pathname}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
     const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
-    const signal = linked?.signal ?? options.signal ?? callOptions?.signal;
+    // The link itself, not its signal: an AbortSignal is made only for who needs one (a sleep, a hook, undici).
+    const signal: Abortable | undefined = linked ?? options.signal ?? callOptions?.signal;
     const fetched = async () => {
       const result = await send(endpoint, q, signal, callOptions?.onAnswered, url);
       return { ...result, view: view(result.body) };
@@ -244,7 +249,7 @@ export function createClient(options: ClientOptions): RepClient {
         return await flight.run(
           `${endpoint}\n${scope.baseUrl}\n${fingerprint}\n${q ?? ''}`,
           async () => {
-            const hit = await cached(endpoint, q);
+            const hit = await cached(endpoint, q, false); // asked again: another process may have stored it meanwhile
             return hit ? { ...hit, view: view(hit.body) } : fetched();
           },
           waited.signal,

@@ -10,19 +10,24 @@ import type { RawResponse, RequestFn } from './transport.js';
  * batch reuses its connections, and a run shares none with another run in the same process. An idle
  * connection does not keep the process alive.
  */
+/** The name and code of Node's AbortError, which its client fails with when its `signal` aborts. */
+const ABORT_ERROR = { name: 'AbortError', code: 'ABORT_ERR' };
+
 export function directRequest(): RequestFn {
   const agents = new Map<string, Agent>();
-  return (url, { headers, signal, onSent }) => {
+  return (url, { headers, abort, onSent }) => {
     // Not imported: an import of node:http reads all its exports, and on Node 22+ its WebSocket export
     // loads Node's own undici. https (and with it tls) only for an https URL.
     const client = url.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
     let agent = agents.get(url.protocol);
     if (!agent) agents.set(url.protocol, (agent = new client.Agent({ keepAlive: true })));
     return new Promise<RawResponse>((resolve, reject) => {
-      const request = client.request(url, { method: 'GET', headers, signal, agent }, (response) => {
+      const request = client.request(url, { method: 'GET', headers, agent }, (response) => {
         response.on('error', () => undefined); // kept on the stream for its reader (RawResponse)
         resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: response });
       });
+      // What the `signal` option would do (the error Node's own AbortError), without an AbortSignal a request.
+      abort.onAbort((reason) => request.destroy(Object.assign(new Error('The operation was aborted', { cause: reason }), ABORT_ERROR)));
       // Before the answer: the request's promise fails. After it, the body's reader sees the error.
       request.on('error', reject);
       // Just before it is written: a new connection writes it first thing once connected (TLS: secured).

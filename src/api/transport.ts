@@ -5,6 +5,7 @@
 // the first request that needs it, so loading this file is free.
 import { ApiError, describeUrl, InterruptedError, RepError, statusLine } from './errors.js';
 import { networkError, neverSent, type Phase, timeoutError } from './network-errors.js';
+import { type Abortable, type LinkedSignal, linkSignals } from './abort-link.js';
 import { proxyFor, type ProxyRoute } from './proxy.js';
 import type { Redact } from './request.js';
 
@@ -31,7 +32,7 @@ export interface BodyStream {
 
 /** One GET through a back-end; fails with the back-end's own error (transport.ts names it). */
 /** `onSent`, where the client can tell, once the request goes out on a connection to the server. */
-export type RequestFn = (url: URL, options: { headers: Record<string, string>; signal: AbortSignal; onSent?: () => void }) => Promise<RawResponse>;
+export type RequestFn = (url: URL, options: { headers: Record<string, string>; abort: LinkedSignal; onSent?: () => void }) => Promise<RawResponse>;
 
 /** A server's answer to one GET. */
 export interface ApiResponse {
@@ -74,7 +75,7 @@ export interface TransportOptions {
   onSend: () => void;
 }
 
-export type Transport = (url: URL, signal: AbortSignal | undefined) => Promise<ApiResponse>;
+export type Transport = (url: URL, signal: Abortable | undefined) => Promise<ApiResponse>;
 
 export const MAX_REDIRECTS = 5;
 /** A bigger answer is not a reputation record: stop reading rather than fill memory. */
@@ -89,9 +90,13 @@ export function createTransport(options: TransportOptions): Transport {
     const { proxy, load } = route(start);
     const request = await load;
     const via = proxy ? { proxy: `${proxy.shown} (${proxy.variable})` } : {};
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
-    const linked = linkSignals([signal, timeout.signal]);
+    // One link for the attempt: it follows the caller's signal, and the timer aborts it.
+    const linked = linkSignals([signal]);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      linked.abort();
+    }, options.timeoutMs);
     let url = start;
     let phase: Phase = 'connect';
     try {
@@ -99,7 +104,7 @@ export function createTransport(options: TransportOptions): Transport {
         if (signal?.aborted) throw new InterruptedError();
         options.onRequest?.({ method: 'GET', url: url.href, headers: shownHeaders, ...via });
         // Not performance.now(): the `performance` global loads all of perf_hooks on first use.
-        const started = process.hrtime.bigint();
+        const started = options.onResponse ? process.hrtime.bigint() : 0n;
         const answered = (status: number, headers: Record<string, string>) =>
           options.onResponse?.({
             url: url.href,
@@ -114,7 +119,7 @@ export function createTransport(options: TransportOptions): Transport {
           if (!counted) options.onSend();
           counted = true;
         };
-        const response = await request(url, { headers: options.headers, signal: linked.signal, onSent: sent }).catch((error: unknown) => {
+        const response = await request(url, { headers: options.headers, abort: linked, onSent: sent }).catch((error: unknown) => {
           if (!neverSent(error)) sent();
           throw error;
         });
@@ -135,7 +140,7 @@ export function createTransport(options: TransportOptions): Transport {
     } catch (error) {
       if (signal?.aborted) throw new InterruptedError();
       if (error instanceof RepError) throw error;
-      if (timeout.signal.aborted) throw timeoutError(url, options.timeoutMs);
+      if (timedOut) throw timeoutError(url, options.timeoutMs);
       throw networkError(error, url, phase, proxy);
     } finally {
       clearTimeout(timer);
@@ -252,54 +257,4 @@ function redactValues(headers: Record<string, string>, redact: Redact): Record<s
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, redact(value)]));
 }
 
-// Linked signals: one AbortSignal that follows several, detached when the request is done. Each source
-// signal gets a single listener however many signals follow it: a batch with 20 requests in flight
-// would otherwise hang 20 listeners on the one Ctrl-C signal (and Node warns past 10). On Node 20,
-// AbortSignal.any() also leaves a WeakRef in every source per call, so a long batch grew memory by megabytes.
-
-export interface LinkedSignal {
-  signal: AbortSignal;
-  /** Detaches from the sources; call when the request is settled. */
-  dispose(): void;
-}
-
-/** The controllers following each source signal, aborted together by the source's one listener. */
-const followers = new WeakMap<AbortSignal, Set<AbortController>>();
-
-export function linkSignals(sources: ReadonlyArray<AbortSignal | undefined>): LinkedSignal {
-  const controller = new AbortController();
-  const followed: Array<Set<AbortController>> = [];
-  for (const source of sources) {
-    if (!source) continue;
-    if (source.aborted) {
-      controller.abort(source.reason);
-      break;
-    }
-    const group = followersOf(source);
-    group.add(controller);
-    followed.push(group);
-  }
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      for (const group of followed) group.delete(controller);
-    },
-  };
-}
-
-function followersOf(source: AbortSignal): Set<AbortController> {
-  let group = followers.get(source);
-  if (!group) {
-    const created = new Set<AbortController>();
-    source.addEventListener(
-      'abort',
-      () => {
-        for (const follower of created) follower.abort(source.reason);
-        created.clear();
-      },
-      { once: true },
-    );
-    followers.set(source, (group = created));
-  }
-  return group;
-}
+export { type LinkedSignal, linkSignals } from './abort-link.js';

@@ -10,11 +10,13 @@ import type { Deps } from '../deps.js';
 import { keyFingerprint } from '../store/policy.js';
 import type { LedgerScope, Store } from '../store/port.js';
 import { formatClock, HOUR_MS } from '../time.js';
-import { NameSpill } from './name-spill.js';
+import { hash53, NameSpill } from './name-spill.js';
 
 /** The names, unchanged, and how many there are when the whole input was read ahead. */
 export interface PlannedNames extends AsyncIterable<string> {
   total?: number;
+  /** Whether the plan found no cached answer for this name (asked once a name: the answer is then forgotten). */
+  missed?(name: string): boolean;
 }
 
 /** Reads up to `ahead` names; when that is the whole input, says the plan if it exceeds the quota. */
@@ -25,13 +27,19 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
   const plan = deps.globals.quiet ? undefined : await planContext(deps);
   let needed = 0;
   let ended = false;
+  // The names the plan found missing, as the spill's hashes (bounded memory): the batch's request for
+  // one does not look in the cache again (a hash two names share costs at most a lookup skipped).
+  const misses = new Set<number>();
   while (spill.size < ahead) {
     const next = await iterator.next();
     if (next.done) {
       ended = true;
       break;
     }
-    if (spill.push(next.value) && plan && (await plan.needsRequest(next.value))) needed += 1;
+    if (spill.push(next.value) && plan && (await plan.needsRequest(next.value))) {
+      needed += 1;
+      misses.add(hash53(next.value));
+    }
   }
   if (ended && spill.size > 0 && plan) {
     const line = await planLine(deps, plan, needed);
@@ -39,6 +47,7 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
   }
   return {
     ...(ended ? { total: spill.size } : {}),
+    missed: (name) => misses.size > 0 && misses.delete(hash53(name)),
     async *[Symbol.asyncIterator]() {
       yield* spill.replay();
       if (ended) return;

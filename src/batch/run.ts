@@ -11,6 +11,7 @@ import type { BatchRecord } from '../output/batch.js';
 import { startBatchProgress, type Progress } from '../progress.js';
 import { parseJson, serializeJson } from '../text.js';
 import { Dedupe } from './dedupe.js';
+import type { PlannedNames } from './plan.js';
 import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from './outcome.js';
 
 export interface BatchOptions {
@@ -45,6 +46,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const names = options.planAhead ? await (await import('./plan.js')).planBatch(deps, input, options.planAhead) : input;
   // Known when the input was read ahead in full: the progress line then counts every name from the start.
   const total = 'total' in names && typeof names.total === 'number' ? names.total : undefined;
+  const planned = 'missed' in names ? (names as PlannedNames) : undefined;
   const client = await deps.client();
   const [{ createBatchWriter }, { csvBom }] = await Promise.all([import('../output/batch.js'), import('../output/csv.js')]);
   const shape = await shapeOf(deps.globals);
@@ -56,6 +58,8 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const tally = new BatchTally();
   const dedupe = new Dedupe<Slot>();
   const queue: Slot[] = [];
+  /** Slots in the queue that have their outcome (written at the next flush that reaches them). */
+  let settledInQueue = 0;
   /** Requests out and not answered yet: at most `concurrency`. */
   let inFlight = 0;
   let rateLimit: RateLimitError | undefined;
@@ -63,7 +67,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   let allRead = false;
   const progress: Progress = options.progress === false ? { hold() {}, update() {}, stop() {} } : startBatchProgress(deps, 'auditing…');
   const showProgress = () => {
-    const done = tally.total + queue.filter((slot) => slot.outcome).length;
+    const done = tally.total + settledInQueue;
     const count = total ?? read;
     const known = total !== undefined || allRead;
     progress.update(`auditing: ${done} of ${count}${known ? '' : '+'} ${count === 1 && known ? 'name' : 'names'} done`);
@@ -80,12 +84,13 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     while (!ready()) await new Promise<void>((resolve) => (wake = resolve));
   };
   const stopped = () => io.stdoutClosed.aborted || deps.signal.aborted;
-  // One controller per call until it settles (its answer stored, its record made), rather than
-  // io.stdoutClosed itself: on Node 20, AbortSignal.any keeps a WeakRef per call in every long-lived
-  // signal it is given, so that would grow with the batch.
-  const requests = new Set<AbortController>();
+  // One controller for the batch's calls, aborted when stdout closes: the client links each call to
+  // it (linkSignals: a set entry a call, not AbortSignal.any, which on Node 20 kept a WeakRef a call).
+  const closed = new AbortController();
+  /** Calls not settled yet (answered, stored and their record made). */
+  let unsettled = 0;
   const onClosed = () => {
-    for (const request of requests) request.abort();
+    closed.abort();
     changed();
   };
   io.stdoutClosed.addEventListener('abort', onClosed, { once: true });
@@ -94,8 +99,9 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const flush = () => {
     while (queue[0]?.outcome && !io.stdoutClosed.aborted) {
       const slot = queue.shift() as Slot & { outcome: Outcome };
+      settledInQueue -= 1;
       tally.count(slot.outcome);
-      writer.write(recordOf(slot), slot.change);
+      writer.write(recordOf(slot), slot.change, 'text' in slot.outcome ? slot.outcome.text : undefined);
     }
     showProgress();
     changed();
@@ -104,8 +110,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const send = (slot: Slot) => {
     dedupe.start(slot.name);
     inFlight += 1;
-    const request = new AbortController();
-    requests.add(request);
+    unsettled += 1;
     // The slot frees once the answer is in (or the call failed): the next request goes out while the
     // client stores this answer and its record is made, on the event loop's idle time.
     let answered = false;
@@ -115,13 +120,15 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       inFlight -= 1;
       changed();
     };
-    const call = { signal: request.signal, onlyIfCached: rateLimit !== undefined, onAnswered };
+    const call = { signal: closed.signal, onlyIfCached: rateLimit !== undefined, onAnswered, ...(planned?.missed?.(slot.name) ? { knownMiss: true } : {}) };
     void fetchOutcome(client, slot.name, call, options.onAnswer).then((answer) => {
-      requests.delete(request);
+      unsettled -= 1;
       onAnswered();
       if (answer === 'stopped') return changed();
       rateLimit ??= answer.rateLimit;
-      for (const other of dedupe.settle(slot.name, answer.outcome)) Object.assign(other, { outcome: answer.outcome, change: answer.change });
+      const waiting = dedupe.settle(slot.name, answer.outcome);
+      for (const other of waiting) Object.assign(other, { outcome: answer.outcome, change: answer.change });
+      settledInQueue += 1 + waiting.length;
       slot.change = answer.change;
       slot.body = answer.body;
       slot.outcome = answer.outcome;
@@ -138,8 +145,10 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       read += 1;
       const known = dedupe.get(name);
       if (known === 'pending') dedupe.wait(name, slot);
-      else if (known) slot.outcome = known;
-      else {
+      else if (known) {
+        slot.outcome = known;
+        settledInQueue += 1;
+      } else {
         await until(() => inFlight < concurrency || stopped() || rateLimit !== undefined);
         if (stopped()) break;
         send(slot); // once rate limited, only from the cache
@@ -147,7 +156,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       flush();
     }
     allRead = true;
-    await until(() => requests.size === 0); // every call settled: answered, stored and its record ready
+    await until(() => unsettled === 0); // every call settled: answered, stored and its record ready
     flush();
   } finally {
     progress.stop();

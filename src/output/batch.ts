@@ -10,14 +10,19 @@ import { auditRows } from './csv-views.js';
 import { companyReviews } from './fields.js';
 import { colourJson } from './json-colour.js';
 import { jsonText } from './json-text.js';
+import { escapeTerminalActive } from '../text.js';
 import { BATCH_MARKDOWN_HEAD, batchMarkdownRow } from './markdown-views.js';
 import type { RenderOptions } from './render.js';
 
 export type { BatchRecord } from './batch-record.js';
 
 export interface BatchWriter {
-  /** Writes (or keeps) one record; false once stdout has been closed by its reader. */
-  write(record: BatchRecord, change?: Change): boolean;
+  /**
+   * Writes (or keeps) one record; false once stdout has been closed by its reader. `resultJson`, when
+   * the caller has it, is the record's result as serializeJson writes it: JSON formats use it rather
+   * than serialize the result again.
+   */
+  write(record: BatchRecord, change?: Change, resultJson?: string): boolean;
   /**
    * Closes the output (the JSON array's `]`, the table) and waits for stdout to drain. Interrupted,
    * it only closes what was streamed: the table, never drawn yet, is not drawn at all.
@@ -50,10 +55,23 @@ function detail(view: AuditView, field: string): string | number | undefined {
   return view.details.find(([key]) => key === field || key.endsWith(`.${field}`))?.[1];
 }
 
+/**
+ * A record's JSON text, as jsonText(record) writes it. With the result's JSON text at hand it is put
+ * together around it: serializeJson writes an object's members in order, each as it would alone.
+ */
+function recordJson(record: BatchRecord, resultJson: string | undefined): string {
+  if (resultJson === undefined || !('result' in record)) return jsonText(record);
+  return escapeTerminalActive(`{"query":${JSON.stringify(record.query)},"result":${resultJson}}`);
+}
+
 /** Streams records through `line`, with `open` before the first and `close` after the last. */
 function streamingWriter(
   io: IO,
-  parts: { open: () => string; line: (record: BatchRecord, first: boolean, change: Change | undefined) => string; close: (any: boolean) => string },
+  parts: {
+    open: () => string;
+    line: (record: BatchRecord, first: boolean, change: Change | undefined, resultJson: string | undefined) => string;
+    close: (any: boolean) => string;
+  },
 ): BatchWriter {
   let written = 0;
   let open = true;
@@ -62,10 +80,10 @@ function streamingWriter(
     open = false;
   };
   return {
-    write(record, change) {
+    write(record, change, resultJson) {
       if (!open) return false;
       const prefix = written === 0 ? parts.open() : '';
-      open = io.out(prefix + parts.line(record, written === 0, change));
+      open = io.out(prefix + parts.line(record, written === 0, change, resultJson));
       written += 1;
       return open;
     },
@@ -107,11 +125,14 @@ export function createBatchWriter(
 ): BatchWriter {
   switch (format) {
     case 'ndjson':
-      return streamingWriter(io, { open: () => '', line: (record) => `${jsonText(record)}\n`, close: () => '' });
+      return streamingWriter(io, { open: () => '', line: (record, _first, _change, resultJson) => `${recordJson(record, resultJson)}\n`, close: () => '' });
     case 'json':
       return streamingWriter(io, {
         open: () => '[',
-        line: (record, first) => `${first ? '\n' : ',\n'}${io.colorOut ? colourJson(jsonText(record)) : jsonText(record)}`,
+        line: (record, first, _change, resultJson) => {
+          const text = recordJson(record, resultJson);
+          return `${first ? '\n' : ',\n'}${io.colorOut ? colourJson(text) : text}`;
+        },
         close: (any) => (any ? '\n]\n' : ']\n'),
       });
     case 'csv':

@@ -71,22 +71,55 @@ export function putDue(dir: string, limits: CacheLimits): boolean {
   return count >= putsBeforeCheck(known.usage, limits);
 }
 
+/**
+ * The put count's file, kept open per folder for the process: a put then costs a write and an fstat,
+ * not five calls. Opened again once the file went (nlink 0: an eviction claimed and removed it, a clear).
+ */
+const putCounters = new Map<string, number>();
+
 /** Adds one to the put count; returns the count (0 when it cannot be kept: eviction waits for another put). */
 function countPut(dir: string): number {
+  const held = putCounters.get(dir);
+  if (held !== undefined) {
+    const count = addOne(held);
+    if (count > 0) return count;
+    putCounters.delete(dir);
+    closeQuietly(held);
+  }
   let fd: number;
   try {
     fd = openSync(join(dir, PUTS), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
   } catch {
     return 0;
   }
+  let count = 0;
   try {
-    if (!fstatSync(fd).isFile()) return 0;
+    if (fstatSync(fd).isFile()) count = addOne(fd);
+  } catch {
+    // Not counted.
+  }
+  // Windows cannot rename a file that is open: there it is opened a put at a time.
+  if (count > 0 && process.platform !== 'win32') putCounters.set(dir, fd);
+  else closeQuietly(fd);
+  return count;
+}
+
+/** Writes one byte to the open count; its size then, or 0 when that failed or the file went (nlink 0). */
+function addOne(fd: number): number {
+  try {
     writeSync(fd, '.');
-    return fstatSync(fd).size;
+    const stat = fstatSync(fd);
+    return stat.nlink > 0 ? stat.size : 0;
   } catch {
     return 0;
-  } finally {
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
     closeSync(fd);
+  } catch {
+    // Closed already.
   }
 }
 

@@ -1,8 +1,9 @@
 // The answer cache: successful JSON answers of audit, search and pulse kept on disk, so a repeated
 // question within the max age costs no request. One file per (base URL, endpoint, exact query, key
 // fingerprint), named by a hash of all four, holding a line of JSON facts (the four again, status,
-// times, a checksum) and then the body exactly as the server sent it. Files are written whole and
-// renamed into place (0600, in a 0700 directory), so parallel rep processes never see half an entry;
+// times, a checksum) and then the body exactly as the server sent it. A new file is made in place and
+// one there is replaced whole by a rename (0600, in a 0700 directory); a reader that meets an entry cut
+// off (being made, or by a crash) finds its checksum wrong, so parallel rep processes never use half an entry;
 // anything unreadable, foreign or damaged is a miss. A hit loads only Node built-ins and rep's own
 // small state modules: the HTTP stack, and even the Cache-Control parser, stay unloaded.
 import { lstatSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { ensurePrivateDir, folderForeignness, foreignnessOnce } from '../local-f
 import { ENTRY_EXTENSION, evictOnce, listEntries, putDue, removeEntries, removeFile, touchEntry } from './answer-cache-dir.js';
 import { CACHE_LIMITS, type CacheLimits } from './cache-limits.js';
 import type { AnswerHeaders } from '../store/answer-freshness.js';
-import { readPrivateFile, writePrivateFileAsync } from './files.js';
+import { createPrivateFile, readPrivateFile, writePrivateFileAsync } from './files.js';
 import { keyId } from './requests.js';
 import { checksum, sha256Hex } from './ids.js';
 import { isFresh, isJsonDocument } from '../store/policy.js';
@@ -242,12 +243,19 @@ export async function writeEntry(
     if (Buffer.byteLength(text) > MAX_ENTRY_BYTES) return { stored: false, reason: 'the answer is too large to keep' };
     if (!readyDirs.has(dir)) ensurePrivateDir(dir);
     readyDirs.add(dir);
-    await writePrivateFileAsync(join(dir, fileName(identity)), text).catch((error: NodeJS.ErrnoException) => {
+    const path = join(dir, fileName(identity));
+    // A new entry is made in place (a reader that meets it cut off finds a bad checksum: a miss); one
+    // already there is replaced whole, so a reader of that one never misses.
+    let made: boolean;
+    try {
+      made = createPrivateFile(path, text);
+    } catch (error) {
       // The folder went meanwhile (a `rep cache clear` elsewhere, a cleaner): made again, once.
-      if (error.code !== 'ENOENT') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       ensurePrivateDir(dir);
-      return writePrivateFileAsync(join(dir, fileName(identity)), text);
-    });
+      made = createPrivateFile(path, text);
+    }
+    if (!made) await writePrivateFileAsync(path, text);
     if (putDue(dir, limits)) evictOnce(dir, limits, protectedSince());
     return { stored: true };
   } catch (error) {

@@ -57,6 +57,22 @@ export async function writePrivateFileAsync(path: string, text: string): Promise
   }
 }
 
+/**
+ * Creates path with text when no file is there (one file made, no rename): false when something is
+ * (EEXIST; a link included, never followed), which writePrivateFileAsync then replaces whole. A reader
+ * may meet the new file before its last byte: only for files whose readers find a cut-off one by
+ * its checksum (the answer cache's entries), and take it for a miss. Throws on any other failure.
+ */
+export function createPrivateFile(path: string, text: string): boolean {
+  try {
+    writeFileSync(path, text, { mode: 0o600, flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
 /** A temporary name beside path that no other process or call picks. */
 function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid.toString(36)}-${randomHex(4)}${TEMP_SUFFIX}`);

@@ -129,7 +129,8 @@ export function openRecordStore<T extends StoredRecord>(dir: string, options: Re
 }
 
 function liveRecord<T extends StoredRecord>(dir: string, whole: () => T, mergeIfMany: () => void): LiveRecord<T> {
-  let file: { fd: number; path: string; bytes: number } | undefined;
+  /** The open file, and which file it is (its fdId: the same for as long as it is open). */
+  let file: { fd: number; path: string; bytes: number; id: string } | undefined;
   const close = () => {
     if (file) closeSync(file.fd);
     file = undefined;
@@ -141,11 +142,12 @@ function liveRecord<T extends StoredRecord>(dir: string, whole: () => T, mergeIf
       trustFolder(dir);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const path = join(dir, `${recordFileStem()}${LIVE}${EXTENSION}`);
-      file = { fd: openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL, 0o600), path, bytes: 0 };
+      const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL, 0o600);
+      file = { fd, path, bytes: 0, id: fdId(fd) };
       line = lineOf(whole()); // a new file holds everything so far
     }
     file.bytes += writeSync(file.fd, line);
-    return sameFile(file.fd, file.path);
+    return pathId(file.path) === file.id; // a merge took the file when the path names another, or none
   };
   return {
     put(change) {
@@ -179,11 +181,6 @@ function trustFolder(dir: string): void {
 
 function isLive(name: string): boolean {
   return name.endsWith(`${LIVE}${EXTENSION}`);
-}
-
-/** Whether path still names the file fd is open on. */
-function sameFile(fd: number, path: string): boolean {
-  return pathId(path) === fdId(fd);
 }
 
 /** The names of the record files in dir, none while it does not exist. */

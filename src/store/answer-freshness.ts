@@ -14,22 +14,27 @@ export type Freshness = { keep: true; freshUntil?: number } | { keep: false; rea
 /** The largest delta-seconds a cache must handle (RFC 9111 §1.2.2); an Age that is no number counts as this. */
 const MAX_DELTA_SECONDS = 2_147_483_647;
 
-export function freshnessOf(headers: AnswerHeaders, receivedAt: number): Freshness {
-  const cacheControl = header(headers, 'cache-control');
+export function freshnessOf(given: AnswerHeaders, receivedAt: number): Freshness {
+  const header = headerReader(given);
+  const cacheControl = header('cache-control');
   const directives = parseCacheControl(cacheControl === undefined ? '' : [cacheControl].flat().join(','));
   if (directives.noStore) return { keep: false, reason: 'the server said Cache-Control: no-store' };
   // no-cache allows storing only to revalidate first; rep never revalidates, so it keeps nothing.
-  if (directives.noCache || (cacheControl === undefined && /no-cache/i.test(String(header(headers, 'pragma') ?? '')))) {
+  if (directives.noCache || (cacheControl === undefined && /no-cache/i.test(String(header('pragma') ?? '')))) {
     return { keep: false, reason: 'the server said Cache-Control: no-cache' };
   }
-  if (String(header(headers, 'vary') ?? '').trim() === '*') return { keep: false, reason: 'the server said Vary: *' };
+  if (String(header('vary') ?? '').trim() === '*') return { keep: false, reason: 'the server said Vary: *' };
 
-  const serverDate = dateOf(header(headers, 'date'));
-  const lifetime = lifetimeMs(directives, header(headers, 'expires'), serverDate ?? receivedAt);
+  const expires = header('expires');
+  // No limit set: the Date header (regular expressions to read) would change nothing.
+  if (directives.maxAge === undefined && expires === undefined) return { keep: true };
+  const serverDate = dateOf(header('date'));
+  const lifetime = lifetimeMs(directives, expires, serverDate ?? receivedAt);
+  // Stryker disable next-line ConditionalExpression,BlockStatement: a limit is set (above), so there is a lifetime
   if (lifetime === undefined) return { keep: true };
   // RFC 9111 §4.2.3: the answer is as old as the Age it came with, or as its Date says, whichever is more.
   const apparentAge = serverDate === undefined ? 0 : Math.max(0, receivedAt - serverDate);
-  const remaining = lifetime - Math.max(apparentAge, ageMs(header(headers, 'age')));
+  const remaining = lifetime - Math.max(apparentAge, ageMs(header('age')));
   if (!(remaining > 0)) return { keep: false, reason: 'the server said the answer is already stale (max-age, Expires or Age)' };
   return { keep: true, freshUntil: receivedAt + remaining };
 }
@@ -53,6 +58,12 @@ function ageMs(value: string | string[] | undefined): number {
 function dateOf(value: string | string[] | undefined): number | undefined {
   const text = Array.isArray(value) ? (value.length === 1 ? value[0] : undefined) : value;
   return text === undefined ? undefined : parseHttpDate(text.trim());
+}
+
+/** Reads headers by lower-case name; the other spellings are looked for only when some name has one (Node's never do). */
+function headerReader(headers: AnswerHeaders): (name: string) => string | string[] | undefined {
+  const spelled = Object.keys(headers).some((key) => key !== key.toLowerCase());
+  return spelled ? (name) => header(headers, name) : (name) => headers[name];
 }
 
 function header(headers: AnswerHeaders, name: string): string | string[] | undefined {

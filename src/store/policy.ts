@@ -67,10 +67,17 @@ export type Admission = { keep: StoredAnswer } | { keep?: undefined; reason: str
 export async function admitAnswer(
   apiKey: string | undefined,
   query: string,
-  answer: { status: number; headers: Record<string, string | string[] | undefined>; bodyText: string; receivedAt: number },
+  answer: {
+    status: number;
+    headers: Record<string, string | string[] | undefined>;
+    bodyText: string;
+    receivedAt: number;
+    /** The caller parsed bodyText already, as a JSON object or array: it is not parsed again. */
+    jsonDocument?: true;
+  },
 ): Promise<Admission> {
   if (!(answer.status >= 200 && answer.status <= 299)) return { reason: `status ${answer.status} is not a success`, forget: false };
-  if (!isJsonDocument(answer.bodyText)) return { reason: 'the body is not a JSON object or array', forget: false };
+  if (!answer.jsonDocument && !isJsonDocument(answer.bodyText)) return { reason: 'the body is not a JSON object or array', forget: false };
   if (apiKey && (answer.bodyText.includes(apiKey) || query.includes(apiKey))) return { reason: 'the answer holds the API key', forget: false };
   const { freshnessOf } = await import('./answer-freshness.js');
   const freshness = freshnessOf(answer.headers, answer.receivedAt);
