@@ -1,5 +1,6 @@
 // `rep history prune --before` (the only way a point goes) and the history line of `rep status`,
 // in-process through main() on a temp home: how many went on stderr, exit 2 on a bad time.
+import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { localHistory, recordAnswers } from './helpers/history.js';
@@ -24,6 +25,21 @@ async function homeWithHistory() {
 }
 
 describe('rep history prune', () => {
+  it('also removes temporary files a killed prune left in the series folder, once they are an hour old', async () => {
+    const { home, env } = await homeWithHistory();
+    const series = join(home.dir, 'state', 'rep', 'history', 'series');
+    const before = readdirSync(series).sort();
+    const old = join(series, '.0123456789abcdef0123456789abcdef.jsonl.1a2b-c3d4e5f6.tmp');
+    const fresh = join(series, '.fedcba9876543210fedcba9876543210.jsonl.1a2b-0a0b0c0d.tmp');
+    for (const path of [old, fresh]) writeFileSync(path, '{"partial":', { mode: 0o600 });
+    const twoHoursAgo = (Date.now() - 2 * 60 * 60 * 1000) / 1000;
+    utimesSync(old, twoHoursAgo, twoHoursAgo);
+    const pruned = await runInProcess(['history', 'prune', '--before', '1y'], { home, env });
+    expect(pruned.code).toBe(0);
+    // The old leftover went; one that may still be a live prune's stays; no series file went.
+    expect(readdirSync(series).sort()).toEqual([...before, '.fedcba9876543210fedcba9876543210.jsonl.1a2b-0a0b0c0d.tmp'].sort());
+  });
+
   it('removes the points before a duration back, every company, and says how many on stderr; the rest stay', async () => {
     const { home, env } = await homeWithHistory();
     const pruned = await runInProcess(['history', 'prune', '--before', '1y'], { home, env });

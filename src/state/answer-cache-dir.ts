@@ -6,7 +6,7 @@
 import { closeSync, constants, fstatSync, lstatSync, lutimesSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { type CacheLimits, type CacheUsage, diskBytes, evictionVictims, putsBeforeCheck } from './cache-limits.js';
-import { readPrivateFile, writePrivateFile } from './files.js';
+import { readPrivateFile, removeStaleFiles, writePrivateFile } from './files.js';
 import { randomHex } from './ids.js';
 import { parseJson } from '../text.js';
 
@@ -16,8 +16,6 @@ const ENTRY_NAME = /^[0-9a-f]{64}\.answer$/;
 const TEMP_NAME = /^\.([0-9a-f]{64}\.answer|\.usage)\..*\.tmp$/;
 const PUTS = '.puts';
 const USAGE = '.usage';
-/** A temporary file or a claimed counter older than this was left by a process that died. */
-const STALE_MS = 60 * 60 * 1000;
 
 export interface EntryFile {
   name: string;
@@ -153,12 +151,7 @@ function evict(dir: string, limits: CacheLimits, protectedSince: number): CacheU
     const gone = victims.has(entry.name) && (statOf(path)?.mtimeMs ?? 0) <= entry.usedAt && removeFile(path);
     if (!gone) left = { entries: left.entries + 1, bytes: left.bytes + entry.bytes };
   }
-  const now = Date.now();
-  for (const name of listNames(dir)) {
-    if (!TEMP_NAME.test(name) && !name.startsWith(`${PUTS}.`)) continue;
-    const stat = statOf(join(dir, name));
-    if (stat && now - stat.mtimeMs > STALE_MS) removeFile(join(dir, name));
-  }
+  removeStaleFiles(dir, (name) => TEMP_NAME.test(name) || name.startsWith(`${PUTS}.`));
   return left;
 }
 

@@ -1,7 +1,7 @@
 // Files rep keeps for itself (request records, cached answers): read only when they are regular files
 // of a sane size, without following a link or blocking on a FIFO; written whole under a temporary
 // name and renamed into place, mode 0600, so a reader in another process sees the old file or the new.
-import { chmodSync, rename, renameSync, rmSync, writeFile, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, readdirSync, rename, renameSync, rmSync, writeFile, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LocalFileError, readLocalFile } from '../local-file.js';
 import { randomHex } from './ids.js';
@@ -26,16 +26,23 @@ export function readPrivateFile(path: string, maxBytes: number): PrivateFileRead
   }
 }
 
-/** Writes text to path whole (temporary name in the same directory, then rename), mode 0600. Throws when it cannot. */
-export function writePrivateFile(path: string, text: string): void {
+/**
+ * Writes text to path whole (temporary name in the same directory, then rename), mode 0600. With
+ * `beforeRename`, the file takes path's place only if it says yes (a check that path is still the file
+ * the text was made from); returns whether it did. Throws when it cannot.
+ */
+export function writePrivateFile(path: string, text: string, options: { beforeRename?: () => boolean } = {}): boolean {
   const temp = tempPathFor(path);
+  let renamed = false;
   try {
     writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
     chmodSync(temp, 0o600); // the umask may have narrowed it already; never widened
+    if (options.beforeRename && !options.beforeRename()) return false;
     renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
+    renamed = true;
+    return true;
+  } finally {
+    if (!renamed) rmSync(temp, { force: true });
   }
 }
 
@@ -80,3 +87,28 @@ function tempPathFor(path: string): string {
 
 /** How the temporary files of writePrivateFile end, so a cleanup can find those a dead process left. */
 export const TEMP_SUFFIX = '.tmp';
+
+/** A temporary file, a lock or a claimed counter older than this was left by a process that died (every folder's cleanup goes by it). */
+export const STALE_MS = 60 * 60 * 1000;
+
+/**
+ * Removes what dead processes left in dir: the files `isLeftover` names (by default writePrivateFile's
+ * temporary files) not changed for STALE_MS. The one cleanup every folder of rep's uses. Never throws.
+ */
+export function removeStaleFiles(dir: string, isLeftover: (name: string) => boolean = (name) => name.endsWith(TEMP_SUFFIX), now = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!isLeftover(name)) continue;
+    try {
+      const stat = lstatSync(join(dir, name), { throwIfNoEntry: false });
+      if (stat && now - stat.mtimeMs > STALE_MS) rmSync(join(dir, name), { force: true });
+    } catch {
+      // Gone meanwhile, or not ours to remove: the next cleanup tries again.
+    }
+  }
+}

@@ -8,7 +8,7 @@
 import { closeSync, constants, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fdId, folderForeignness, pathId } from '../local-file.js';
-import { readPrivateFile, TEMP_SUFFIX, writePrivateFile } from './files.js';
+import { readPrivateFile, removeStaleFiles, STALE_MS, writePrivateFile } from './files.js';
 import { randomHex } from './ids.js';
 import { parseJson } from '../text.js';
 
@@ -50,8 +50,6 @@ export interface LiveRecord<T extends StoredRecord> {
 const EXTENSION = '.jsonl';
 /** A file this big is no file of ours: skipped, and removed by the next merge. */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
-/** A merge lock or a temporary file older than this was left by a process that died. */
-const STALE_MS = 60 * 60 * 1000;
 const LOCK = '.merging';
 /** How live files' names end (before EXTENSION); a merge removes one only once it is stale. */
 const LIVE = '.live';
@@ -97,7 +95,7 @@ export function openRecordStore<T extends StoredRecord>(dir: string, options: Re
       const kept = options.prune([...records.values()]);
       if (kept.length > 0) writeRecordFile(dir, kept);
       for (const name of files) if (!isLive(name) || ageMs(join(dir, name)) > STALE_MS) rmSync(join(dir, name), { force: true });
-      for (const name of readdirSync(dir)) if (name.endsWith(TEMP_SUFFIX) && ageMs(join(dir, name)) > STALE_MS) rmSync(join(dir, name), { force: true });
+      removeStaleFiles(dir);
     } finally {
       closeSync(fd);
       rmSync(lock, { force: true });

@@ -4,9 +4,10 @@
 // company-name fallback. Every line is self-contained (it holds its id); a corrupt line is skipped
 // with one warning. Appends are O_APPEND writes (the index line before the point), so a crash at any
 // moment loses nothing acknowledged. No point goes unless prune() is asked.
-import { closeSync, constants, linkSync, lstatSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, linkSync, lstatSync, openSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, readLocalFile } from '../../local-file.js';
+import { removeStaleFiles, writePrivateFile } from '../../state/files.js';
 import { parsePoint } from '../../state/history.js';
 import { randomHex, sha256Hex } from '../../state/ids.js';
 import { compareNames, nameKey, pointKeys } from '../policy.js';
@@ -205,6 +206,7 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
       await ensureReady();
       let removed = 0;
       for (const path of seriesFiles(dir)) removed += pruneFile(dir, path, before, warn);
+      removeStaleFiles(join(dir, SERIES_DIR)); // what a prune killed before its rename left
       return removed;
     },
 
@@ -250,14 +252,9 @@ function pruneFile(dir: string, path: string, before: number, warn?: (text: stri
     ensurePrivateDir(join(dir, PRUNING_DIR));
     const aside = join(dir, PRUNING_DIR, `${seriesName(path)}.${before}.${randomHex(4)}.jsonl`);
     linkSync(path, aside);
-    const temp = `${path}.${process.pid}.${randomHex(4)}.tmp`;
-    try {
-      writeFileSync(temp, kept.map((point) => `${JSON.stringify(point)}\n`).join(''), { mode: 0o600, flag: 'wx' });
-      if (fdId(fd) !== pathId(path)) return 0; // another prune replaced it meanwhile: left to that one
-      renameSync(temp, path);
-    } finally {
-      rmSync(temp, { force: true });
-    }
+    const rewritten = kept.map((point) => `${JSON.stringify(point)}\n`).join('');
+    // Only if no other prune replaced it meanwhile (else it is left to that one).
+    if (!writePrivateFile(path, rewritten, { beforeRename: () => fdId(fd) === pathId(path) })) return 0;
     // What was appended to the old file since it was read; its writers may not have seen the rename.
     const tail = readFrom(fd, text.length);
     if (tail.length > 0) appendToFile(path, tail);
