@@ -6,7 +6,7 @@
 import type { Sql } from 'postgres';
 import { randomHex } from '../../state/ids.js';
 import { isFresh } from '../policy.js';
-import type { AnswerKey, AnswerStorePort, LedgerPort, LedgerScope, RateLimitFacts, SingleFlightPort, Store } from '../port.js';
+import type { AnswerKey, AnswerStorePort, CachedAnswer, Freshness, LedgerPort, LedgerScope, RateLimitFacts, SingleFlightPort, Store } from '../port.js';
 import { StoreError } from '../errors.js';
 import { connect, storeError, type ConnectOptions } from './connect.js';
 import { postgresHistory } from './history.js';
@@ -52,25 +52,23 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
 
   const answers: AnswerStorePort = {
     async get(key, freshness) {
+      return (await answers.getMany([key], freshness))[0];
+    },
+    async getMany(keys, freshness) {
+      if (keys.length === 0) return [];
       try {
         const db = await ready();
-        const [row] = await db<Array<{ status: number; body: string; content_type: string | null; stored_at: Date; fresh_until: Date | null }>>`
-          select status, body, content_type, stored_at, fresh_until from rep_answers
-          where base_url = ${key.baseUrl} and endpoint = ${key.endpoint} and key_fingerprint = ${key.keyFingerprint} and query = ${key.query}`;
-        if (!row) return undefined;
-        const storedAt = row.stored_at.getTime();
-        const entry = { storedAt, ...(row.fresh_until ? { freshUntil: row.fresh_until.getTime() } : {}) };
-        if (!isFresh(entry, freshness)) return undefined;
-        return {
-          bodyText: row.body,
-          status: row.status,
-          headers: (row.content_type === null ? {} : { 'content-type': row.content_type }) as Record<string, string>,
-          storedAt,
-          ageMs: Math.max(0, freshness.now - storedAt),
-        };
+        const asked = keys.map((key, i) => ({ i, base_url: key.baseUrl, endpoint: key.endpoint, key_fingerprint: key.keyFingerprint, query: key.query }));
+        const rows = await db<Array<AnswerRow & { i: number }>>`
+          select q.i, a.status, a.body, a.content_type, a.stored_at, a.fresh_until
+          from jsonb_to_recordset(${db.json(asked)}) as q(i int, base_url text, endpoint text, key_fingerprint text, query text)
+          join rep_answers a using (base_url, endpoint, key_fingerprint, query)`;
+        const found: Array<CachedAnswer | undefined> = keys.map(() => undefined);
+        for (const row of rows) found[row.i] = cachedAnswer(row, freshness);
+        return found;
       } catch (error) {
-        carryOn(error, 'read an answer');
-        return undefined;
+        carryOn(error, keys.length === 1 ? 'read an answer' : 'read the answers');
+        return keys.map(() => undefined);
       }
     },
     async put(key, answer) {
@@ -235,6 +233,28 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
       await settled();
       await sql?.end({ timeout: 5 }).catch(() => undefined);
     },
+  };
+}
+
+interface AnswerRow {
+  status: number;
+  body: string;
+  content_type: string | null;
+  stored_at: Date;
+  fresh_until: Date | null;
+}
+
+/** A row as an answer from the cache, if it is fresh. */
+function cachedAnswer(row: AnswerRow, freshness: Freshness): CachedAnswer | undefined {
+  const storedAt = row.stored_at.getTime();
+  const entry = { storedAt, ...(row.fresh_until ? { freshUntil: row.fresh_until.getTime() } : {}) };
+  if (!isFresh(entry, freshness)) return undefined;
+  return {
+    bodyText: row.body,
+    status: row.status,
+    headers: (row.content_type === null ? {} : { 'content-type': row.content_type }) as Record<string, string>,
+    storedAt,
+    ageMs: Math.max(0, freshness.now - storedAt),
   };
 }
 
