@@ -21,6 +21,8 @@ import {
 import { makeTempHome, useRep } from './helpers/cli.js';
 import { closedPort, startFaultServer } from './helpers/fault-server.js';
 import { useSandbox } from './helpers/sandbox.js';
+import { baseUrlKey } from '../src/api/base-url.js';
+import { keyFingerprint } from '../src/store/policy.js';
 
 const sandbox = useSandbox();
 const localStore = (dir: string) => openLocalStore({ cacheDir: `${dir}/cache`, stateDir: `${dir}/state`, historyDir: `${dir}/state/history` });
@@ -58,6 +60,44 @@ describe('the cache option', () => {
       expect((await rep.pulse({ onAnswered: () => events.push('from the cache') })).fromCache).toBeDefined();
       expect(events).toHaveLength(3); // an answer from the cache sends nothing: nothing to tell
       expect(server.count('/api/pulse')).toBe(1);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('cache lookups asked in one turn go to the store together, as one getMany, each answered in its place', async () => {
+    const home = makeTempHome();
+    try {
+      const server = track(await startFaultServer());
+      const names = Array.from({ length: 40 }, (_, i) => `Company ${i + 1}`);
+      const real = localStore(home.dir).answers;
+      const calls: string[] = [];
+      const answers = {
+        ...real,
+        get: async (...args: Parameters<typeof real.get>) => {
+          calls.push('get');
+          return real.get(...args);
+        },
+        getMany: async (...args: Parameters<typeof real.getMany>) => {
+          calls.push(`getMany ${args[0].length}`);
+          await new Promise((resolve) => setTimeout(resolve, 5)); // a database's round trip
+          return real.getMany(...args);
+        },
+      };
+      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0003', store: { answers }, maxAge: 60 });
+      // Every other name answered before (by another run, say).
+      const place = { baseUrl: baseUrlKey(server.baseUrl), endpoint: 'audit' as const, keyFingerprint: keyFingerprint('k-cache-0003') };
+      for (const name of names.filter((_, i) => i % 2 === 0)) {
+        const body = JSON.stringify({ company: { name }, score: 70 });
+        await real.put({ ...place, query: name }, { status: 200, bodyText: body, contentType: 'application/json', storedAt: Date.now() });
+      }
+      const results = await Promise.allSettled(names.map((name) => rep.audit(name, { onlyIfCached: true })));
+      expect(calls).toEqual(['getMany 40']);
+      for (const [i, result] of results.entries()) {
+        if (i % 2 === 0) expect(result.status === 'fulfilled' && result.value.view.name).toBe(names[i]);
+        else expect(result.status === 'rejected' && result.reason).toBeInstanceOf(NotCachedError);
+      }
+      expect(server.count('/api/audit')).toBe(0);
     } finally {
       home.cleanup();
     }

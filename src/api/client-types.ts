@@ -131,6 +131,12 @@ export interface CallOptions {
    * @internal
    */
   onAnswered?: () => void;
+  /**
+   * Awaited when the cache has no answer, before the call sends anything: a batch bounds its requests
+   * in flight there, not its cache lookups. It may reject; the call then rejects with its error.
+   * @internal
+   */
+  beforeSend?: () => Promise<void>;
 }
 
 export interface RepClient {

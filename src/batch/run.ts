@@ -56,7 +56,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const tally = new BatchTally();
   const dedupe = new Dedupe<Slot>();
   const queue: Slot[] = [];
-  /** Requests out and not answered yet: at most `concurrency`. */
+  /** Requests out and not answered yet: at most `concurrency` (cache lookups are not counted: they go at once). */
   let inFlight = 0;
   let rateLimit: RateLimitError | undefined;
   let read = 0;
@@ -69,15 +69,15 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     progress.update(`auditing: ${done} of ${count}${known ? '' : '+'} ${count === 1 && known ? 'name' : 'names'} done`);
   };
 
-  // One waiter at a time (the loop below); every change that might unblock it calls `changed`.
-  let wake: (() => void) | undefined;
+  // Waiters (the loop below, calls waiting for a request slot); every change that might unblock one calls `changed`.
+  const waiters = new Set<() => void>();
   const changed = () => {
-    const resolve = wake;
-    wake = undefined;
-    resolve?.();
+    const woken = [...waiters];
+    waiters.clear();
+    for (const resolve of woken) resolve();
   };
   const until = async (ready: () => boolean) => {
-    while (!ready()) await new Promise<void>((resolve) => (wake = resolve));
+    while (!ready()) await new Promise<void>((resolve) => waiters.add(resolve));
   };
   const stopped = () => io.stdoutClosed.aborted || deps.signal.aborted;
   // One controller per call until it settles (its answer stored, its record made), rather than
@@ -103,19 +103,31 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
 
   const send = (slot: Slot) => {
     dedupe.start(slot.name);
-    inFlight += 1;
     const request = new AbortController();
     requests.add(request);
+    // A cache miss takes a request slot (in input order: waiters wake in the order they came); once
+    // rate limited, nothing more is sent (only the cache answers).
+    let holds = false;
+    const beforeSend = async () => {
+      for (;;) {
+        if (stopped()) throw new InterruptedError();
+        if (rateLimit) throw new NotCachedError('rate limited');
+        if (inFlight < concurrency) break;
+        await new Promise<void>((resolve) => waiters.add(resolve));
+      }
+      inFlight += 1;
+      holds = true;
+    };
     // The slot frees once the answer is in (or the call failed): the next request goes out while the
     // client stores this answer and its record is made, on the event loop's idle time.
     let answered = false;
     const onAnswered = () => {
-      if (answered) return;
+      if (answered || !holds) return;
       answered = true;
       inFlight -= 1;
       changed();
     };
-    const call = { signal: request.signal, onlyIfCached: rateLimit !== undefined, onAnswered };
+    const call = { signal: request.signal, onlyIfCached: rateLimit !== undefined, onAnswered, beforeSend };
     void fetchOutcome(client, slot.name, call, options.onAnswer).then((answer) => {
       requests.delete(request);
       onAnswered();
@@ -139,11 +151,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       const known = dedupe.get(name);
       if (known === 'pending') dedupe.wait(name, slot);
       else if (known) slot.outcome = known;
-      else {
-        await until(() => inFlight < concurrency || stopped() || rateLimit !== undefined);
-        if (stopped()) break;
-        send(slot); // once rate limited, only from the cache
-      }
+      else send(slot);
       flush();
     }
     allRead = true;

@@ -1,0 +1,33 @@
+// The client's cache lookups: those asked in one turn of the event loop go to the store together, as
+// one getMany. A batch's names then cost a database one query for many, where each would be a round
+// trip of its own; a single lookup waits one turn (the run's first I/O waits longer).
+import type { AnswerKey, AnswerStorePort, CachedAnswer, Freshness } from '../store/port.js';
+
+export type CacheLookup = (key: AnswerKey, freshness: Freshness) => Promise<CachedAnswer | undefined>;
+
+interface Waiting {
+  key: AnswerKey;
+  freshness: Freshness;
+  resolve: (answer: CachedAnswer | undefined) => void;
+}
+
+export function cacheLookups(answers: AnswerStorePort): CacheLookup {
+  let waiting: Waiting[] = [];
+  const send = async () => {
+    const group = waiting;
+    waiting = [];
+    // The newest `now` of the group: no answer is older than its own lookup allowed.
+    const freshness = group.at(-1)!.freshness;
+    const found = await answers
+      .getMany(
+        group.map((entry) => entry.key),
+        freshness,
+      )
+      .catch(() => []); // getMany never rejects; a store that still did misses, as its get would
+    for (const [index, entry] of group.entries()) entry.resolve(found[index]);
+  };
+  return (key, freshness) =>
+    new Promise((resolve) => {
+      if (waiting.push({ key, freshness, resolve }) === 1) setImmediate(send);
+    });
+}
