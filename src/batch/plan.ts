@@ -2,7 +2,8 @@
 // are more than the hour has left, say so once on stderr before anything is sent, then go on as usual.
 // Only an input known in full is planned: the names are read ahead up to a bound, and a longer input
 // (or a stream still open at the bound) goes unplanned rather than held back. The names read ahead
-// wait in a NameSpill (bounded memory), and each distinct one is looked up in the cache as it is read.
+// wait in a NameSpill (bounded memory), and the distinct ones are looked up in the cache as they are
+// read, many at once (one query a chunk on a database, where one a name was a round trip each).
 import { baseUrlKey } from '../api/base-url.js';
 import { FREE_TIER_LIMIT as FREE_TIER } from '../api/rate-limit.js';
 import { maxAgeFrom } from '../config/cache-settings.js';
@@ -17,6 +18,9 @@ export interface PlannedNames extends AsyncIterable<string> {
   total?: number;
 }
 
+/** Distinct names looked up in the cache at once. */
+const LOOKUP_CHUNK = 500;
+
 /** Reads up to `ahead` names; when that is the whole input, says the plan if it exceeds the quota. */
 export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead: number): Promise<PlannedNames> {
   const iterator = names[Symbol.asyncIterator]();
@@ -25,14 +29,19 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
   const plan = deps.globals.quiet ? undefined : await planContext(deps);
   let needed = 0;
   let ended = false;
+  const unseen: string[] = [];
+  const lookUp = async () => {
+    if (plan && unseen.length > 0) needed += await plan.misses(unseen.splice(0));
+  };
   while (spill.size < ahead) {
     const next = await iterator.next();
     if (next.done) {
       ended = true;
       break;
     }
-    if (spill.push(next.value) && plan && (await plan.needsRequest(next.value))) needed += 1;
+    if (spill.push(next.value) && plan && unseen.push(next.value) >= LOOKUP_CHUNK) await lookUp();
   }
+  await lookUp();
   if (ended && spill.size > 0 && plan) {
     const line = await planLine(deps, plan, needed);
     if (line) deps.io.err(`rep: ${line}\n`);
@@ -50,8 +59,8 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
 interface PlanContext {
   store: Store;
   scope: LedgerScope;
-  /** Whether a name needs a request: no fresh answer in the cache. */
-  needsRequest(query: string): Promise<boolean>;
+  /** How many of these names need a request: no fresh answer in the cache. */
+  misses(queries: readonly string[]): Promise<number>;
 }
 
 /** What the plan looks names up with; undefined when no plan is said (sandbox, no base URL, no store). */
@@ -62,9 +71,15 @@ async function planContext(deps: Deps): Promise<PlanContext | undefined> {
   if (!store) return undefined;
   const scope = { keyFingerprint: keyFingerprint(settings.key || undefined), baseUrl: baseUrlKey(settings.baseUrl) };
   const maxAgeMs = deps.globals.cache === false ? 0 : maxAgeFrom(deps.globals.maxAge, deps.env);
-  const needsRequest = async (query: string) =>
-    !(maxAgeMs > 0) || !(await store.answers.get({ ...scope, endpoint: 'audit', query }, { maxAgeMs, now: deps.now() }));
-  return { store, scope, needsRequest };
+  const misses = async (queries: readonly string[]) => {
+    if (!(maxAgeMs > 0)) return queries.length;
+    const found = await store.answers.getMany(
+      queries.map((query) => ({ ...scope, endpoint: 'audit' as const, query })),
+      { maxAgeMs, now: deps.now() },
+    );
+    return found.filter((answer) => answer === undefined).length;
+  };
+  return { store, scope, misses };
 }
 
 /** `this batch needs 150 requests; 100 are left this hour (…); with --wait it could finish around 19:40`, or undefined when it fits. */
