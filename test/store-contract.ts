@@ -92,6 +92,16 @@ export function storeContract(name: string, factory: StoreFactory): void {
         expect((await store.answers.getMany(many, fresh)).filter((hit) => hit?.bodyText === '{"v":1}')).toHaveLength(150);
       });
 
+      it('a query is any text: quotes, backslashes, dollars, SQL and non-ASCII letters are kept and found exactly', async () => {
+        const store = await open();
+        const queries = ["O'Brien's \\' Café", 'back\\slash\\\\', "x'); drop table rep_answers; --", '$$dollar$$ $q$', '東京 🍣', "E'\\x41'"];
+        for (const [i, query] of queries.entries()) await store.answers.put(answerKey(query), stored({ i }));
+        const fresh = { maxAgeMs: 60_000, now: T0 };
+        const found = await store.answers.getMany([...queries.map((query) => answerKey(query)), answerKey("O'Brien's")], fresh);
+        expect(found.map((hit) => hit?.bodyText)).toEqual([...queries.map((_, i) => `{"i":${i}}`), undefined]);
+        expect(await store.answers.get(answerKey(queries[2]!), fresh)).toMatchObject({ bodyText: '{"i":2}' });
+      });
+
       it('put replaces, forget removes one, stats counts, clear removes all and says how many', async () => {
         const store = await open();
         await store.answers.put(answerKey('a'), stored({ v: 1 }));
