@@ -202,6 +202,15 @@ export function storeContract(name: string, factory: StoreFactory): void {
         expect(answers.map((p) => p?.score)).toEqual([81, 80, undefined, 70, undefined, undefined]);
       });
 
+      it('previous: names with quotes and backslashes are asked and found exactly', async () => {
+        const store = await open();
+        const names = ["O'Brien's \\' Pub", 'back\\slash', "x'); delete from rep_history; --"];
+        await store.history.append(names.map((name, i) => point(name, T0, 60 + i)));
+        const answers = await store.history.previous(names.map((name) => ({ baseUrl: BASE, queryKey: name.toLowerCase(), before: T0 + DAY })));
+        expect(answers.map((p) => [p?.query, p?.score])).toEqual(names.map((name, i) => [name, 60 + i]));
+        expect((await store.history.stats()).points).toBe(3);
+      });
+
       it('previous: the company name is a fallback only where the query has none (a chain’s branches do not mix)', async () => {
         const store = await open();
         await store.history.append([
