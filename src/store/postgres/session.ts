@@ -4,7 +4,7 @@
 // Reads carry their values as literals, not parameters: Postgres.js asks the server to describe a
 // statement with parameters before it sends them, a round trip more for each.
 import type { Sql } from 'postgres';
-import { connect, type ConnectOptions } from './connect.js';
+import { connect, type ConnectOptions, type Pool } from './connect.js';
 import { migrate, SCHEMA_VERSION, VERSION_QUERY } from './schema.js';
 import type { StoreTarget } from './url.js';
 
@@ -18,10 +18,14 @@ export interface Session {
 }
 
 export function openSession(target: StoreTarget, options: ConnectOptions): Session {
-  let pool: Promise<Sql> | undefined;
+  let connecting: Promise<Sql> | undefined;
   let checked: Promise<Sql> | undefined;
-  let sql: Sql | undefined;
-  const connection = () => (pool ??= connect(target, options).then((db) => (sql = db)));
+  let pool: Pool | undefined;
+  const connection = () =>
+    (connecting ??= connect(target, options).then((opened) => {
+      pool = opened;
+      return opened.sql;
+    }));
   const ready = () =>
     (checked ??= connection().then(async (db) => {
       await migrate(db);
@@ -49,7 +53,13 @@ export function openSession(target: StoreTarget, options: ConnectOptions): Sessi
       return first ?? db.unsafe<T[]>(text);
     },
     async end() {
-      await sql?.end({ timeout: 5 }).catch(() => undefined);
+      if (!pool) return;
+      // Each connection's Terminate goes out as end() begins, and a write under way holds the process
+      // until it is out; the server's closing of the sockets, a round trip and more, is not waited for
+      // (nor is a timer set to cut it short: it would hold the process as long).
+      const ended = pool.sql.end().catch(() => undefined);
+      for (const socket of pool.sockets) socket.unref();
+      await Promise.race([ended, new Promise((resolve) => setImmediate(resolve))]);
     },
   };
 }
