@@ -103,6 +103,28 @@ describe('the cache option', () => {
     }
   });
 
+  it('a store of its own without getMany (written before it) is asked key by key; one whose lookup throws is a miss', async () => {
+    const home = makeTempHome();
+    try {
+      const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 61 } });
+      const { getMany: _left, ...older } = localStore(home.dir).answers;
+      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0004', store: { answers: older as never }, maxAge: 60 });
+      expect((await rep.pulse()).fromCache).toBeUndefined();
+      expect((await rep.pulse()).fromCache).toBeDefined();
+      const throwing = {
+        ...older,
+        getMany: () => {
+          throw new Error('not like this');
+        },
+      };
+      const other = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0004', store: { answers: throwing as never }, maxAge: 60 });
+      expect((await other.pulse()).fromCache).toBeUndefined();
+      expect(server.count('/api/pulse')).toBe(2);
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('answers a repeated call from the store; onlyIfCached sends nothing and a miss is a NotCachedError', async () => {
     const home = makeTempHome();
     try {

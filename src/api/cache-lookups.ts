@@ -12,18 +12,26 @@ interface Waiting {
 }
 
 export function cacheLookups(answers: AnswerStorePort): CacheLookup {
+  // A store written against the port before getMany (a library user's own) is asked key by key.
+  const many: AnswerStorePort['getMany'] =
+    typeof answers.getMany === 'function'
+      ? (keys, freshness) => answers.getMany(keys, freshness)
+      : (keys, freshness) => Promise.all(keys.map((key) => answers.get(key, freshness)));
   let waiting: Waiting[] = [];
   const send = async () => {
     const group = waiting;
     waiting = [];
     // The newest `now` of the group: no answer is older than its own lookup allowed.
     const freshness = group.at(-1)!.freshness;
-    const found = await answers
-      .getMany(
+    let found: Array<CachedAnswer | undefined> = [];
+    try {
+      found = await many(
         group.map((entry) => entry.key),
         freshness,
-      )
-      .catch(() => []); // getMany never rejects; a store that still did misses, as its get would
+      );
+    } catch {
+      // The port's lookups never reject; a store that still did (or threw) misses, as a failed get does.
+    }
     for (const [index, entry] of group.entries()) entry.resolve(found[index]);
   };
   return (key, freshness) =>
