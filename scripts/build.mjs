@@ -149,19 +149,34 @@ const leafImports = (from, self = []) => ({
 });
 
 /**
- * Postgres.js 3.4.9 writes a small message on the next turn; a connection closed in between (the
- * database stopped mid-batch) made that write throw outside any query and end the process
- * (porsager/postgres#1208). The guard fails the connection's queries instead, as a closed one does.
+ * Postgres.js 3.4.9, edited as it is bundled (each text must be in its file, else the build fails):
+ * - it writes a small message on the next turn; a connection closed in between (the database stopped
+ *   mid-batch) made that write throw outside any query and end the process (porsager/postgres#1208).
+ *   The guard fails the connection's queries instead, as a closed one does;
+ * - node:tls and node:crypto (some 25 of Node's modules) are required when first used: for sslmode
+ *   and for password authentication, which a trusted or local connection does without;
+ * - its clock is process.hrtime, not perf_hooks' performance (ten modules more) for one difference.
  */
-const postgresWriteGuard = {
-  name: 'postgres-write-guard',
+const POSTGRES_EDITS = [
+  [
+    '  function nextWrite(fn) {\n',
+    "  function nextWrite(fn) {\n    if (!socket) { chunk = nextWriteTimer = null; error(Errors.connection('CONNECTION_CLOSED', options)); return false }\n",
+  ],
+  ["import tls from 'tls'\n", "const tls = { connect: (...args) => require('node:tls').connect(...args) }\n"],
+  ["import crypto from 'crypto'\n", "const crypto = new Proxy({}, { get: (_, name) => require('node:crypto')[name] })\n"],
+  ["import { performance } from 'perf_hooks'\n", 'const performance = { now: () => { const [s, ns] = process.hrtime(); return s * 1e3 + ns / 1e6 } }\n'],
+];
+const postgresEdits = {
+  name: 'postgres-edits',
   setup(build) {
     build.onLoad({ filter: /[\\/]postgres[\\/](cjs[\\/])?src[\\/]connection\.js$/ }, async (args) => {
-      const text = await readFile(args.path, 'utf8');
-      const unguarded = '  function nextWrite(fn) {\n';
-      if (!text.includes(unguarded)) throw new Error(`${args.path}: nextWrite changed; check porsager/postgres#1208 before bundling`);
-      const guard = "    if (!socket) { chunk = nextWriteTimer = null; error(Errors.connection('CONNECTION_CLOSED', options)); return false }\n";
-      return { contents: text.replace(unguarded, unguarded + guard), loader: 'js' };
+      let text = await readFile(args.path, 'utf8');
+      for (const [from, to] of POSTGRES_EDITS) {
+        if (!text.includes(from))
+          throw new Error(`${args.path} no longer has "${from.trim()}": check POSTGRES_EDITS in scripts/build.mjs (porsager/postgres#1208 for the guard)`);
+        text = text.replace(from, to);
+      }
+      return { contents: text, loader: 'js' };
     });
   },
 };
@@ -208,7 +223,7 @@ const bundles = await Promise.all([
         ? { entryPoints: entries }
         : { stdin: { contents: leafEntry(entries), resolveDir: root, sourcefile: `${name}-leaf.js` } }),
       outfile: join('dist', 'lib', `${name}.cjs`),
-      plugins: [deferRequires, leafImports(join(dist, 'lib'), entries), ...(name === 'postgres' ? [postgresWriteGuard] : [])],
+      plugins: [deferRequires, leafImports(join(dist, 'lib'), entries), ...(name === 'postgres' ? [postgresEdits] : [])],
     }),
   ),
 ]);

@@ -83,6 +83,16 @@ describe('the plan before a big batch', () => {
     expect(api.count()).toBe(150);
   });
 
+  it('counts the names the cache lacks over an input of many lookup chunks, each distinct name once', async () => {
+    const api = track(await startFaultServer()).always('/api/audit', (request) => ({ body: auditBody(request.q ?? '') }));
+    const env = { env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_batch_plan_0003' } };
+    expect((await rep(['--quiet', '--format', 'ndjson', 'audit', '--concurrency', '8', ...names(1100)], env)).code).toBe(0);
+    const result = await rep(['--format', 'ndjson', 'audit', '--concurrency', '8', ...names(1150), ...names(1150).reverse()], env);
+    expect(result.code).toBe(0);
+    expect(result.stderr.split('\n')[0]).toMatch(/^rep: this batch needs 50 requests; 0 are left this hour/);
+    expect(api.count()).toBe(1150);
+  });
+
   it('says nothing when the batch fits, or when its names are in the cache', async () => {
     const api = track(await startFaultServer()).always('/api/audit', (request) => ({ body: auditBody(request.q ?? '') }));
     const env = { env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_batch_plan_0002' } };

@@ -21,6 +21,8 @@ import {
 import { makeTempHome, useRep } from './helpers/cli.js';
 import { closedPort, startFaultServer } from './helpers/fault-server.js';
 import { useSandbox } from './helpers/sandbox.js';
+import { baseUrlKey } from '../src/api/base-url.js';
+import { keyFingerprint } from '../src/store/policy.js';
 
 const sandbox = useSandbox();
 const localStore = (dir: string) => openLocalStore({ cacheDir: `${dir}/cache`, stateDir: `${dir}/state`, historyDir: `${dir}/state/history` });
@@ -68,12 +70,17 @@ describe('the cache option', () => {
     try {
       const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 61 } });
       const real = localStore(home.dir).answers;
+      // Every question the store is asked, one by one or many at once.
       let gets = 0;
       const answers = {
         ...real,
         get: async (...args: Parameters<typeof real.get>) => {
           gets += 1;
           return real.get(...args);
+        },
+        getMany: async (...args: Parameters<typeof real.getMany>) => {
+          gets += args[0].length;
+          return real.getMany(...args);
         },
       };
       const told: string[] = [];
@@ -89,6 +96,66 @@ describe('the cache option', () => {
       expect(told).toEqual(['miss', 'put']);
       expect((await rep.pulse()).fromCache).toBeDefined();
       expect([gets, server.count('/api/pulse')]).toEqual([1, 1]);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('cache lookups asked in one turn go to the store together, as one getMany, each answered in its place', async () => {
+    const home = makeTempHome();
+    try {
+      const server = track(await startFaultServer());
+      const names = Array.from({ length: 40 }, (_, i) => `Company ${i + 1}`);
+      const real = localStore(home.dir).answers;
+      const calls: string[] = [];
+      const answers = {
+        ...real,
+        get: async (...args: Parameters<typeof real.get>) => {
+          calls.push('get');
+          return real.get(...args);
+        },
+        getMany: async (...args: Parameters<typeof real.getMany>) => {
+          calls.push(`getMany ${args[0].length}`);
+          await new Promise((resolve) => setTimeout(resolve, 5)); // a database's round trip
+          return real.getMany(...args);
+        },
+      };
+      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0003', store: { answers }, maxAge: 60 });
+      // Every other name answered before (by another run, say).
+      const place = { baseUrl: baseUrlKey(server.baseUrl), endpoint: 'audit' as const, keyFingerprint: keyFingerprint('k-cache-0003') };
+      for (const name of names.filter((_, i) => i % 2 === 0)) {
+        const body = JSON.stringify({ company: { name }, score: 70 });
+        await real.put({ ...place, query: name }, { status: 200, bodyText: body, contentType: 'application/json', storedAt: Date.now() });
+      }
+      const results = await Promise.allSettled(names.map((name) => rep.audit(name, { onlyIfCached: true })));
+      expect(calls).toEqual(['getMany 40']);
+      for (const [i, result] of results.entries()) {
+        if (i % 2 === 0) expect(result.status === 'fulfilled' && result.value.view.name).toBe(names[i]);
+        else expect(result.status === 'rejected' && result.reason).toBeInstanceOf(NotCachedError);
+      }
+      expect(server.count('/api/audit')).toBe(0);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('a store of its own without getMany (written before it) is asked key by key; one whose lookup throws is a miss', async () => {
+    const home = makeTempHome();
+    try {
+      const server = track(await startFaultServer()).always('/api/pulse', { body: { index: 61 } });
+      const { getMany: _left, ...older } = localStore(home.dir).answers;
+      const rep = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0004', store: { answers: older as never }, maxAge: 60 });
+      expect((await rep.pulse()).fromCache).toBeUndefined();
+      expect((await rep.pulse()).fromCache).toBeDefined();
+      const throwing = {
+        ...older,
+        getMany: () => {
+          throw new Error('not like this');
+        },
+      };
+      const other = createClient({ baseUrl: server.baseUrl, apiKey: 'k-cache-0004', store: { answers: throwing as never }, maxAge: 60 });
+      expect((await other.pulse()).fromCache).toBeUndefined();
+      expect(server.count('/api/pulse')).toBe(2);
     } finally {
       home.cleanup();
     }

@@ -18,6 +18,7 @@ import { buildProgram } from '../src/program.js';
 import { repPaths } from '../src/config/paths.js';
 import { startFaultServer } from './helpers/fault-server.js';
 import { startProxy } from './helpers/proxy.js';
+import { postgresAvailable, startPostgres, type PostgresCluster } from './helpers/postgres.js';
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const HEAVY = ['undici', 'conf', 'ajv', 'ora', 'cli-table3', 'jmespath', 'postgres'] as const;
@@ -372,4 +373,33 @@ describe.each(nodeLines())('on %s', (node) => {
       expect(existsSync(off)).toBe(false);
     },
   );
+});
+
+describe.skipIf(!postgresAvailable())('with a PostgreSQL store', () => {
+  let cluster: PostgresCluster | undefined;
+  afterAll(() => cluster?.cleanup());
+
+  it('an answer from the shared cache over a trusted socket loads the driver, but no node:tls, node:crypto or perf_hooks', async () => {
+    cluster = await startPostgres();
+    const database = await cluster.createDatabase();
+    const api = await startFaultServer();
+    try {
+      api.always('/api/audit', { body: { name: 'Blue Bottle Coffee', score: 4.4 } });
+      const env = {
+        REP_BASE_URL: api.baseUrl.href,
+        REP_API_KEY: 'rk_test_startup_store_0123',
+        REP_STORE: `postgres:///${database}?host=${cluster.socketDir}&port=${cluster.port}&user=postgres`,
+      };
+      expect((await packagesLoaded(['audit', 'Blue Bottle Coffee'], env)).code).toBe(0);
+      const hit = await packagesLoaded(['audit', 'Blue Bottle Coffee'], env);
+      expect([hit.code, hit.stderr]).toEqual([0, expect.stringMatching(/^rep: cached answer from/)]);
+      expect(api.count()).toBe(1);
+      expect(heavyIn(hit.packages)).toEqual(['postgres']);
+      expect(hit.builtins.has('net')).toBe(true); // the recorder sees the driver's modules
+      // node:tls and node:crypto (~25 of Node's modules) serve TLS and passwords; perf_hooks (~10) one clock reading.
+      expect(['tls', 'crypto', 'perf_hooks'].filter((id) => hit.builtins.has(id))).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  }, 60_000);
 });

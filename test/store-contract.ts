@@ -74,6 +74,34 @@ export function storeContract(name: string, factory: StoreFactory): void {
         expect(await store.answers.get(answerKey('Blue Bottle'), fresh)).toMatchObject({ bodyText: '{"score":1}' });
       });
 
+      it('getMany answers many keys at once, each in its place: a miss, a stale one or another key’s answer is undefined', async () => {
+        const store = await open();
+        await store.answers.put(answerKey('a'), stored({ v: 1 }, T0 - 30_000));
+        await store.answers.put(answerKey('b'), stored({ v: 2 }, T0 - 120_000));
+        await store.answers.put(answerKey('c', 'bbbb000011112222'), stored({ v: 3 }));
+        await store.answers.put({ ...answerKey('c'), endpoint: 'search' }, stored({ v: 4 }));
+        const fresh = { maxAgeMs: 60_000, now: T0 };
+        expect(await store.answers.getMany([], fresh)).toEqual([]);
+        const keys = [answerKey('c'), answerKey('a'), answerKey('b'), answerKey('missing'), answerKey('a'), answerKey('c', 'bbbb000011112222')];
+        const found = await store.answers.getMany(keys, fresh);
+        expect(found.map((hit) => hit?.bodyText)).toEqual([undefined, '{"v":1}', undefined, undefined, '{"v":1}', '{"v":3}']);
+        expect(found[1]).toMatchObject({ status: 200, headers: { 'content-type': 'application/json' }, storedAt: T0 - 30_000, ageMs: 30_000 });
+        const again = await store.answers.getMany([{ ...answerKey('c'), endpoint: 'search' }, answerKey('b')], { maxAgeMs: 0, now: T0 });
+        expect(again).toEqual([undefined, undefined]);
+        const many = Array.from({ length: 300 }, (_, i) => answerKey(i % 2 === 0 ? 'a' : `none ${i}`));
+        expect((await store.answers.getMany(many, fresh)).filter((hit) => hit?.bodyText === '{"v":1}')).toHaveLength(150);
+      });
+
+      it('a query is any text: quotes, backslashes, dollars, SQL and non-ASCII letters are kept and found exactly', async () => {
+        const store = await open();
+        const queries = ["O'Brien's \\' Café", 'back\\slash\\\\', "x'); drop table rep_answers; --", '$$dollar$$ $q$', '東京 🍣', "E'\\x41'"];
+        for (const [i, query] of queries.entries()) await store.answers.put(answerKey(query), stored({ i }));
+        const fresh = { maxAgeMs: 60_000, now: T0 };
+        const found = await store.answers.getMany([...queries.map((query) => answerKey(query)), answerKey("O'Brien's")], fresh);
+        expect(found.map((hit) => hit?.bodyText)).toEqual([...queries.map((_, i) => `{"i":${i}}`), undefined]);
+        expect(await store.answers.get(answerKey(queries[2]!), fresh)).toMatchObject({ bodyText: '{"i":2}' });
+      });
+
       it('put replaces, forget removes one, stats counts, clear removes all and says how many', async () => {
         const store = await open();
         await store.answers.put(answerKey('a'), stored({ v: 1 }));
@@ -172,6 +200,15 @@ export function storeContract(name: string, factory: StoreFactory): void {
           { baseUrl: BASE, queryKey: 'nobody', before: T0 + 2 * DAY },
         ]);
         expect(answers.map((p) => p?.score)).toEqual([81, 80, undefined, 70, undefined, undefined]);
+      });
+
+      it('previous: names with quotes and backslashes are asked and found exactly', async () => {
+        const store = await open();
+        const names = ["O'Brien's \\' Pub", 'back\\slash', "x'); delete from rep_history; --"];
+        await store.history.append(names.map((name, i) => point(name, T0, 60 + i)));
+        const answers = await store.history.previous(names.map((name) => ({ baseUrl: BASE, queryKey: name.toLowerCase(), before: T0 + DAY })));
+        expect(answers.map((p) => [p?.query, p?.score])).toEqual(names.map((name, i) => [name, 60 + i]));
+        expect((await store.history.stats()).points).toBe(3);
       });
 
       it('previous: the company name is a fallback only where the query has none (a chain’s branches do not mix)', async () => {

@@ -59,6 +59,44 @@ describe.skipIf(!available)('PostgreSQL store: schema', () => {
   });
 });
 
+describe.skipIf(!available)('PostgreSQL store: the schema checked with the first read', () => {
+  const key = { baseUrl: 'https://api.example.test/api', endpoint: 'audit' as const, query: 'Blue Bottle', keyFingerprint: 'aaaa000011112222' };
+  const fresh = () => ({ maxAgeMs: 60_000, now: Date.now() });
+  const answer = () => ({ status: 200, bodyText: '{"score":1}', storedAt: Date.now() });
+
+  it('a lookup as the first statement on an empty database misses and makes the schema; ten at once make it once', async () => {
+    const database = await cluster.createDatabase();
+    const stores = Array.from({ length: 10 }, (_, i) => open(cluster.url(database), undefined, `m${i}`));
+    expect(await Promise.all(stores.map((store) => store.answers.get(key, fresh())))).toEqual(Array(10).fill(undefined));
+    const versions = await cluster.admin((sql) => sql`select version from rep_schema_version order by version`, database);
+    expect(versions.map((row) => row.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+    expect(await stores[0]!.answers.put(key, answer())).toEqual({ stored: true });
+    expect(await open(cluster.url(database)).answers.getMany([key], fresh())).toEqual([expect.objectContaining({ bodyText: '{"score":1}' })]);
+    expect(stores.flatMap((store) => store.warnings)).toEqual([]);
+  });
+
+  it('a key with a NUL (no statement can carry one) misses alone: the other keys of the lookup are answered', async () => {
+    const store = open(cluster.url(await cluster.createDatabase()));
+    expect(await store.answers.put(key, answer())).toEqual({ stored: true });
+    const found = await store.answers.getMany([{ ...key, query: 'Blue\u0000Bottle' }, key], fresh());
+    expect(found.map((hit) => hit?.bodyText)).toEqual([undefined, '{"score":1}']);
+    expect(store.warnings).toEqual([]);
+  });
+
+  it('a lookup as the first statement on a newer schema misses, warning once; every later call is refused (exit 8)', async () => {
+    const database = await cluster.createDatabase();
+    const first = open(cluster.url(database));
+    expect(await first.answers.put(key, answer())).toEqual({ stored: true });
+    await cluster.admin((sql) => sql`insert into rep_schema_version (version) values (${SCHEMA_VERSION + 1})`, database);
+    const store = open(cluster.url(database));
+    expect(await store.answers.get(key, fresh())).toBeUndefined(); // the answer is there, but not read from a schema rep does not know
+    const refusal = `the store's schema is version ${SCHEMA_VERSION + 1}, newer than this rep knows (version ${SCHEMA_VERSION})`;
+    expect(store.warnings).toEqual([`${refusal}; going on without it`]);
+    const error = await failureOf(store.history.stats());
+    expect([error.exitCode, error.message]).toEqual([ExitCode.store, refusal]);
+  });
+});
+
 describe.skipIf(!available)('PostgreSQL store: faults', () => {
   it('the database unreachable: one clear line and exit 8 where the history is needed; answers miss with one warning', async () => {
     const port = cluster.port === 65_535 ? 65_534 : cluster.port + 1;

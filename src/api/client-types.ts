@@ -140,6 +140,12 @@ export interface CallOptions {
    * @internal
    */
   knownMiss?: boolean;
+  /**
+   * Awaited when the cache has no answer, before the call sends anything: a batch bounds its requests
+   * in flight there, not its cache lookups. It may reject; the call then rejects with its error.
+   * @internal
+   */
+  beforeSend?: () => Promise<void>;
 }
 
 export interface RepClient {

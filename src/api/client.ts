@@ -18,6 +18,7 @@ import {
   type RateLimitInfo,
 } from './rate-limit.js';
 import { admitAnswer, keyFingerprint } from '../store/policy.js';
+import { cacheLookups } from './cache-lookups.js';
 import type { AnswerKey, LedgerScope, PutOutcome } from '../store/port.js';
 import { formatClock, formatRelative, HOUR_MS } from '../time.js';
 import type { Endpoint } from '../views/index.js';
@@ -56,6 +57,7 @@ export function createClient(options: ClientOptions): RepClient {
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': options.userAgent ?? 'rep' };
   if (key) headers.authorization = `Bearer ${key}`;
   const answers = options.store?.answers;
+  const lookup = answers ? cacheLookups(answers) : undefined;
   const ledger = options.store?.ledger;
   const maxAgeMs = checkNumber(options.maxAge, 'maxAge', DEFAULT_MAX_AGE_SECONDS, true) * 1000;
   const fingerprint = keyFingerprint(key);
@@ -185,10 +187,10 @@ export function createClient(options: ClientOptions): RepClient {
 
   /** The cached answer to this question, parsed as a fresh one would be, if one is young enough. */
   async function cached(endpoint: Endpoint, q: string | undefined, knownMiss: boolean): Promise<Omit<RepResult<never>, 'view'> | undefined> {
-    if (!answers) return undefined;
+    if (!lookup) return undefined;
     const query = q ?? '';
     const at = now();
-    const hit = maxAgeMs > 0 && !knownMiss ? await answers.get(answerKey(endpoint, query), { maxAgeMs, now: at }) : undefined;
+    const hit = maxAgeMs > 0 && !knownMiss ? await lookup(answerKey(endpoint, query), { maxAgeMs, now: at }) : undefined;
     if (!hit) {
       hooks.onCache?.({ endpoint, query, kind: 'miss' });
       return undefined;
@@ -233,6 +235,7 @@ export function createClient(options: ClientOptions): RepClient {
     if (hit) return { ...hit, view: view(hit.body) };
     if (callOptions?.onlyIfCached)
       throw new NotCachedError(`no cached answer for ${endpoint ?? url?.pathname}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
+    await callOptions?.beforeSend?.();
     const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
     // The link itself, not its signal: an AbortSignal is made only for who needs one (a sleep, a hook, undici).
     const signal: Abortable | undefined = linked ?? options.signal ?? callOptions?.signal;

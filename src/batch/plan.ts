@@ -2,7 +2,8 @@
 // are more than the hour has left, say so once on stderr before anything is sent, then go on as usual.
 // Only an input known in full is planned: the names are read ahead up to a bound, and a longer input
 // (or a stream still open at the bound) goes unplanned rather than held back. The names read ahead
-// wait in a NameSpill (bounded memory), and each distinct one is looked up in the cache as it is read.
+// wait in a NameSpill (bounded memory), and the distinct ones are looked up in the cache as they are
+// read, many at once (one query a chunk on a database, where one a name was a round trip each).
 import { baseUrlKey } from '../api/base-url.js';
 import { FREE_TIER_LIMIT as FREE_TIER } from '../api/rate-limit.js';
 import { maxAgeFrom } from '../config/cache-settings.js';
@@ -10,6 +11,7 @@ import type { Deps } from '../deps.js';
 import { keyFingerprint } from '../store/policy.js';
 import type { LedgerScope, Store } from '../store/port.js';
 import { formatClock, HOUR_MS } from '../time.js';
+import { getMany } from '../api/cache-lookups.js';
 import { hash53, NameSpill } from './name-spill.js';
 
 /** The names, unchanged, and how many there are when the whole input was read ahead. */
@@ -18,6 +20,9 @@ export interface PlannedNames extends AsyncIterable<string> {
   /** Whether the plan found no cached answer for this name (asked once a name: the answer is then forgotten). */
   missed?(name: string): boolean;
 }
+
+/** Distinct names looked up in the cache at once. */
+const LOOKUP_CHUNK = 500;
 
 /** Reads up to `ahead` names; when that is the whole input, says the plan if it exceeds the quota. */
 export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead: number): Promise<PlannedNames> {
@@ -30,17 +35,23 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
   // The names the plan found missing, as the spill's hashes (bounded memory): the batch's request for
   // one does not look in the cache again (a hash two names share costs at most a lookup skipped).
   const misses = new Set<number>();
+  const unseen: string[] = [];
+  const lookUp = async () => {
+    if (!plan || unseen.length === 0) return;
+    for (const name of await plan.missing(unseen.splice(0))) {
+      needed += 1;
+      misses.add(hash53(name));
+    }
+  };
   while (spill.size < ahead) {
     const next = await iterator.next();
     if (next.done) {
       ended = true;
       break;
     }
-    if (spill.push(next.value) && plan && (await plan.needsRequest(next.value))) {
-      needed += 1;
-      misses.add(hash53(next.value));
-    }
+    if (spill.push(next.value) && plan && unseen.push(next.value) >= LOOKUP_CHUNK) await lookUp();
   }
+  await lookUp();
   if (ended && spill.size > 0 && plan) {
     const line = await planLine(deps, plan, needed);
     if (line) deps.io.err(`rep: ${line}\n`);
@@ -59,8 +70,8 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
 interface PlanContext {
   store: Store;
   scope: LedgerScope;
-  /** Whether a name needs a request: no fresh answer in the cache. */
-  needsRequest(query: string): Promise<boolean>;
+  /** Those of these names that need a request: no fresh answer in the cache. */
+  missing(queries: readonly string[]): Promise<string[]>;
 }
 
 /** What the plan looks names up with; undefined when no plan is said (sandbox, no base URL, no store). */
@@ -71,9 +82,16 @@ async function planContext(deps: Deps): Promise<PlanContext | undefined> {
   if (!store) return undefined;
   const scope = { keyFingerprint: keyFingerprint(settings.key || undefined), baseUrl: baseUrlKey(settings.baseUrl) };
   const maxAgeMs = deps.globals.cache === false ? 0 : maxAgeFrom(deps.globals.maxAge, deps.env);
-  const needsRequest = async (query: string) =>
-    !(maxAgeMs > 0) || !(await store.answers.get({ ...scope, endpoint: 'audit', query }, { maxAgeMs, now: deps.now() }));
-  return { store, scope, needsRequest };
+  const missing = async (queries: readonly string[]) => {
+    if (!(maxAgeMs > 0)) return [...queries];
+    const found = await getMany(
+      store.answers,
+      queries.map((query) => ({ ...scope, endpoint: 'audit' as const, query })),
+      { maxAgeMs, now: deps.now() },
+    );
+    return queries.filter((_, index) => found[index] === undefined);
+  };
+  return { store, scope, missing };
 }
 
 /** `this batch needs 150 requests; 100 are left this hour (…); with --wait it could finish around 19:40`, or undefined when it fits. */

@@ -60,8 +60,10 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const queue: Slot[] = [];
   /** Slots in the queue that have their outcome (written at the next flush that reaches them). */
   let settledInQueue = 0;
-  /** Requests out and not answered yet: at most `concurrency`. */
+  /** Requests out and not answered yet: at most `concurrency` (cache lookups are not counted: they go at once). */
   let inFlight = 0;
+  /** Calls waiting for a request slot, oldest first (at most the window's names). */
+  const slotLine: object[] = [];
   let rateLimit: RateLimitError | undefined;
   let read = 0;
   let allRead = false;
@@ -73,15 +75,15 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     progress.update(`auditing: ${done} of ${count}${known ? '' : '+'} ${count === 1 && known ? 'name' : 'names'} done`);
   };
 
-  // One waiter at a time (the loop below); every change that might unblock it calls `changed`.
-  let wake: (() => void) | undefined;
+  // Waiters (the loop below, calls waiting for a request slot); every change that might unblock one calls `changed`.
+  const waiters = new Set<() => void>();
   const changed = () => {
-    const resolve = wake;
-    wake = undefined;
-    resolve?.();
+    const woken = [...waiters];
+    waiters.clear();
+    for (const resolve of woken) resolve();
   };
   const until = async (ready: () => boolean) => {
-    while (!ready()) await new Promise<void>((resolve) => (wake = resolve));
+    while (!ready()) await new Promise<void>((resolve) => waiters.add(resolve));
   };
   const stopped = () => io.stdoutClosed.aborted || deps.signal.aborted;
   // One controller for the batch's calls, aborted when stdout closes: the client links each call to
@@ -109,18 +111,43 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
 
   const send = (slot: Slot) => {
     dedupe.start(slot.name);
-    inFlight += 1;
     unsettled += 1;
+    // A cache miss takes a request slot, in the order the misses came (the oldest waiting one first,
+    // however often waiters are woken); once rate limited, nothing more is sent (only the cache answers).
+    let holds = false;
+    const beforeSend = async () => {
+      const ticket = {};
+      slotLine.push(ticket);
+      try {
+        for (;;) {
+          if (stopped()) throw new InterruptedError();
+          if (rateLimit) throw new NotCachedError('rate limited');
+          if (inFlight < concurrency && slotLine[0] === ticket) break;
+          await new Promise<void>((resolve) => waiters.add(resolve));
+        }
+      } finally {
+        slotLine.splice(slotLine.indexOf(ticket), 1);
+      }
+      inFlight += 1;
+      holds = true;
+      changed(); // the next in line may take a slot still free
+    };
     // The slot frees once the answer is in (or the call failed): the next request goes out while the
     // client stores this answer and its record is made, on the event loop's idle time.
     let answered = false;
     const onAnswered = () => {
-      if (answered) return;
+      if (answered || !holds) return;
       answered = true;
       inFlight -= 1;
       changed();
     };
-    const call = { signal: closed.signal, onlyIfCached: rateLimit !== undefined, onAnswered, ...(planned?.missed?.(slot.name) ? { knownMiss: true } : {}) };
+    const call = {
+      signal: closed.signal,
+      onlyIfCached: rateLimit !== undefined,
+      onAnswered,
+      beforeSend,
+      ...(planned?.missed?.(slot.name) ? { knownMiss: true } : {}),
+    };
     void fetchOutcome(client, slot.name, call, options.onAnswer).then((answer) => {
       unsettled -= 1;
       onAnswered();
@@ -148,11 +175,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       else if (known) {
         slot.outcome = known;
         settledInQueue += 1;
-      } else {
-        await until(() => inFlight < concurrency || stopped() || rateLimit !== undefined);
-        if (stopped()) break;
-        send(slot); // once rate limited, only from the cache
-      }
+      } else send(slot);
       flush();
     }
     allRead = true;

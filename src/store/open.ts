@@ -62,7 +62,7 @@ function lazyPostgresStore(options: PostgresStoreOptions): Store {
 }
 
 // Every method of each port, listed so that the compiler says when one is added.
-const ANSWER_METHODS: Record<keyof AnswerStorePort, true> = { get: true, put: true, forget: true, stats: true, clear: true };
+const ANSWER_METHODS: Record<keyof AnswerStorePort, true> = { get: true, getMany: true, put: true, forget: true, stats: true, clear: true };
 const LEDGER_METHODS: Record<keyof LedgerPort, true> = { record: true, noteRateLimit: true, count: true, lastRateLimit: true, settle: true };
 const HISTORY_METHODS: Record<keyof HistoryPort, true> = { append: true, previous: true, range: true, names: true, prune: true, stats: true };
 

@@ -62,6 +62,8 @@ export interface Freshness {
 export interface AnswerStorePort {
   /** The answer if one is fresh (see isFresh in policy.ts). Never rejects: a store that cannot answer is a miss. */
   get(key: AnswerKey, freshness: Freshness): Promise<CachedAnswer | undefined>;
+  /** get for many keys at once, the answers in their order (a batch's lookups go to a database as one query). Never rejects. */
+  getMany(keys: readonly AnswerKey[], freshness: Freshness): Promise<Array<CachedAnswer | undefined>>;
   /** Keeps the answer (replacing any to the same question). Never rejects: a failure is an outcome. */
   put(key: AnswerKey, answer: StoredAnswer): Promise<PutOutcome>;
   /** Forgets the answer to this question (the server no longer lets it be kept). Never rejects. */

@@ -67,6 +67,10 @@ function localAnswers(dir: string, limits: CacheLimits, warn?: (text: string) =>
     async get(key, freshness) {
       return foreign() ? undefined : readEntry(dir, identity(key), freshness, warn);
     },
+    async getMany(keys, freshness) {
+      // A file an answer: each read as get reads it.
+      return keys.map((key) => (foreign() ? undefined : readEntry(dir, identity(key), freshness, warn)));
+    },
     async put(key, answer) {
       const refusal = foreign();
       return refusal ? { stored: false, reason: `the folder ${dir} ${refusal}` } : writeEntry(dir, identity(key), answer, limits, protectedSince);

@@ -1,5 +1,6 @@
 // The driver (Postgres.js, its own leaf of dist/lib/, loaded only when a store URL is set), its
 // connection options from a store target, and its errors in rep's words, without a password.
+import { connect as connectSocket, type Socket } from 'node:net';
 import type { Options, Sql } from 'postgres';
 import { StoreError } from '../errors.js';
 import { targetText, type StoreTarget } from './url.js';
@@ -11,17 +12,38 @@ export interface ConnectOptions {
   max?: number;
 }
 
-export async function connect(target: StoreTarget, { connectTimeout = 10, max = 10 }: ConnectOptions = {}): Promise<Sql> {
+/** A pool, and its sockets while open: ending it, rep lets them go without waiting for the server to close them. */
+export interface Pool {
+  sql: Sql;
+  sockets: ReadonlySet<Socket>;
+}
+
+export async function connect(target: StoreTarget, { connectTimeout = 10, max = 10 }: ConnectOptions = {}): Promise<Pool> {
   const { default: postgres } = await import('postgres');
   const socket = target.host.startsWith('/');
+  const path = `${target.host}/.s.PGSQL.${target.port}`;
+  const sockets = new Set<Socket>();
+  // The driver's connect done here, so each socket is known (Postgres.js upgrades it to TLS as sslmode
+  // says; its host names the server for SNI). A documented option that Postgres.js's types lack.
+  const ownSockets = {
+    socket: () => {
+      const opened = Object.assign(socket ? connectSocket({ path }) : connectSocket({ host: target.host, port: target.port }), { host: target.host });
+      sockets.add(opened);
+      opened.once('close', () => sockets.delete(opened));
+      return opened;
+    },
+  };
   const options: Options<Record<string, never>> = {
-    ...(socket ? { path: `${target.host}/.s.PGSQL.${target.port}` } : { host: target.host, port: target.port }),
+    ...(socket ? { path } : { host: target.host, port: target.port }),
+    ...ownSockets,
     database: target.database,
     username: target.user,
     ...(target.password === undefined ? {} : { password: target.password }),
     ssl: socket ? false : sslOption(target),
     max,
     idle_timeout: 5,
+    // No lifetime: its timer, set at each connection, would hold the process until the server closed the socket.
+    max_lifetime: 0,
     connect_timeout: Math.max(1, Math.ceil(connectTimeout)),
     connection: target.settings,
     // CREATE … IF NOT EXISTS tells of tables that exist: nothing for a user to read.
@@ -32,7 +54,7 @@ export async function connect(target: StoreTarget, { connectTimeout = 10, max = 
     // Postgres.js reads PG* variables and ~/.pgpass on its own otherwise; the target holds what rep read.
     fetch_types: false,
   };
-  return postgres(options);
+  return { sql: postgres(options), sockets };
 }
 
 /** TLS as libpq's sslmode says; Node's CA store is used, so NODE_EXTRA_CA_CERTS is honoured. */

@@ -4,6 +4,7 @@
 import type { Sql } from 'postgres';
 import { compareNames, nameKey } from '../policy.js';
 import { connectionLost } from './connect.js';
+import { literal } from './session.js';
 import type { HistoryPoint, HistoryPort, HistoryStats, RangeQuestion } from '../port.js';
 import { MARKET_SERIES } from '../port.js';
 
@@ -73,9 +74,10 @@ export function postgresHistory({ sql: ready, failure, machine, where }: Postgre
           ex: [...(question.excludeIds ?? [])],
         }));
         // Per question: its own series' newest point; only where there is none, the newest by query or company name.
+        // The questions as a literal, not a parameter: a statement without parameters is one round trip (session.ts).
         const rows = await sql<Array<PointRow & { i: number }>>`
           select q.i, c.id, c.at, c.base_url, c.query, c.name, c.score, c.scale, c.sources
-          from jsonb_to_recordset(${sql.json(asked)}) as q(i int, base text, qk text, nk text, before timestamptz, ex text[])
+          from jsonb_to_recordset(${sql.unsafe(`${literal(JSON.stringify(asked))}::jsonb`)}) as q(i int, base text, qk text, nk text, before timestamptz, ex text[])
           cross join lateral (
             select * from (
               (select h.*, 0 as pref from rep_history h

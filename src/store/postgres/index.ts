@@ -6,11 +6,11 @@
 import type { Sql } from 'postgres';
 import { randomHex } from '../../state/ids.js';
 import { isFresh } from '../policy.js';
-import type { AnswerKey, AnswerStorePort, LedgerPort, LedgerScope, RateLimitFacts, SingleFlightPort, Store } from '../port.js';
+import type { AnswerKey, AnswerStorePort, CachedAnswer, Freshness, LedgerPort, LedgerScope, RateLimitFacts, SingleFlightPort, Store } from '../port.js';
 import { StoreError } from '../errors.js';
-import { connect, storeError, type ConnectOptions } from './connect.js';
+import { storeError, type ConnectOptions } from './connect.js';
 import { postgresHistory } from './history.js';
-import { migrate } from './schema.js';
+import { literal, openSession } from './session.js';
 import { describeTarget, targetText, type StoreTarget } from './url.js';
 
 export interface PostgresStoreOptions extends ConnectOptions {
@@ -27,14 +27,8 @@ const LEDGER_KEEP_MS = 24 * 60 * 60 * 1000;
 export function openPostgresStore(options: PostgresStoreOptions): Store {
   const { target, machine, warn } = options;
   const run = randomHex(8);
-  let opened: Promise<Sql> | undefined;
-  let sql: Sql | undefined;
-  const ready = () =>
-    (opened ??= (async () => {
-      sql = await connect(target, options);
-      await migrate(sql);
-      return sql;
-    })());
+  const session = openSession(target, options);
+  const ready = session.ready;
   const warned = new Set<string>();
   const failure = (error: unknown, doing: string) => {
     const found = storeError(error, target, doing);
@@ -52,25 +46,25 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
 
   const answers: AnswerStorePort = {
     async get(key, freshness) {
+      return (await answers.getMany([key], freshness))[0];
+    },
+    async getMany(keys, freshness) {
+      // A NUL cannot be in a statement, nor in a kept answer's key: such a key misses without asking.
+      const asked = keys.flatMap((key, i) => (Object.values(key).some((value) => value.includes('\u0000')) ? [] : [{ key, i }]));
+      const found: Array<CachedAnswer | undefined> = keys.map(() => undefined);
+      if (asked.length === 0) return found;
       try {
-        const db = await ready();
-        const [row] = await db<Array<{ status: number; body: string; content_type: string | null; stored_at: Date; fresh_until: Date | null }>>`
-          select status, body, content_type, stored_at, fresh_until from rep_answers
-          where base_url = ${key.baseUrl} and endpoint = ${key.endpoint} and key_fingerprint = ${key.keyFingerprint} and query = ${key.query}`;
-        if (!row) return undefined;
-        const storedAt = row.stored_at.getTime();
-        const entry = { storedAt, ...(row.fresh_until ? { freshUntil: row.fresh_until.getTime() } : {}) };
-        if (!isFresh(entry, freshness)) return undefined;
-        return {
-          bodyText: row.body,
-          status: row.status,
-          headers: (row.content_type === null ? {} : { 'content-type': row.content_type }) as Record<string, string>,
-          storedAt,
-          ageMs: Math.max(0, freshness.now - storedAt),
-        };
+        const values = asked.map(({ key, i }) => `(${i}, ${[key.baseUrl, key.endpoint, key.keyFingerprint, key.query].map(literal).join(', ')})`);
+        const rows = await session.read<AnswerRow & { i: number }>(
+          `select q.i, a.status, a.body, a.content_type, a.stored_at, a.fresh_until
+           from (values ${values.join(', ')}) as q(i, base_url, endpoint, key_fingerprint, query)
+           join rep_answers a using (base_url, endpoint, key_fingerprint, query)`,
+        );
+        for (const row of rows) found[row.i] = cachedAnswer(row, freshness);
+        return found;
       } catch (error) {
-        carryOn(error, 'read an answer');
-        return undefined;
+        carryOn(error, keys.length === 1 ? 'read an answer' : 'read the answers');
+        return found;
       }
     },
     async put(key, answer) {
@@ -233,8 +227,30 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
     describe: () => ({ kind: 'postgres', details: describeTarget(target) }),
     async close() {
       await settled();
-      await sql?.end({ timeout: 5 }).catch(() => undefined);
+      await session.end();
     },
+  };
+}
+
+interface AnswerRow {
+  status: number;
+  body: string;
+  content_type: string | null;
+  stored_at: Date;
+  fresh_until: Date | null;
+}
+
+/** A row as an answer from the cache, if it is fresh. */
+function cachedAnswer(row: AnswerRow, freshness: Freshness): CachedAnswer | undefined {
+  const storedAt = row.stored_at.getTime();
+  const entry = { storedAt, ...(row.fresh_until ? { freshUntil: row.fresh_until.getTime() } : {}) };
+  if (!isFresh(entry, freshness)) return undefined;
+  return {
+    bodyText: row.body,
+    status: row.status,
+    headers: (row.content_type === null ? {} : { 'content-type': row.content_type }) as Record<string, string>,
+    storedAt,
+    ageMs: Math.max(0, freshness.now - storedAt),
   };
 }
 

@@ -63,9 +63,12 @@ const STEPS: readonly string[] = [
 /** The schema version this rep writes. */
 export const SCHEMA_VERSION = STEPS.length;
 
-/** Brings the database's schema to SCHEMA_VERSION, or refuses one newer than this rep knows. */
-export async function migrate(sql: Sql): Promise<void> {
-  const current = await readVersion(sql);
+/** The schema's version (null: none applied), as a store's first read asks it (session.ts). */
+export const VERSION_QUERY = 'select max(version) as version from rep_schema_version';
+
+/** Brings the database's schema to SCHEMA_VERSION, or refuses one newer than this rep knows; `current` when read already. */
+export async function migrate(sql: Sql, current?: number): Promise<void> {
+  current ??= await readVersion(sql);
   if (current === SCHEMA_VERSION) return;
   refuseNewer(current);
   for (;;) {
@@ -87,7 +90,7 @@ export async function migrate(sql: Sql): Promise<void> {
 /** The version of the schema in the database (0: none yet), in one round trip, without writing (a read-only role can). */
 async function readVersion(sql: Sql): Promise<number> {
   try {
-    const [row] = await sql<Array<{ version: number | null }>>`select max(version) as version from rep_schema_version`;
+    const [row] = await sql.unsafe<Array<{ version: number | null }>>(VERSION_QUERY);
     return row?.version ?? 0;
   } catch (error) {
     if ((error as { code?: unknown }).code === '42P01') return 0; // no such table: an empty database
