@@ -55,6 +55,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   deps.exiting.addEventListener('abort', () => writer.close(), { once: true });
   const tally = new BatchTally();
   const dedupe = new Dedupe<Slot>();
+  deps.onExit(() => dedupe.discard()); // also when a call settles after an early end
   const queue: Slot[] = [];
   /** Requests out and not answered yet: at most `concurrency`. */
   let inFlight = 0;
@@ -150,6 +151,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     await until(() => requests.size === 0); // every call settled: answered, stored and its record ready
     flush();
   } finally {
+    dedupe.discard();
     progress.stop();
     io.stdoutClosed.removeEventListener('abort', onClosed);
     deps.signal.removeEventListener('abort', changed);
