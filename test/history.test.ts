@@ -133,6 +133,34 @@ describe('the history of an audit run', () => {
     expect(await auditRun({}, stateDir, { now: T0 + DAY }, 'https://elsewhere.test/api').run.previous('Blue Bottle')).toBeUndefined(); // per base URL
   });
 
+  it("a lookup is given only the ids of this run's points that could answer it, and a run that never reads keeps none", async () => {
+    const stateDir = join(tempDir(), 'state');
+    const { store } = auditRun({}, stateDir);
+    const asked: Array<readonly string[] | undefined> = [];
+    const spy: HistoryPort = {
+      ...store,
+      previous: (questions) => {
+        asked.push(...questions.map((question) => question.excludeIds));
+        return store.previous(questions);
+      },
+    };
+    const deps = { now: () => T0, warn: () => {} };
+    const run = openAuditHistory(deps, spy, 'h', BASE);
+    const a = run.record('Blue Bottle', answer(80))!; // also answers to its company name, blue bottle coffee
+    const b = run.record('Ritual', answer(70, 'Ritual Roasters'))!;
+    run.record('Sightglass', answer(60, 'Sightglass'));
+    await Promise.all([run.previous('blue bottle'), run.previous('Ritual Roasters'), run.previous('Acme', 'Blue Bottle Coffee'), run.previous('Acme')]);
+    expect(asked).toEqual([[a.id], [b.id], [a.id], []]);
+    await run.settle();
+
+    asked.length = 0;
+    const writeOnly = openAuditHistory(deps, spy, 'h', BASE, { reads: false });
+    writeOnly.record('Blue Bottle', answer(75));
+    await writeOnly.settle();
+    expect(await writeOnly.previous('Blue Bottle')).toBeDefined(); // not told apart: such a run does not ask
+    expect(asked).toEqual([[]]);
+  });
+
   it('an answer without a score records nothing; a history that cannot be read or written is one warning, not a failure', async () => {
     const root = tempDir();
     const folder = join(root, 'history');
