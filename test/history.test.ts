@@ -2,7 +2,7 @@
 // history port): points come back oldest first, from REP_HISTORY_FILE's folder when set, private
 // (0600), a corrupt line skipped and reported once, the previous point by query, then by company
 // name, at its base URL and before a time; and a history that cannot be used is a warning, not a failure.
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -159,6 +159,19 @@ describe('the history of an audit run', () => {
     await writeOnly.settle();
     expect(await writeOnly.previous('Blue Bottle')).toBeDefined(); // not told apart: such a run does not ask
     expect(asked).toEqual([[]]);
+  });
+
+  it('a run that appends more names than it keeps file names for writes each index line once and finds every series', async () => {
+    const stateDir = join(tempDir(), 'state');
+    const { store } = auditRun({}, stateDir);
+    const names = Array.from({ length: 5000 }, (_, index) => `Company ${index}`);
+    await store.append(names.map((name) => point(name, T0, 1, { name })));
+    await store.append(names.map((name) => point(name, T0 + DAY, 2, { name })));
+    const index = readFileSync(join(stateDir, 'history', 'index.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+    expect(index).toHaveLength(names.length);
+    for (const name of [names[0]!, names[4999]!]) expect((await all(store, name.toLowerCase())).map((each) => each.score)).toEqual([1, 2]);
   });
 
   it('an answer without a score records nothing; a history that cannot be read or written is one warning, not a failure', async () => {
