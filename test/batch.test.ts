@@ -67,6 +67,16 @@ describe('rep audit: a batch', () => {
     expect(records.slice(-2)).toEqual([records[0], records[1049]]);
   });
 
+  it("tells the CLI a batch starts (it keeps V8's heap small for it), and a single audit does not", async () => {
+    await serve({ companies: ['Alpha', 'Beta'] });
+    let told = 0;
+    const longRun = () => void told++;
+    expect((await rep(['--format', 'ndjson', 'audit', 'Alpha', 'Beta'], { longRun })).code).toBe(0);
+    expect(told).toBe(1);
+    expect((await rep(['--format', 'ndjson', 'audit', 'Alpha'], { longRun })).code).toBe(0);
+    expect(told).toBe(1);
+  });
+
   it('keeps at most --concurrency requests in flight: a slot frees when its answer is in, not once it is stored', async () => {
     const input = names(5);
     const srv = await serve({ companies: input, hold: input.slice(0, 3) });

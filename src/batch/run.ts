@@ -53,6 +53,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     : createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
   // A second signal exits before this run ends: what was written stays a whole document.
   deps.exiting.addEventListener('abort', () => writer.close(), { once: true });
+  deps.longRun();
   const tally = new BatchTally();
   const dedupe = new Dedupe<Slot>();
   deps.onExit(() => dedupe.discard()); // also when a call settles after an early end
