@@ -30,9 +30,11 @@ export interface DepsInput {
   /** Aborted when the process exits at once; never, by default. */
   exiting?: AbortSignal;
   now?: () => number;
+  /** See MainOptions.longRun; nothing, by default. */
+  longRun?: () => void;
 }
 
-export function createDeps({ globals, io, env: given, signal, exiting = new AbortController().signal, now = Date.now }: DepsInput): {
+export function createDeps({ globals, io, env: given, signal, exiting = new AbortController().signal, now = Date.now, longRun = () => {} }: DepsInput): {
   deps: Deps;
   cleanup: () => Promise<void>;
   /** What an error's hint needs of this run (the settings once resolved). */
@@ -55,6 +57,7 @@ export function createDeps({ globals, io, env: given, signal, exiting = new Abor
     now,
     signal,
     exiting,
+    longRun,
     // Debug lines quote the server (a redirect's Location, header values): scrubbed so they cannot drive a terminal.
     debug: globals.debug ? (line) => io.err(`debug: ${scrubLine(line)}\n`) : () => {},
     warn(text) {

@@ -53,6 +53,8 @@ export interface Deps {
    * closes what must not be left open (a JSON array), synchronously.
    */
   exiting: AbortSignal;
+  /** Says a long loop (a batch) starts: the CLI then keeps V8's heap closer to what is live (cli.ts). */
+  longRun(): void;
   /** Writes one `--debug` line to stderr (no-op without `--debug`). Callers never pass the key. */
   debug(line: string): void;
   /** Writes a warning line to stderr (`rep: warning: …`), at most once per distinct text; silent under --quiet. */

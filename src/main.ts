@@ -19,6 +19,8 @@ export interface MainOptions {
   exiting?: AbortSignal;
   /** The clock every command reads (dates of points, the sandbox's day); default Date.now. */
   now?: () => number;
+  /** Called as a long loop starts (a batch): the process may trade a little CPU for a heap that stays small. */
+  longRun?: () => void;
 }
 
 /** Parses argv, runs one command, and returns the exit code. Nothing else decides it. */
@@ -29,7 +31,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   return exitAfterOutput(io, code, argv.includes('--debug') || debugFromEnv(options.env));
 }
 
-async function runCommand(argv: string[], { io, env, signal, exiting, now }: MainOptions): Promise<number> {
+async function runCommand(argv: string[], { io, env, signal, exiting, now, longRun }: MainOptions): Promise<number> {
   const args = argv.slice(2);
   let globals: GlobalOptions | undefined;
   let cleanup: () => Promise<void> = async () => {};
@@ -41,7 +43,15 @@ async function runCommand(argv: string[], { io, env, signal, exiting, now }: Mai
     const commandIO = globals.color ? io : withoutColor(io);
     // Loaded here, not at the top: `--help` and usage errors need no config, paths or client.
     const { createDeps } = await import('./context.js');
-    const context = createDeps({ globals, io: commandIO, env, signal, ...(exiting ? { exiting } : {}), ...(now ? { now } : {}) });
+    const context = createDeps({
+      globals,
+      io: commandIO,
+      env,
+      signal,
+      ...(exiting ? { exiting } : {}),
+      ...(now ? { now } : {}),
+      ...(longRun ? { longRun } : {}),
+    });
     cleanup = context.cleanup;
     hintContext = context.hintContext;
     // A broken --query is a usage error before anything is read or sent.

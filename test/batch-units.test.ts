@@ -1,7 +1,10 @@
 // The batch's pure parts: the dedupe that keeps answers compactly, and the tally behind the summary line and exit code.
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Dedupe } from '../src/batch/dedupe.js';
+import { hash53 } from '../src/batch/name-spill.js';
 import { openNames } from '../src/batch/input.js';
 import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from '../src/batch/outcome.js';
 import { RateLimitError } from '../src/errors.js';
@@ -23,16 +26,51 @@ describe('Dedupe', () => {
     }
   });
 
-  it('stops keeping answers past its budget, so memory stays flat', () => {
-    const dedupe = new Dedupe<string>(400);
-    dedupe.start('first');
-    dedupe.settle('first', { text: 'x'.repeat(50) });
-    dedupe.start('second');
-    dedupe.settle('second', { text: 'y'.repeat(200) });
-    expect(dedupe.get('first')).toEqual({ text: 'x'.repeat(50) });
-    expect(dedupe.get('second')).toBeUndefined();
+  it('keeps every answer however many names: older ones in a file it removes, read back by name', () => {
+    const before = new Set(dedupeDirs());
+    const dedupe = new Dedupe<string>({ inMemory: 2 });
+    const outcomeOf = (index: number): Outcome =>
+      index % 5 === 4
+        ? { error: { exit: 3, message: `no company named "n${index}"` } }
+        : { text: `{"name":"Café ${index}","pad":"${'x'.repeat(index % 700)}"}` };
+    const names = Array.from({ length: 3000 }, (_, index) => `Café ${index}`);
+    for (const [index, name] of names.entries()) {
+      dedupe.start(name);
+      dedupe.settle(name, outcomeOf(index));
+    }
+    expect(dedupeDirs().filter((dir) => !before.has(dir))).toHaveLength(1);
+    for (const [index, name] of names.entries()) expect(dedupe.get(name)).toEqual(outcomeOf(index));
+    expect(dedupe.get('Café 3000')).toBeUndefined();
+    dedupe.discard();
+    expect(dedupeDirs().filter((dir) => !before.has(dir))).toEqual([]);
+  });
+
+  it('a name whose hash another name took is still told apart', () => {
+    const dedupe = new Dedupe<string>({ inMemory: 0 });
+    // Two names with one 30-bit hash, found by search: each keeps its own answer, and a third is unknown.
+    const [first, second] = collidingNames();
+    for (const name of [first, second]) {
+      dedupe.start(name);
+      dedupe.settle(name, { text: JSON.stringify(name) });
+    }
+    expect([dedupe.get(first), dedupe.get(second)]).toEqual([{ text: JSON.stringify(first) }, { text: JSON.stringify(second) }]);
+    dedupe.discard();
   });
 });
+
+const dedupeDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith('rep-dedupe-'));
+
+/** Two distinct names whose hash53 agree in their low 30 bits. */
+function collidingNames(): [string, string] {
+  const seen = new Map<number, string>();
+  for (let index = 0; ; index++) {
+    const name = `n${index}`;
+    const hash = hash53(name) % 0x40000000;
+    const other = seen.get(hash);
+    if (other !== undefined) return [other, name];
+    seen.set(hash, name);
+  }
+}
 
 describe('BatchTally and BatchError', () => {
   it('counts kinds, and the first failure in input order sets the exit code', () => {

@@ -57,6 +57,26 @@ describe('rep audit: a batch', () => {
     expect(result.code).toBe(3);
   });
 
+  it("a duplicate far behind its first is still not sent again: its answer comes back from the dedupe's file", async () => {
+    const input = [...names(1100), 'Company 1', 'Company 1050'];
+    const srv = await serve({ companies: input });
+    const result = await rep(['--format', 'ndjson', 'audit', '--file', '-'], { input: input.join('\n') });
+    expect(result.stderr).toBe('1102 names: 1102 audited\n');
+    const records = lines(result.stdout);
+    expect([srv.count('Company 1'), srv.count('Company 1050')]).toEqual([1, 1]);
+    expect(records.slice(-2)).toEqual([records[0], records[1049]]);
+  });
+
+  it("tells the CLI a batch starts (it keeps V8's heap small for it), and a single audit does not", async () => {
+    await serve({ companies: ['Alpha', 'Beta'] });
+    let told = 0;
+    const longRun = () => void told++;
+    expect((await rep(['--format', 'ndjson', 'audit', 'Alpha', 'Beta'], { longRun })).code).toBe(0);
+    expect(told).toBe(1);
+    expect((await rep(['--format', 'ndjson', 'audit', 'Alpha'], { longRun })).code).toBe(0);
+    expect(told).toBe(1);
+  });
+
   it('keeps at most --concurrency requests in flight: a slot frees when its answer is in, not once it is stored', async () => {
     const input = names(5);
     const srv = await serve({ companies: input, hold: input.slice(0, 3) });

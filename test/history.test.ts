@@ -2,7 +2,7 @@
 // history port): points come back oldest first, from REP_HISTORY_FILE's folder when set, private
 // (0600), a corrupt line skipped and reported once, the previous point by query, then by company
 // name, at its base URL and before a time; and a history that cannot be used is a warning, not a failure.
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -131,6 +131,47 @@ describe('the history of an audit run', () => {
     expect((await run.previous('Blue Bottle'))?.score).toBe(80);
     expect((await run.previous('blue bottle coffee'))?.score).toBe(80); // by the company's name too
     expect(await auditRun({}, stateDir, { now: T0 + DAY }, 'https://elsewhere.test/api').run.previous('Blue Bottle')).toBeUndefined(); // per base URL
+  });
+
+  it("a lookup is given only the ids of this run's points that could answer it, and a run that never reads keeps none", async () => {
+    const stateDir = join(tempDir(), 'state');
+    const { store } = auditRun({}, stateDir);
+    const asked: Array<readonly string[] | undefined> = [];
+    const spy: HistoryPort = {
+      ...store,
+      previous: (questions) => {
+        asked.push(...questions.map((question) => question.excludeIds));
+        return store.previous(questions);
+      },
+    };
+    const deps = { now: () => T0, warn: () => {} };
+    const run = openAuditHistory(deps, spy, 'h', BASE);
+    const a = run.record('Blue Bottle', answer(80))!; // also answers to its company name, blue bottle coffee
+    const b = run.record('Ritual', answer(70, 'Ritual Roasters'))!;
+    run.record('Sightglass', answer(60, 'Sightglass'));
+    await Promise.all([run.previous('blue bottle'), run.previous('Ritual Roasters'), run.previous('Acme', 'Blue Bottle Coffee'), run.previous('Acme')]);
+    expect(asked).toEqual([[a.id], [b.id], [a.id], []]);
+    await run.settle();
+
+    asked.length = 0;
+    const writeOnly = openAuditHistory(deps, spy, 'h', BASE, { reads: false });
+    writeOnly.record('Blue Bottle', answer(75));
+    await writeOnly.settle();
+    expect(await writeOnly.previous('Blue Bottle')).toBeDefined(); // not told apart: such a run does not ask
+    expect(asked).toEqual([[]]);
+  });
+
+  it('a run that appends more names than it keeps file names for writes each index line once and finds every series', async () => {
+    const stateDir = join(tempDir(), 'state');
+    const { store } = auditRun({}, stateDir);
+    const names = Array.from({ length: 5000 }, (_, index) => `Company ${index}`);
+    await store.append(names.map((name) => point(name, T0, 1, { name })));
+    await store.append(names.map((name) => point(name, T0 + DAY, 2, { name })));
+    const index = readFileSync(join(stateDir, 'history', 'index.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+    expect(index).toHaveLength(names.length);
+    for (const name of [names[0]!, names[4999]!]) expect((await all(store, name.toLowerCase())).map((each) => each.score)).toEqual([1, 2]);
   });
 
   it('an answer without a score records nothing; a history that cannot be read or written is one warning, not a failure', async () => {

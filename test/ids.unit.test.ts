@@ -2,7 +2,7 @@
 // cache's entry names and the key's fingerprint must stay what they were when rep hashed with it.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checksum, randomHex, sha256Hex } from '../src/state/ids.js';
+import { checksum, memoryDigest, randomHex, sha256Hex } from '../src/state/ids.js';
 
 const nodeSha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -55,5 +55,16 @@ describe('randomHex', () => {
       seen[1]!.add(byte[1]!);
     }
     expect([seen[0]!.size, seen[1]!.size]).toEqual([16, 16]);
+  });
+});
+
+describe('memoryDigest', () => {
+  it('is 8 characters, the same for the same text, and tells 100,000 index-like lines apart', () => {
+    expect(memoryDigest('{"base":"b","series":"s","query":"q"}')).toHaveLength(8);
+    expect(memoryDigest('Café')).toBe(memoryDigest('Café'));
+    const lines = Array.from({ length: 100_000 }, (_, index) => `{"base":"https://api.example.test/api","query":"Bench Company ${index}"}`);
+    expect(new Set(lines.map(memoryDigest)).size).toBe(lines.length);
+    expect(memoryDigest('ab')).not.toBe(memoryDigest('ba'));
+    expect(memoryDigest('')).not.toBe(memoryDigest(' '));
   });
 });

@@ -1,25 +1,44 @@
 // The batch's dedupe: a duplicate name is sent once. While the first request is in flight later
 // duplicates wait on it; once answered they reuse its outcome, kept by name as one compact string.
+// The latest few outcomes stay in memory; older ones go to a temporary file (0600 in a private folder,
+// removed by discard()) with only their place kept, by a 30-bit hash of the name (a small integer,
+// so a Map of them stays compact): memory stays flat however many distinct names a batch has, and a
+// far duplicate is still never sent again (the answer cache cannot stand in: --max-age 0, no-store
+// answers, errors, and another process's newer answer).
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ExitCode, type ExitCodeValue } from '../errors.js';
+import { parseJson, serializeJson } from '../text.js';
+import { hash53 } from './name-spill.js';
 import { NOT_AUDITED, type Outcome } from './outcome.js';
 
-/** Past this estimate of bytes kept, new answers are not kept (a far duplicate is sent again): memory stays flat. */
-export const ANSWER_BUDGET_BYTES = 32 * 1024 * 1024;
-/** What a Map entry and two string headers cost besides their characters (measured on V8, rounded up). */
-const ENTRY_OVERHEAD_BYTES = 120;
+/** Outcomes kept in memory (the latest settled) before older ones go to the file. */
+const IN_MEMORY = 1024;
+/** Bytes gathered before one write to the file. */
+const WRITE_CHUNK = 64 * 1024;
 /** JSON text never starts with `!`, so an error can share the string form. */
 const ERROR_MARK = '!';
 
+export interface DedupeOptions {
+  /** Outcomes kept in memory before older ones go to the file. */
+  inMemory?: number;
+}
+
 export class Dedupe<Waiter> {
   readonly #pending = new Map<string, Waiter[]>();
-  readonly #answers = new Map<string, string>();
-  #bytes = 0;
+  /** The latest outcomes, oldest first (a Map keeps insertion order). */
+  readonly #recent = new Map<string, string>();
+  readonly #inMemory: number;
+  #file: OutcomeFile | undefined;
 
-  constructor(readonly budgetBytes = ANSWER_BUDGET_BYTES) {}
+  constructor({ inMemory = IN_MEMORY }: DedupeOptions = {}) {
+    this.#inMemory = Math.max(0, inMemory);
+  }
 
   get(name: string): Outcome | 'pending' | undefined {
     if (this.#pending.has(name)) return 'pending';
-    const kept = this.#answers.get(name);
+    const kept = this.#recent.get(name) ?? this.#file?.get(name);
     return kept === undefined ? undefined : decode(kept);
   }
 
@@ -33,18 +52,96 @@ export class Dedupe<Waiter> {
     this.#pending.get(name)?.push(waiter);
   }
 
-  /** Keeps the answer (within the budget) and returns the duplicates that were waiting for it. */
+  /** Keeps the answer and returns the duplicates that were waiting for it. */
   settle(name: string, outcome: Outcome): Waiter[] {
     const waiting = this.#pending.get(name) ?? [];
     this.#pending.delete(name);
-    const kept = encode(outcome);
-    const bytes = 2 * (name.length + kept.length) + ENTRY_OVERHEAD_BYTES; // two bytes a character at worst
-    if (this.#bytes + bytes <= this.budgetBytes) {
-      this.#answers.set(name, kept);
-      this.#bytes += bytes;
+    this.#recent.set(name, encode(outcome));
+    while (this.#recent.size > this.#inMemory) {
+      const [oldest, kept] = this.#recent.entries().next().value as [string, string];
+      this.#recent.delete(oldest);
+      this.#file ??= new OutcomeFile();
+      this.#file.put(oldest, kept);
     }
     return waiting;
   }
+
+  /** Removes the file, if any: the batch is over (or the process exits). */
+  discard(): void {
+    this.#file?.discard();
+    this.#file = undefined;
+  }
+}
+
+/** Outcomes by name in a temporary file: in memory only where each one is. */
+class OutcomeFile {
+  readonly #dir = mkdtempSync(join(tmpdir(), 'rep-dedupe-'));
+  #fd = openSync(join(this.#dir, 'outcomes'), 'wx+', 0o600);
+  /** Entry number by the name's hash; a name whose hash another name took first is kept by name. */
+  readonly #byHash = new Map<number, number>();
+  readonly #collided = new Map<string, number>();
+  #offsets = new Float64Array(1024);
+  #lengths = new Int32Array(1024);
+  #count = 0;
+  /** Bytes in the file, and records gathered for the next write. */
+  #written = 0;
+  #buffered: string[] = [];
+  #bufferedBytes = 0;
+
+  put(name: string, kept: string): void {
+    const record = serializeJson([name, kept]);
+    const bytes = Buffer.byteLength(record);
+    if (this.#count === this.#offsets.length) this.#grow();
+    this.#offsets[this.#count] = this.#written + this.#bufferedBytes;
+    this.#lengths[this.#count] = bytes;
+    const hash = hash30(name);
+    if (this.#byHash.has(hash)) this.#collided.set(name, this.#count);
+    else this.#byHash.set(hash, this.#count);
+    this.#count += 1;
+    this.#buffered.push(record);
+    this.#bufferedBytes += bytes;
+    if (this.#bufferedBytes >= WRITE_CHUNK) this.#flush();
+  }
+
+  get(name: string): string | undefined {
+    const entry = this.#collided.get(name) ?? this.#byHash.get(hash30(name));
+    if (entry === undefined) return undefined;
+    const offset = this.#offsets[entry] as number;
+    if (offset + (this.#lengths[entry] as number) > this.#written) this.#flush();
+    const bytes = Buffer.allocUnsafe(this.#lengths[entry] as number);
+    readSync(this.#fd, bytes, 0, bytes.length, offset);
+    const record = parseJson(bytes.toString('utf8')) as [string, string];
+    return record[0] === name ? record[1] : undefined; // another name with the same hash: this one was never kept
+  }
+
+  discard(): void {
+    if (this.#fd >= 0) closeSync(this.#fd);
+    this.#fd = -1;
+    rmSync(this.#dir, { recursive: true, force: true });
+  }
+
+  #flush(): void {
+    if (this.#buffered.length === 0) return;
+    const chunk = Buffer.from(this.#buffered.join(''));
+    this.#buffered = [];
+    this.#bufferedBytes = 0;
+    for (let done = 0; done < chunk.length; ) done += writeSync(this.#fd, chunk, done, chunk.length - done, this.#written + done);
+    this.#written += chunk.length;
+  }
+
+  #grow(): void {
+    const offsets = new Float64Array(this.#offsets.length * 2);
+    offsets.set(this.#offsets);
+    this.#offsets = offsets;
+    const lengths = new Int32Array(this.#lengths.length * 2);
+    lengths.set(this.#lengths);
+    this.#lengths = lengths;
+  }
+}
+
+/** 30 bits of the name's hash: a small integer on every platform. */
+function hash30(name: string): number {
+  return hash53(name) % 0x40000000;
 }
 
 function encode(outcome: Outcome): string {

@@ -55,8 +55,10 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     : createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
   // A second signal exits before this run ends: what was written stays a whole document.
   deps.exiting.addEventListener('abort', () => writer.close(), { once: true });
+  deps.longRun();
   const tally = new BatchTally();
   const dedupe = new Dedupe<Slot>();
+  deps.onExit(() => dedupe.discard()); // also when a call settles after an early end
   const queue: Slot[] = [];
   /** Slots in the queue that have their outcome (written at the next flush that reaches them). */
   let settledInQueue = 0;
@@ -182,6 +184,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     await until(() => unsettled === 0); // every call settled: answered, stored and its record ready
     flush();
   } finally {
+    dedupe.discard();
     progress.stop();
     io.stdoutClosed.removeEventListener('abort', onClosed);
     deps.signal.removeEventListener('abort', changed);

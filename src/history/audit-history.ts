@@ -7,7 +7,7 @@ import { baseUrlKey } from '../api/base-url.js';
 import { alreadyTold } from '../store/errors.js';
 import { systemErrorText } from '../errors.js';
 import { pointFromAudit, type AuditAnswer } from '../state/history.js';
-import { FUTURE_SLACK_MS, nameKey } from '../store/policy.js';
+import { FUTURE_SLACK_MS, nameKey, pointKeys } from '../store/policy.js';
 import type { HistoryPoint, HistoryPort, PreviousQuestion } from '../store/port.js';
 
 /** The parts of Deps the history needs. */
@@ -32,11 +32,27 @@ export interface AuditHistory {
   readFailure(): unknown;
 }
 
+export interface AuditHistoryOptions {
+  /** false: this run never asks `previous` (it only records), so it keeps no ids of its points. */
+  reads?: boolean;
+}
+
 /** `where` names the history for warnings (a folder; a database). */
-export function openAuditHistory(deps: HistoryDeps, history: HistoryPort, where: string, baseUrl: URL | string): AuditHistory {
+export function openAuditHistory(
+  deps: HistoryDeps,
+  history: HistoryPort,
+  where: string,
+  baseUrl: URL | string,
+  { reads = true }: AuditHistoryOptions = {},
+): AuditHistory {
   const base = baseUrlKey(baseUrl);
-  /** The points this run recorded: `previous` never sees them. */
-  const own: string[] = [];
+  /**
+   * The ids of the points this run recorded, by each key they answer to: `previous` never sees them,
+   * and a lookup is given only those that could answer it (all of them, to every lookup of a batch, was
+   * quadratic).
+   */
+  const own = new Map<string, string[]>();
+  const ownFor = (keys: string[]) => keys.flatMap((key) => own.get(key) ?? []);
   // One warning a run: a history that cannot be used fails its reads and writes alike, for one reason.
   let warned = false;
   const warnOnce = (text: string, error: unknown) => {
@@ -46,9 +62,13 @@ export function openAuditHistory(deps: HistoryDeps, history: HistoryPort, where:
   };
   let unread: unknown;
   const lookups = batched<PreviousQuestion, HistoryPoint | undefined>(async (questions) => {
-    const excludeIds = [...own]; // one list for the whole call: a store builds its set once
     try {
-      return await history.previous(questions.map((question) => ({ ...question, excludeIds })));
+      return await history.previous(
+        questions.map((question) => ({
+          ...question,
+          excludeIds: ownFor(question.nameKey === undefined ? [question.queryKey] : [question.queryKey, question.nameKey]),
+        })),
+      );
     } catch (error) {
       unread ??= error;
       warnOnce(`cannot read the history in ${where} (${systemErrorText(error)}): no previous scores to compare with`, error);
@@ -78,7 +98,11 @@ export function openAuditHistory(deps: HistoryDeps, history: HistoryPort, where:
     record(query, answer) {
       const point = pointFromAudit(answer, { at: deps.now(), baseUrl: base, query });
       if (!point) return undefined;
-      own.push(point.id);
+      for (const key of reads ? pointKeys(point) : []) {
+        const ids = own.get(key);
+        if (ids) ids.push(point.id);
+        else own.set(key, [point.id]);
+      }
       const written = appends(point);
       pending.add(written);
       void written.finally(() => pending.delete(written));

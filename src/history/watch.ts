@@ -30,8 +30,10 @@ export interface AuditWatch {
 export async function startWatch(deps: Deps, limits: GateLimits, { showsChange = true } = {}): Promise<AuditWatch> {
   const baseUrl = await deps.storeBaseUrl();
   const store = deps.store();
-  const history: AuditHistory | undefined = baseUrl ? openAuditHistory(deps, store.history, placeOf(store, 'history'), baseUrl) : undefined;
   const readsPrevious = showsChange || limits.failOnDrop !== undefined;
+  const history: AuditHistory | undefined = baseUrl
+    ? openAuditHistory(deps, store.history, placeOf(store, 'history'), baseUrl, { reads: readsPrevious })
+    : undefined;
   const failures: string[] = [];
   return {
     async see(query, view, fromCache) {

@@ -101,6 +101,8 @@ export interface SpawnOptions extends RunOptions {
 export interface InProcessOptions extends RunOptions {
   /** The test IO's terminal flags and width (all off, 80 columns, by default). */
   io?: Pick<TestIOOptions, 'stdinIsTTY' | 'stdinPiped' | 'stdoutIsTTY' | 'stderrIsTTY' | 'columns' | 'stderrColumns'>;
+  /** main()'s longRun: what the CLI does as a batch starts (cli.ts tunes V8's heap). */
+  longRun?: () => void;
 }
 
 /** The home's environment with `changes` applied; nothing else (in-process, not even PATH). */
@@ -127,7 +129,12 @@ export async function runInProcess(args: string[], options: InProcessOptions): P
     ...(options.onStderr ? { onStderr: options.onStderr } : {}),
   });
   try {
-    const code = await main(['node', 'rep', ...args], { io, env, signal: options.signal ?? new AbortController().signal });
+    const code = await main(['node', 'rep', ...args], {
+      io,
+      env,
+      signal: options.signal ?? new AbortController().signal,
+      ...(options.longRun ? { longRun: options.longRun } : {}),
+    });
     return { code, signal: null, stdout: io.stdoutText(), stderr: io.stderrText() };
   } finally {
     stdin.destroy();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ensurePrivateDir, readLocalFile } from '../../local-file.js';
 import { removeStaleFiles, writePrivateFile } from '../../state/files.js';
 import { parsePoint } from '../../state/history.js';
-import { randomHex, sha256Hex } from '../../state/ids.js';
+import { memoryDigest, randomHex, sha256Hex } from '../../state/ids.js';
 import { compareNames, nameKey, pointKeys } from '../policy.js';
 import type { HistoryPoint, HistoryPort, HistoryStats, RangeQuestion } from '../port.js';
 import { MARKET_SERIES } from '../port.js';
@@ -22,6 +22,8 @@ const INDEX_FILE = 'index.jsonl';
 /** Where a prune links the file it replaces until its tail is copied; what a killed prune left is merged back on the next open. */
 const PRUNING_DIR = 'pruning';
 const MAX_INDEX_BYTES = 256 * 1024 * 1024;
+/** Series file names kept for a run before the list starts over (a batch asks for each of its names once or twice). */
+const SERIES_PATHS_MAX = 4096;
 
 /** One index line: a series and one spelling of its query and company name. */
 interface IndexEntry {
@@ -57,7 +59,10 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
   const seriesPath = (base: string, key: string) => {
     const series = `${base}\n${key}`;
     let path = seriesPaths.get(series);
-    if (path === undefined) seriesPaths.set(series, (path = join(dir, SERIES_DIR, `${sha256Hex(series).slice(0, 32)}.jsonl`)));
+    if (path === undefined) {
+      if (seriesPaths.size >= SERIES_PATHS_MAX) seriesPaths.clear(); // flat memory however many names a batch has
+      seriesPaths.set(series, (path = join(dir, SERIES_DIR, `${sha256Hex(series).slice(0, 32)}.jsonl`)));
+    }
     return path;
   };
   const readPoints = (path: string) => {
@@ -86,7 +91,8 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
   /**
    * The index lines known, read once a run rather than once an append (a batch's appends were
    * quadratic). Read again when the index was replaced or shrank (a prune elsewhere); lines another
-   * process added meanwhile may be written twice, which readers take once.
+   * process added meanwhile may be written twice, which readers take once. Each is kept as its
+   * memoryDigest (8 characters), not its text: a batch of 100,000 names adds 100,000 lines.
    */
   let indexLines: Set<string> | undefined;
   let indexSeen: { id: string; size: number } | undefined;
@@ -97,7 +103,7 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
   const knownIndexLines = () => {
     const now = indexIdentity();
     if (!indexLines || !indexSeen || !now || now.id !== indexSeen.id || now.size < indexSeen.size) {
-      indexLines = new Set(readIndex().map((entry) => indexLine(entry)));
+      indexLines = new Set(readIndex().map((entry) => memoryDigest(indexLine(entry))));
     }
     indexSeen = now;
     return indexLines;
@@ -122,8 +128,9 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
       for (const point of points) {
         const path = seriesPath(point.base_url, nameKey(point.query));
         const line = indexLine({ base: point.base_url, series: seriesName(path), query: point.query, ...(point.name ? { name: point.name } : {}) });
-        if (!known.has(line)) {
-          known.add(line);
+        const digest = memoryDigest(line);
+        if (!known.has(digest)) {
+          known.add(digest);
           newIndex.push(line);
         }
         const list = bySeries.get(path);
