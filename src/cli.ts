@@ -53,7 +53,12 @@ async function run(args: string[]): Promise<number> {
  * (docs/performance.md, issue 31). A fixed, smaller growth keeps it near what is live.
  */
 function longRun(): void {
-  process.getBuiltinModule('node:v8').setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  const v8 = process.getBuiltinModule('node:v8');
+  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  // Back to V8's default before anything else runs at exit: bin/rep.cjs writes its code cache then,
+  // and V8 stamps an entry with its flags (an entry made under this one would be refused by every
+  // later run, and written again by each).
+  process.prependListener('exit', () => v8.setFlagsFromString('--heap-growing-percent=0'));
 }
 
 /** How far V8 lets the old generation grow past what was live after a full collection, in percent. */

@@ -331,6 +331,28 @@ describe.each(nodeLines())('on %s', (node) => {
     }
   });
 
+  it("a batch, which tunes V8's heap as it runs, leaves an entry that later runs accept", async () => {
+    const cacheHome = join(home.dir, `cache-${++runs}`);
+    const api = await startFaultServer();
+    api.always('/api/audit', { body: { name: 'x', score: 80 } });
+    try {
+      const env = { XDG_CACHE_HOME: cacheHome, REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_startup_batch_0123', REP_MAX_AGE: '0' };
+      const batch = [REP_BIN, 'audit', 'Alpha', 'Beta', 'Gamma', '--format', 'ndjson'];
+      expect(await runCli(batch, { home, bin: node, env })).toMatchObject({ code: 0, stderr: '3 names: 3 audited\n' });
+      const dir = join(cacheHome, 'rep', 'code');
+      const [entry] = readdirSync(dir);
+      const first = statSync(join(dir, entry!));
+      // V8 stamps an entry with its flags: made under the batch's heap flag, every later run refused it and wrote it again.
+      expect((await runCli(batch, { home, bin: node, env })).code).toBe(0);
+      expect((await runCli([REP_BIN, 'audit', 'Alpha'], { home, bin: node, env })).code).toBe(0);
+      expect(readdirSync(dir)).toEqual([entry]);
+      const after = statSync(join(dir, entry!));
+      expect([after.ino, after.mtimeMs]).toEqual([first.ino, first.mtimeMs]);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('--sandbox writes no code cache (only its own store, in sandbox/)', async () => {
     const cacheHome = join(home.dir, `cache-${++runs}`);
     const run = await runCli([REP_BIN, '--sandbox', 'pulse'], { home, bin: node, env: { XDG_CACHE_HOME: cacheHome } });
