@@ -66,6 +66,15 @@ describe('putsBeforeCheck', () => {
   });
 });
 
+describe('the default bound', () => {
+  it('holds a batch of 100,000 answers of a disk block each with none evicted, even unprotected (issue 31)', () => {
+    const entries = Array.from({ length: 100_000 }, (_, i) => ({ name: `e${i}`, bytes: BLOCK_BYTES, usedAt: i }));
+    // protectedSince 0: nothing is spared for being this run's, and still nothing goes.
+    expect(evictionVictims(entries, CACHE_LIMITS, 0)).toEqual([]);
+    expect(100_000 * BLOCK_BYTES).toBeLessThanOrEqual(CACHE_LIMITS.maxBytes);
+  });
+});
+
 describe('evictionVictims', () => {
   const entry = (name: string, usedAt: number, bytes = BLOCK_BYTES): CacheEntryUse => ({ name, bytes, usedAt });
   const limits = { maxBytes: 10 * BLOCK_BYTES, evictEvery: 1 };
