@@ -64,8 +64,18 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   let settledInQueue = 0;
   /** Requests out and not answered yet: at most `concurrency` (cache lookups are not counted: they go at once). */
   let inFlight = 0;
-  /** Calls waiting for a request slot, oldest first (at most the window's names). */
-  const slotLine: object[] = [];
+  /** Calls waiting for a request slot, oldest first: each is handed a freed slot (true), or told to give up (false). */
+  const slotLine: Array<(handed: boolean) => void> = [];
+  /** A slot frees: the oldest waiting call takes it over, else it is free. */
+  const releaseSlot = () => {
+    const next = slotLine.shift();
+    if (next) next(true);
+    else inFlight -= 1;
+  };
+  /** The batch stopped or met the rate limit: no waiting call sends. */
+  const refuseWaiting = () => {
+    for (const waiting of slotLine.splice(0)) waiting(false);
+  };
   let rateLimit: RateLimitError | undefined;
   let read = 0;
   let allRead = false;
@@ -95,10 +105,15 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   let unsettled = 0;
   const onClosed = () => {
     closed.abort();
+    refuseWaiting();
     changed();
   };
   io.stdoutClosed.addEventListener('abort', onClosed, { once: true });
-  deps.signal.addEventListener('abort', changed, { once: true });
+  const onInterrupt = () => {
+    refuseWaiting();
+    changed();
+  };
+  deps.signal.addEventListener('abort', onInterrupt, { once: true });
 
   const flush = () => {
     while (queue[0]?.outcome && !io.stdoutClosed.aborted) {
@@ -114,25 +129,20 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const send = (slot: Slot) => {
     dedupe.start(slot.name);
     unsettled += 1;
-    // A cache miss takes a request slot, in the order the misses came (the oldest waiting one first,
-    // however often waiters are woken); once rate limited, nothing more is sent (only the cache answers).
+    // A cache miss takes a request slot, in the order the misses came (a freed slot goes to the oldest
+    // waiting one, without waking the others); once rate limited, nothing more is sent (only the cache answers).
     let holds = false;
     const beforeSend = async () => {
-      const ticket = {};
-      slotLine.push(ticket);
-      try {
-        for (;;) {
-          if (stopped()) throw new InterruptedError();
-          if (rateLimit) throw new NotCachedError('rate limited');
-          if (inFlight < concurrency && slotLine[0] === ticket) break;
-          await new Promise<void>((resolve) => waiters.add(resolve));
-        }
-      } finally {
-        slotLine.splice(slotLine.indexOf(ticket), 1);
+      if (stopped()) throw new InterruptedError();
+      if (rateLimit) throw new NotCachedError('rate limited');
+      if (inFlight < concurrency && slotLine.length === 0) inFlight += 1;
+      else {
+        const handed = await new Promise<boolean>((resolve) => slotLine.push(resolve));
+        // Handed a slot, but the answer that freed it may be the one that met the limit: checked again.
+        if (handed && (stopped() || rateLimit)) releaseSlot();
+        if (!handed || stopped() || rateLimit) throw stopped() ? new InterruptedError() : new NotCachedError('rate limited');
       }
-      inFlight += 1;
       holds = true;
-      changed(); // the next in line may take a slot still free
     };
     // The slot frees once the answer is in (or the call failed): the next request goes out while the
     // client stores this answer and its record is made, on the event loop's idle time.
@@ -140,7 +150,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     const onAnswered = () => {
       if (answered || !holds) return;
       answered = true;
-      inFlight -= 1;
+      releaseSlot();
       changed();
     };
     const call = {
@@ -154,7 +164,10 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       unsettled -= 1;
       onAnswered();
       if (answer === 'stopped') return changed();
-      rateLimit ??= answer.rateLimit;
+      if (answer.rateLimit && !rateLimit) {
+        rateLimit = answer.rateLimit;
+        refuseWaiting();
+      }
       const waiting = dedupe.settle(slot.name, answer.outcome);
       for (const other of waiting) Object.assign(other, { outcome: answer.outcome, change: answer.change });
       settledInQueue += 1 + waiting.length;
@@ -187,7 +200,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     dedupe.discard();
     progress.stop();
     io.stdoutClosed.removeEventListener('abort', onClosed);
-    deps.signal.removeEventListener('abort', changed);
+    deps.signal.removeEventListener('abort', onInterrupt);
   }
 
   if (deps.signal.aborted) {
