@@ -6,6 +6,7 @@ import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { cyrb64 } from '../state/ids.js';
 
 /** Names kept in memory before the rest go to the file. */
 const IN_MEMORY = 2048;
@@ -75,14 +76,6 @@ function openSpill(): { dir: string; fd: number; count: number } {
 
 /** cyrb53: a fast 53-bit string hash, so the distinct count holds numbers, not names. */
 export function hash53(text: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  const [h1, h2] = cyrb64(text);
+  return 4294967296 * (2097151 & h2) + h1;
 }

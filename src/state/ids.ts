@@ -50,7 +50,8 @@ export function memoryDigest(text: string): string {
   return String.fromCharCode(a >>> 16, a & 0xffff, b >>> 16, b & 0xffff, c >>> 16, c & 0xffff, d >>> 16, d & 0xffff);
 }
 
-function cyrb64(text: string, seed: number): [number, number] {
+/** cyrb53's two 32-bit halves of text's hash (seeded): fast, not cryptographic. */
+export function cyrb64(text: string, seed = 0): [number, number] {
   let h1 = 0xdeadbeef ^ seed;
   let h2 = 0x41c6ce57 ^ seed;
   for (let i = 0; i < text.length; i++) {
