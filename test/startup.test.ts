@@ -7,7 +7,7 @@
 // carries its own undici behind lazy web globals (fetch, Headers, node:http's WebSocket export…), which
 // rep must never wake.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -24,14 +24,21 @@ const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const HEAVY = ['undici', 'conf', 'ajv', 'ora', 'cli-table3', 'jmespath', 'postgres'] as const;
 const NODE_OWN_UNDICI = 'internal/deps/undici/undici';
 
+/**
+ * This node and each line scripts/node-lines.sh installed, each once (the node running the suite may
+ * be one of them). REP_TEST_NODE_LINES=self checks this node's alone: CI runs the suite on every line,
+ * and each pass checks its own.
+ */
 function nodeLines(): string[] {
+  if (process.env.REP_TEST_NODE_LINES === 'self') return [process.execPath];
   const dir = process.env.REP_NODE_LINES_DIR ?? join(import.meta.dirname, '..', '.cache', 'node-lines');
   const installed = existsSync(dir)
     ? readdirSync(dir)
         .map((line) => join(dir, line, 'bin', 'node'))
         .filter((node) => existsSync(node))
     : [];
-  return [process.execPath, ...installed];
+  const self = realpathSync(process.execPath);
+  return [process.execPath, ...installed.filter((node) => realpathSync(node) !== self)];
 }
 
 /** Node 22.1+ has a compile cache, which bin/rep.cjs turns on for `--version` (other runs use rep's own code cache). */
