@@ -1,6 +1,7 @@
 // The batch's pure parts: the dedupe that keeps answers compactly, and the tally behind the summary line and exit code.
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Dedupe } from '../src/batch/dedupe.js';
@@ -27,6 +28,21 @@ describe('Dedupe', () => {
   });
 
   it('keeps every answer however many names: older ones in a file it removes, read back by name', () => {
+    // A temp folder of this test's own: batches of other test files make theirs in the shared one meanwhile.
+    const saved = process.env.TMPDIR;
+    const root = mkdtempSync(join(tmpdir(), 'dedupe-test-'));
+    process.env.TMPDIR = root;
+    try {
+      expect(dedupeDirs()).toEqual([]);
+      keepsEveryAnswer();
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  const keepsEveryAnswer = () => {
     const before = new Set(dedupeDirs());
     const dedupe = new Dedupe<string>({ inMemory: 2 });
     const outcomeOf = (index: number): Outcome =>
@@ -43,7 +59,7 @@ describe('Dedupe', () => {
     expect(dedupe.get('Café 3000')).toBeUndefined();
     dedupe.discard();
     expect(dedupeDirs().filter((dir) => !before.has(dir))).toEqual([]);
-  });
+  };
 
   it('a name whose hash another name took is still told apart', () => {
     const dedupe = new Dedupe<string>({ inMemory: 0 });
