@@ -87,7 +87,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     progress.update(`auditing: ${done} of ${count}${known ? '' : '+'} ${count === 1 && known ? 'name' : 'names'} done`);
   };
 
-  // Waiters (the loop below, calls waiting for a request slot); every change that might unblock one calls `changed`.
+  // The loop below waits here (calls wait for a request slot in slotLine); every change that might unblock it calls `changed`.
   const waiters = new Set<() => void>();
   const changed = () => {
     const woken = [...waiters];
@@ -103,16 +103,15 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const closed = new AbortController();
   /** Calls not settled yet (answered, stored and their record made). */
   let unsettled = 0;
-  const onClosed = () => {
-    closed.abort();
-    refuseWaiting();
-    changed();
-  };
-  io.stdoutClosed.addEventListener('abort', onClosed, { once: true });
   const onInterrupt = () => {
     refuseWaiting();
     changed();
   };
+  const onClosed = () => {
+    closed.abort();
+    onInterrupt();
+  };
+  io.stdoutClosed.addEventListener('abort', onClosed, { once: true });
   deps.signal.addEventListener('abort', onInterrupt, { once: true });
 
   const flush = () => {
@@ -138,9 +137,11 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       if (inFlight < concurrency && slotLine.length === 0) inFlight += 1;
       else {
         const handed = await new Promise<boolean>((resolve) => slotLine.push(resolve));
-        // Handed a slot, but the answer that freed it may be the one that met the limit: checked again.
-        if (handed && (stopped() || rateLimit)) releaseSlot();
-        if (!handed || stopped() || rateLimit) throw stopped() ? new InterruptedError() : new NotCachedError('rate limited');
+        // Told to give up, or handed a slot by the very answer that met the limit: checked again.
+        if (stopped() || rateLimit) {
+          if (handed) releaseSlot();
+          throw stopped() ? new InterruptedError() : new NotCachedError('rate limited');
+        }
       }
       holds = true;
     };
