@@ -158,7 +158,7 @@ export function openStore(deps: Deps): Store {
   const team = teamStoreUrl(deps);
   if (team) {
     // Its failures are told once where rep goes on without it (an answer, a count); close() settles what is pending.
-    const shared = openTeamStore(team, { env: deps.env, home: deps.env.HOME ?? homedir(), timeout: deps.globals.timeout, warn: deps.warn });
+    const shared = openTeamStore(team, { env: deps.env, home: deps.env.HOME ?? homedir(), timeout: deps.globals.timeout, warn: deps.warn, connectNow: true });
     deps.onExit(() => shared.close());
     return shared;
   }

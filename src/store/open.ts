@@ -5,6 +5,7 @@ import { UsageError } from '../api/errors.js';
 import { sha256Hex } from '../state/ids.js';
 import type { AnswerStorePort, HistoryPort, LedgerPort, Store } from './port.js';
 import type { PostgresStoreOptions } from './postgres/index.js';
+import { connectEarly } from './postgres/early.js';
 import { describeTarget, parseStoreUrl, type StoreTarget } from './postgres/url.js';
 
 export interface OpenStoreOptions {
@@ -18,11 +19,16 @@ export interface OpenStoreOptions {
   timeout?: number;
   /** Told once when the store fails where rep carries on without it. */
   warn?: (text: string) => void;
+  /**
+   * Begin connecting now rather than on first use, for a caller that uses the store at once (the CLI):
+   * the server starts the connection while the driver loads (postgres/early.ts).
+   */
+  connectNow?: boolean;
 }
 
 /**
  * A store on a PostgreSQL database, for `createClient({ store })`: `openStore('postgres://rep@db.internal/rep')`.
- * Nothing connects until the store is first used; the driver loads then. A malformed URL throws UsageError.
+ * Nothing connects until the store is first used (unless `connectNow`); the driver loads then. A malformed URL throws UsageError.
  */
 export function openStore(url: string, options: OpenStoreOptions = {}): Store {
   const home = options.home ?? homedir();
@@ -37,6 +43,7 @@ export function openStore(url: string, options: OpenStoreOptions = {}): Store {
     machine: options.machine ?? machineId(home),
     ...(options.timeout === undefined ? {} : { connectTimeout: options.timeout }),
     ...(options.warn ? { warn: options.warn } : {}),
+    ...(options.connectNow ? { early: connectEarly(target) } : {}),
   });
 }
 
@@ -57,7 +64,10 @@ function lazyPostgresStore(options: PostgresStoreOptions): Store {
     history: later(async () => (await store()).history, HISTORY_METHODS),
     singleFlight: { run: async (key, work, signal) => (await store()).singleFlight!.run(key, work, signal) },
     describe: () => ({ kind: 'postgres', details: describeTarget(options.target) }),
-    close: async () => (opened ? (await opened).close() : undefined),
+    close: async () => {
+      if (opened) await (await opened).close();
+      options.early?.discard(); // begun, never used
+    },
   };
 }
 

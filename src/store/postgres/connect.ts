@@ -1,8 +1,9 @@
 // The driver (Postgres.js, its own leaf of dist/lib/, loaded only when a store URL is set), its
 // connection options from a store target, and its errors in rep's words, without a password.
-import { connect as connectSocket, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Options, Sql } from 'postgres';
 import { StoreError } from '../errors.js';
+import { openSocket, type EarlyConnection } from './early.js';
 import { targetText, type StoreTarget } from './url.js';
 
 export interface ConnectOptions {
@@ -10,6 +11,8 @@ export interface ConnectOptions {
   connectTimeout?: number;
   /** Connections at most (a batch asks in parallel; single-flight holds one per waiting question). */
   max?: number;
+  /** A connection the CLI began before the driver loaded (early.ts): the first one the driver makes. */
+  early?: EarlyConnection;
 }
 
 /** A pool, and its sockets while open: ending it, rep lets them go without waiting for the server to close them. */
@@ -18,7 +21,7 @@ export interface Pool {
   sockets: ReadonlySet<Socket>;
 }
 
-export async function connect(target: StoreTarget, { connectTimeout = 10, max = 10 }: ConnectOptions = {}): Promise<Pool> {
+export async function connect(target: StoreTarget, { connectTimeout = 10, max = 10, early }: ConnectOptions = {}): Promise<Pool> {
   const { default: postgres } = await import('postgres');
   const socket = target.host.startsWith('/');
   const path = `${target.host}/.s.PGSQL.${target.port}`;
@@ -27,7 +30,7 @@ export async function connect(target: StoreTarget, { connectTimeout = 10, max = 
   // says; its host names the server for SNI). A documented option that Postgres.js's types lack.
   const ownSockets = {
     socket: () => {
-      const opened = Object.assign(socket ? connectSocket({ path }) : connectSocket({ host: target.host, port: target.port }), { host: target.host });
+      const opened = Object.assign(early?.take() ?? openSocket(target), { host: target.host });
       sockets.add(opened);
       opened.once('close', () => sockets.delete(opened));
       return opened;

@@ -1,0 +1,96 @@
+// A connection begun before the driver is loaded. A run of the CLI that opens the team store uses it at
+// once, but between the two come loading the driver and rep's store code: a few milliseconds in which
+// the server could be forking the connection's backend and starting it up. So the CLI connects as it
+// opens the store and, where no TLS is to be negotiated, sends the startup message too (the one the
+// driver would send first: the same bytes, checked when the driver writes them); the driver then takes
+// this socket for its first connection and finds the server's answer waiting. Imports nothing: a run
+// of the local store loads this file too, and takes Node's net module only when it connects.
+import type { Socket } from 'node:net';
+import type { StoreTarget } from './url.js';
+
+export interface EarlyConnection {
+  /** The socket, once, for the driver's first connection; undefined when it failed or closed meanwhile (the driver then makes its own). */
+  take(): Socket | undefined;
+  /** Closes it if the driver never took it. */
+  discard(): void;
+}
+
+/** The socket a target connects through: a unix socket in its directory, or TCP. */
+export function openSocket(target: StoreTarget): Socket {
+  const { connect } = process.getBuiltinModule('node:net');
+  return target.host.startsWith('/') ? connect({ path: `${target.host}/.s.PGSQL.${target.port}` }) : connect({ host: target.host, port: target.port });
+}
+
+/** Whether the driver's first message on a new connection is its startup message (no TLS to ask for first). */
+export function startsInTheClear(target: StoreTarget): boolean {
+  return target.host.startsWith('/') || target.sslmode === 'disable';
+}
+
+/**
+ * The startup message (protocol 3.0) as Postgres.js writes it for the options connect.ts gives it: user,
+ * database, client_encoding, then the connection settings (application_name first: the driver's own
+ * default holds that place, and rep always sets it), each name and value ending in a NUL.
+ */
+export function startupMessage(target: StoreTarget): Buffer {
+  const parameters = Object.assign(
+    { user: target.user, database: target.database, client_encoding: 'UTF8' },
+    { application_name: target.settings.application_name, ...target.settings },
+  );
+  const body = `${Object.entries(parameters)
+    .filter(([, value]) => value)
+    .map(([name, value]) => `${name}\u0000${value}`)
+    .join('\u0000')}\u0000\u0000`;
+  const message = Buffer.alloc(8 + Buffer.byteLength(body));
+  message.writeInt32BE(message.length, 0);
+  message.writeInt32BE(196608, 4); // protocol 3.0
+  message.write(body, 8);
+  return message;
+}
+
+export function connectEarly(target: StoreTarget): EarlyConnection {
+  let socket: Socket | undefined = openSocket(target);
+  let failed = false;
+  // Until the driver takes it, a failure is only noted: the driver's own connection then meets it again and says it in rep's words.
+  const fail = () => {
+    failed = true;
+  };
+  socket.once('error', fail).once('close', fail);
+  const sent = startsInTheClear(target) ? startupMessage(target) : undefined;
+  if (sent) socket.write(sent);
+  return {
+    take() {
+      const taken = socket;
+      socket = undefined;
+      if (!taken) return undefined;
+      taken.off('error', fail).off('close', fail);
+      if (failed) {
+        taken.destroy();
+        return undefined;
+      }
+      if (sent) skipFirstWrite(taken, sent);
+      return taken;
+    },
+    discard() {
+      socket?.destroy();
+      socket = undefined;
+    },
+  };
+}
+
+/**
+ * Makes the socket's first write the one already sent: the driver's startup message, which must be
+ * byte for byte what was sent (else the connection fails loudly: it would be a bug of rep's, never
+ * something to hide).
+ */
+function skipFirstWrite(socket: Socket, sent: Buffer): void {
+  const write = socket.write;
+  socket.write = function (this: Socket, chunk: unknown, ...rest: unknown[]) {
+    socket.write = write;
+    if (Buffer.isBuffer(chunk) && chunk.length >= sent.length && chunk.subarray(0, sent.length).equals(sent)) {
+      // The driver gathers what it writes in one turn: what follows the startup message goes on.
+      return Reflect.apply(write, socket, [chunk.subarray(sent.length), ...rest]) as boolean;
+    }
+    socket.destroy(new Error('rep sent the store a startup message other than its driver’s'));
+    return false;
+  } as Socket['write'];
+}

@@ -1,0 +1,154 @@
+// The team store's early connection (src/store/postgres/early.ts): the CLI connects, and sends the
+// startup message, before the driver loads; the driver then takes that socket. Against a real cluster
+// (SCRAM over TCP, trust over the unix socket), and a loopback listener that only records bytes.
+import { once } from 'node:events';
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '../src/store/postgres/connect.js';
+import { connectEarly, startupMessage, startsInTheClear, type EarlyConnection } from '../src/store/postgres/early.js';
+import { parseStoreUrl, type StoreTarget } from '../src/store/postgres/url.js';
+import { ADMIN_PASSWORD, postgresAvailable, sharedPostgres, type PostgresCluster } from './helpers/postgres.js';
+
+/** A loopback listener that keeps what each connection sent; it never answers. */
+async function recorder(): Promise<{ server: Server; port: number; received: () => Promise<Buffer>; closed: () => Promise<void> }> {
+  const chunks: Buffer[] = [];
+  let connection: Socket | undefined;
+  const connected = new Promise<Socket>((resolve) => {
+    const server = createServer((socket) => {
+      connection = socket;
+      socket.on('data', (chunk) => chunks.push(chunk));
+      resolve(socket);
+    });
+    servers.push(server);
+  });
+  const server = servers.at(-1)!;
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    server,
+    port: (server.address() as { port: number }).port,
+    async received() {
+      await connected;
+      for (let i = 0; i < 200 && Buffer.concat(chunks).length < 8; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      const all = Buffer.concat(chunks);
+      return all.subarray(0, all.readInt32BE(0));
+    },
+    async closed() {
+      const socket = connection ?? (await connected);
+      if (!socket.closed) await once(socket, 'close');
+    },
+  };
+}
+const servers: Server[] = [];
+afterAll(() => {
+  for (const server of servers) server.close();
+});
+
+const target = (url: string, env: Record<string, string> = {}): StoreTarget => parseStoreUrl(url, env);
+
+describe('the early startup message', () => {
+  it('is the driver’s own, byte for byte, with settings and an application name', async () => {
+    for (const query of ['sslmode=disable', 'sslmode=disable&application_name=nightly&options=-c%20statement_timeout%3D5000%20-c%20search_path%3Drep']) {
+      const listener = await recorder();
+      const aimed = target(`postgres://ci_reader@127.0.0.1:${listener.port}/team_db?${query}`);
+      const pool = await connect(aimed, { connectTimeout: 5 });
+      const pending = pool.sql`select 1`.catch(() => undefined); // the listener never answers
+      expect(await listener.received()).toEqual(startupMessage(aimed));
+      await pool.sql.end({ timeout: 0 });
+      await pending;
+    }
+  });
+
+  it('is sent only where no TLS is asked for first: a unix socket, or sslmode=disable', () => {
+    expect(startsInTheClear(target('postgres://u@127.0.0.1:5432/d?sslmode=disable'))).toBe(true);
+    expect(startsInTheClear(target('postgres:///d?host=/var/run/postgresql&user=u'))).toBe(true);
+    expect(startsInTheClear(target('postgres://u@db.example:5432/d?sslmode=require'))).toBe(false);
+    expect(startsInTheClear(target('postgres://u@db.example:5432/d'))).toBe(false); // prefer, libpq's default
+  });
+
+  it('a first write other than the message sent fails the connection rather than reach the server', async () => {
+    const listener = await recorder();
+    const early = connectEarly(target(`postgres://u@127.0.0.1:${listener.port}/d?sslmode=disable`));
+    const socket = early.take()!;
+    const failed = once(socket, 'error');
+    socket.write(Buffer.from('not the startup message'));
+    expect(String((await failed)[0])).toContain('startup message other than its driver’s');
+  });
+
+  it('an early connection the driver never took is closed by discard()', async () => {
+    const listener = await recorder();
+    const early = connectEarly(target(`postgres://u@127.0.0.1:${listener.port}/d?sslmode=disable`));
+    await listener.received();
+    early.discard();
+    await listener.closed();
+    expect(early.take()).toBeUndefined();
+  });
+
+  it('one that fails (nothing listening) fails as the driver’s own connection would: connection refused', async () => {
+    const listener = await recorder();
+    const port = listener.port;
+    listener.server.close();
+    await once(listener.server, 'close');
+    const aimed = target(`postgres://u@127.0.0.1:${port}/d?sslmode=disable`);
+    const pool = await connect(aimed, { early: connectEarly(aimed), max: 1, connectTimeout: 5 });
+    try {
+      await expect(pool.sql`select 1`).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    } finally {
+      await pool.sql.end({ timeout: 0 });
+    }
+  });
+});
+
+const available = postgresAvailable();
+let cluster: PostgresCluster;
+beforeAll(async () => {
+  if (available) cluster = await sharedPostgres();
+}, 60_000);
+
+describe.skipIf(!available)('the early connection on a real server', () => {
+  /** An early connection that tells which socket it handed over. */
+  const watched = (early: EarlyConnection) => {
+    const taken: Socket[] = [];
+    return {
+      taken,
+      early: {
+        take: () => {
+          const socket = early.take();
+          if (socket) taken.push(socket);
+          return socket;
+        },
+        discard: () => early.discard(),
+      },
+    };
+  };
+
+  it('the driver’s first connection is the early one, startup sent ahead: over TCP with SCRAM, and over the unix socket', async () => {
+    const database = await cluster.createDatabase();
+    const urls = [cluster.url(database), `postgres:///${database}?host=${cluster.socketDir}&port=${cluster.port}&user=postgres`];
+    for (const url of urls) {
+      const aimed = parseStoreUrl(url, { PGPASSWORD: ADMIN_PASSWORD });
+      expect(startsInTheClear(aimed)).toBe(true);
+      const { early, taken } = watched(connectEarly(aimed));
+      const pool = await connect(aimed, { early, max: 1 });
+      try {
+        const [row] = await pool.sql<Array<{ user: string; app: string }>>`select current_user as user, current_setting('application_name') as app`;
+        expect(row).toEqual({ user: 'postgres', app: 'rep' });
+        expect(taken).toHaveLength(1);
+        expect(pool.sockets.has(taken[0]!)).toBe(true);
+      } finally {
+        await pool.sql.end();
+      }
+    }
+  });
+
+  it('a wrong password on an early connection is refused as the driver’s own would be', async () => {
+    const database = await cluster.createDatabase();
+    const aimed = parseStoreUrl(cluster.url(database), { PGPASSWORD: 'wrong-pass-5150' });
+    const pool = await connect(aimed, { early: connectEarly(aimed), max: 1 });
+    try {
+      await expect(pool.sql`select 1`).rejects.toMatchObject({ code: '28P01' });
+    } finally {
+      await pool.sql.end();
+    }
+  });
+});
