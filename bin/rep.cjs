@@ -35,8 +35,8 @@ const args = process.argv.slice(2);
 // a command makes them); `--version` and the completion helper run little code and keep small ones.
 // COMMANDS are program.ts's commands (test/startup.test.ts checks that they agree).
 const COMMANDS = ['audit', 'search', 'pulse', 'history', 'report', 'status', 'login', 'logout', 'sandbox', 'cache', 'completion', 'api', 'version', 'help'];
-const trivial = (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) || args[0] === '__complete';
-const kind = trivial ? 'version' : (args.find((arg) => COMMANDS.includes(arg)) ?? 'other');
+const trivial = isTrivial(args);
+const kind = entryKind(args);
 /** undici, which rep loads only for requests through a proxy. */
 const PROXY_CLIENT = join(dist, 'lib', 'undici.cjs');
 const STALE_DAYS = 30;
@@ -53,9 +53,9 @@ let compileCache;
 // `--sandbox` writes no file (README): it reads entries other runs made, and makes none.
 const writes = !args.includes('--sandbox');
 
-// Run as the bin (always, but when a test requires this file for repCacheDir).
+// Run as the bin (always, but when a test requires this file for repCacheDir or entryKind).
 if (require.main === module) run();
-module.exports = { repCacheDir };
+module.exports = { repCacheDir, entryKind };
 
 function run() {
   try {
@@ -82,6 +82,16 @@ function run() {
     process.stderr.write('rep: dist/ is not built in this checkout\nhint: run `npm run build` (`npm test` builds it too)\n');
     process.exitCode = 1;
   }
+}
+
+/** `--version` and the completion helper: they run little code (and keep small entries). */
+function isTrivial(args) {
+  return (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) || args[0] === '__complete';
+}
+
+/** Which command's entries a run of `rep …args` uses (the test helpers seed a new home's cache with them). */
+function entryKind(args) {
+  return isTrivial(args) ? 'version' : (args.find((arg) => COMMANDS.includes(arg)) ?? 'other');
 }
 
 /**

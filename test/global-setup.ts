@@ -1,8 +1,9 @@
 // End-to-end tests run the built CLI: build dist/ once before any test file runs. The PostgreSQL
 // tests share one cluster a run (test/helpers/postgres.ts): started by the first file that asks, in
-// the folder given here, and stopped when the run ends.
+// the folder given here, and stopped when the run ends; so is the pool of code cache entries that
+// spawned reps share (helpers/cli.ts).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Where the run's shared PostgreSQL cluster is started and found (sharedPostgres). */
     postgresRun: string;
+    /** Code cache entries that spawned reps made in new homes, to seed the next new homes with (helpers/cli.ts). */
+    codeCachePool: string;
   }
 }
 
@@ -22,5 +25,10 @@ export default function setup(project: TestProject): () => void {
   execFileSync(process.execPath, ['scripts/build.mjs', '--no-types'], { cwd: root, stdio: 'inherit' });
   const postgresRun = mkdtempSync(join(tmpdir(), 'rep-pg-run-'));
   project.provide('postgresRun', postgresRun);
-  return () => stopSharedPostgres(postgresRun);
+  const codeCachePool = mkdtempSync(join(tmpdir(), 'rep-code-pool-'));
+  project.provide('codeCachePool', codeCachePool);
+  return () => {
+    stopSharedPostgres(postgresRun);
+    rmSync(codeCachePool, { recursive: true, force: true });
+  };
 }

@@ -4,12 +4,13 @@
 // signals, pipes, terminals, proxies, the bin shim, the tarball, parallel processes). `useRep()` is
 // the one fixture: a home, strict servers and `rep` per test, all cleaned up after it.
 import { spawn, type ChildProcessByStdio, type StdioOptions } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { afterEach } from 'vitest';
+import { afterEach, inject } from 'vitest';
 import { testIO, type TestIOOptions } from '../../src/io.js';
 import { main } from '../../src/main.js';
 import { startFaultServer, type FaultServer } from './fault-server.js';
@@ -141,10 +142,46 @@ export async function runInProcess(args: string[], options: InProcessOptions): P
   }
 }
 
+const bin = createRequire(import.meta.url)(REP_BIN) as {
+  repCacheDir: (env: Record<string, string | undefined>, platform: NodeJS.Platform) => string;
+  entryKind: (args: string[]) => string;
+};
+
+/**
+ * A new home's first spawned rep starts with the code cache entries an earlier new home's first rep
+ * made for the same command (copies, from the run's pool: global-setup.ts), as a user's rep starts
+ * with the entries of their earlier runs; without them every spawn compiled the CLI afresh and wrote
+ * its entries at exit, some 10-15 ms of CPU each. Only into a code/ folder not there yet (a test that
+ * plants entries makes it first), never under --sandbox (it writes no file) or --debug, nor with the
+ * cache turned off. Returns the folder, for feedCodeCachePool, when it was seeded.
+ */
+function seedCodeCache(args: string[], env: Record<string, string>): { dir: string; pool: string } | undefined {
+  if (env.NODE_DISABLE_COMPILE_CACHE || args.includes('--sandbox') || args.includes('--debug')) return undefined;
+  const dir = join(bin.repCacheDir(env, process.platform), 'code');
+  if (existsSync(dir)) return undefined;
+  const pool = inject('codeCachePool');
+  const kind = bin.entryKind(args);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const name of readdirSync(pool)) if (name.endsWith('.bin') && name.split('-')[1] === kind) copyFileSync(join(pool, name), join(dir, name));
+  return { dir, pool };
+}
+
+/** Adds the entries the first rep of a seeded home made to the pool (each whole: a copy renamed into place). */
+function feedCodeCachePool({ dir, pool }: { dir: string; pool: string }): void {
+  const have = new Set(readdirSync(pool));
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.bin') || have.has(name)) continue;
+    const temp = join(pool, `.${name}.${process.pid}.${Math.random().toString(36).slice(2)}`);
+    copyFileSync(join(dir, name), temp);
+    renameSync(temp, join(pool, name));
+  }
+}
+
 /** Runs `node bin/rep.cjs …args` (or `options.bin …args`) and collects its exit code and output. Never blocks the event loop. */
 export function runCli(args: string[], options: SpawnOptions): Promise<CliResult> {
   const env = envFor(options.home, options.env, { PATH: process.env.PATH ?? '' });
-  return new Promise((resolve, reject) => {
+  const seeded = options.bin ? undefined : seedCodeCache(args, env);
+  return new Promise<CliResult>((resolve, reject) => {
     const stdinFd = options.stdinFrom === undefined ? undefined : openSync(options.stdinFrom, 'r');
     const stdio: StdioOptions = [stdinFd ?? 'pipe', options.stdoutFd ?? 'pipe', options.stderrFd ?? 'pipe'];
     const [file, argv] = options.bin ? [options.bin, args] : [process.execPath, [REP_BIN, ...args]];
@@ -168,6 +205,7 @@ export function runCli(args: string[], options: SpawnOptions): Promise<CliResult
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(killer);
+      if (seeded) feedCodeCachePool(seeded);
       resolve({ code, signal, stdout, stderr });
     });
     const { stdin } = child;
