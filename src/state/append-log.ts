@@ -20,6 +20,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmdirSync,
   rmSync,
   unlinkSync,
   writeSync,
@@ -146,6 +147,7 @@ export function rewriteLog(path: string, options: RewriteOptions): RewriteOutcom
     }
   } finally {
     releaseLock(lock);
+    removeIfEmpty(options.asideDir);
   }
 }
 
@@ -176,6 +178,7 @@ export function recoverRewrites(
       releaseLock(lock);
     }
   }
+  removeIfEmpty(asideDir);
 }
 
 /** The texts of the asides of the log at path (a live or killed rewrite's old file): readers that must miss no line read them too. */
@@ -230,10 +233,10 @@ interface Lock {
  * identity check before the rename still keeps its rewrite from being undone.)
  */
 function takeLock(asideDir: string, stem: string): Lock | undefined {
-  ensurePrivateDir(asideDir);
   const path = join(asideDir, `${stem}.lock`);
-  for (let attempt = 1; attempt <= 2; attempt++) {
+  for (let attempt = 1; attempt <= 3; attempt++) {
     try {
+      ensurePrivateDir(asideDir);
       const fd = openSync(path, 'wx', 0o600);
       try {
         writeSync(fd, `${process.pid}\n`);
@@ -242,7 +245,9 @@ function takeLock(asideDir: string, stem: string): Lock | undefined {
         closeSync(fd);
       }
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') continue; // another process removed the empty folder meanwhile
+      if (code !== 'EEXIST') throw error;
       const stale = staleLockId(path);
       if (!stale) return undefined;
       clearStaleLock(path, stale);
@@ -300,6 +305,15 @@ function clearStaleLock(path: string, staleId: string): void {
 
 function releaseLock(lock: Lock): void {
   if (pathId(lock.path) === lock.id) rmSync(lock.path, { force: true });
+}
+
+/** The aside folder goes when nothing is in it (a reader then need not look): never one in use. */
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // Not empty (a lock, a killed rewrite's aside), or gone.
+  }
 }
 
 function stemOf(path: string): string {
