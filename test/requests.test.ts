@@ -1,19 +1,23 @@
-// The local request count (src/state/requests.ts over src/state/record-store.ts): counting, estimating,
-// records that parallel writers cannot lose, merged and pruned so the files stay few and small.
+// The local request count (src/state/requests.ts over src/state/append-log.ts): counting, estimating,
+// lines that parallel writers cannot lose, one log a key, rewritten and pruned so it stays small.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { keyId, MERGE_AT, openRequestLog, readRequestStatus, REQUESTS_DIR, requestsDir } from '../src/state/requests.js';
+import { keyId, openRequestLog, readRequestStatus, REQUESTS_DIR, requestsDir, REWRITE_AT_BYTES } from '../src/state/requests.js';
 
 const NOW = Date.UTC(2030, 0, 1, 12, 0, 0);
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 let root: string;
 let dir: string;
-/** The record files in the store. */
+/** The files in the store. */
 const recordFiles = () => readdirSync(join(dir, REQUESTS_DIR));
+/** Runs enough to have made the earlier rep merge its record files (16) twice. */
+const MANY_RUNS = 32;
+/** Requests enough to pass REWRITE_AT_BYTES in one run's lines. */
+const PAST_REWRITE = Math.ceil(REWRITE_AT_BYTES / 40);
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'rep-requests-'));
@@ -119,61 +123,63 @@ describe('openRequestLog', () => {
     expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(3);
   });
 
-  it("a run's live file is counted while it runs, left alone by merges, and counted once after them", () => {
+  it("a run's log is counted while it runs, through other runs' rewrites, and counted once after them", () => {
     const running = openRequestLog(dir, 'abc', () => NOW);
     running.record(NOW);
-    for (let run = 0; run < 2 * MERGE_AT; run++) {
+    for (let run = 0; run < MANY_RUNS; run++) {
       const other = openRequestLog(dir, 'abc', () => NOW);
       other.record(NOW);
-      other.flush(); // merges as the files pile up
+      if (run === 0) for (let i = 0; i < PAST_REWRITE; i++) other.record(NOW); // rewrites the log under the running one
+      other.flush();
     }
     running.record(NOW);
-    expect(recordFiles().filter((name) => name.endsWith('.live.jsonl'))).toHaveLength(1);
-    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(2 * MERGE_AT + 2);
+    expect(recordFiles()).toEqual(['abc.log']);
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(MANY_RUNS + PAST_REWRITE + 2);
     running.flush();
-    expect(recordFiles().filter((name) => name.endsWith('.live.jsonl'))).toHaveLength(0);
-    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(2 * MERGE_AT + 2);
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(MANY_RUNS + PAST_REWRITE + 2);
   });
 
-  it('keeps the files few: merged once there are MERGE_AT of them, every count kept', () => {
-    for (let run = 0; run < 5 * MERGE_AT; run++) {
+  it('keeps the files few: one log a key, every count kept', () => {
+    for (let run = 0; run < 5 * MANY_RUNS; run++) {
       const log = openRequestLog(dir, 'abc', () => NOW);
       log.record(NOW - (run % 50) * MINUTE);
       log.flush();
-      expect(recordFiles().length).toBeLessThan(MERGE_AT);
+      expect(recordFiles().length).toBe(1);
     }
-    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(5 * MERGE_AT);
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(5 * MANY_RUNS);
     expect(recordFiles().some((name) => name.startsWith('.'))).toBe(false); // no lock or temp file left
   });
 
-  it('a merge drops counts older than an hour, and keeps only the latest rate-limit facts of a key', () => {
-    for (let run = 0; run < MERGE_AT - 1; run++) {
+  it('a rewrite drops counts older than an hour, and keeps only the latest rate-limit facts of a key', () => {
+    for (let run = 0; run < 15; run++) {
       const log = openRequestLog(dir, 'abc', () => NOW - 2 * HOUR);
       log.record(NOW - 2 * HOUR);
       log.noteRateLimit({ remaining: run, seenAt: NOW - 2 * HOUR + run });
       log.flush();
     }
     const now = openRequestLog(dir, 'abc', () => NOW);
-    now.record(NOW);
-    now.flush(); // the MERGE_AT-th file: merged at NOW
+    for (let i = 0; i < PAST_REWRITE; i++) now.record(NOW); // past the size: rewritten at NOW
+    now.flush();
     const files = recordFiles();
     expect(files).toHaveLength(1);
     const lines = readFileSync(join(dir, REQUESTS_DIR, files[0] as string), 'utf8')
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines).toHaveLength(2);
-    expect(readRequestStatus(dir, 'abc', NOW)).toEqual({ lastHour: 1, rateLimit: { remaining: MERGE_AT - 2, seenAt: NOW - 2 * HOUR + MERGE_AT - 2 } });
+    expect(lines.length).toBeLessThan(PAST_REWRITE / 2); // the requests before the rewrite folded into one line
+    expect(lines.filter((line) => typeof line.at === 'number' && line.at < NOW - HOUR)).toEqual([]); // the old ones gone
+    expect(lines.filter((line) => 'rateLimit' in line)).toHaveLength(1);
+    expect(readRequestStatus(dir, 'abc', NOW)).toEqual({ lastHour: PAST_REWRITE, rateLimit: { remaining: 14, seenAt: NOW - 2 * HOUR + 14 } });
   });
 
-  it('counts a record once when racing merges left it in two files', () => {
+  it('counts a line once when an appender that raced a rewrite wrote it twice', () => {
     const log = openRequestLog(dir, 'abc', () => NOW);
     log.record(NOW);
     log.record(NOW);
     log.flush();
     const [file] = recordFiles();
     const text = readFileSync(join(dir, REQUESTS_DIR, file as string), 'utf8');
-    writeFileSync(join(dir, REQUESTS_DIR, 'merged-elsewhere.jsonl'), text, { mode: 0o600 });
+    writeFileSync(join(dir, REQUESTS_DIR, file as string), text + text, { mode: 0o600 });
     expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(2);
   });
 
@@ -188,16 +194,16 @@ describe('openRequestLog', () => {
     expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(3);
   });
 
-  it('never reads what is not a regular file (a FIFO would hang), and a merge clears it', () => {
+  it('never reads what is not a regular file (a FIFO would hang) among the earlier record files, and clears it', () => {
     mkdirSync(join(dir, REQUESTS_DIR), { recursive: true });
     expect(spawnSync('mkfifo', [join(dir, REQUESTS_DIR, 'fifo.jsonl')]).status).toBe(0);
     symlinkSync('/dev/zero', join(dir, REQUESTS_DIR, 'zero.jsonl'));
-    for (let run = 0; run < MERGE_AT; run++) {
+    for (let run = 0; run < MANY_RUNS; run++) {
       const log = openRequestLog(dir, 'abc', () => NOW);
       log.record(NOW);
       log.flush();
     }
-    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(MERGE_AT);
+    expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(MANY_RUNS);
     expect(recordFiles().filter((name) => ['fifo.jsonl', 'zero.jsonl'].includes(name))).toEqual([]);
   });
 
@@ -222,14 +228,14 @@ describe('the rate-limit facts and counts read back', () => {
     dir = join(root, 'state');
   });
 
-  /** Runs that each note one rate-limit snapshot, then one more run at `at` that merges them all. */
+  /** Runs that each note one rate-limit snapshot, then runs at `at` that count (the earlier rep merged them all). */
   function mergeAfter(seenAts: number[], at: number): void {
     for (const seenAt of seenAts) {
       const log = openRequestLog(dir, 'abc', () => at);
       log.noteRateLimit({ remaining: 1, seenAt });
       log.flush();
     }
-    for (let run = seenAts.length; run < MERGE_AT; run++) {
+    for (let run = seenAts.length; run < MANY_RUNS; run++) {
       const log = openRequestLog(dir, 'abc', () => at);
       log.record(at);
       log.flush();
@@ -265,7 +271,7 @@ describe('the rate-limit facts and counts read back', () => {
       expect(log.lastRateLimit()).toEqual({ limit: 100, windowSeconds: 3600, seenAt: NOW });
     });
 
-    it('are kept for 24 hours through a merge, not longer', () => {
+    it('are kept for 24 hours, not longer', () => {
       mergeAfter([NOW - 24 * HOUR], NOW);
       expect(readRequestStatus(dir, 'abc', NOW).rateLimit).toEqual({ remaining: 1, seenAt: NOW - 24 * HOUR });
       rmSync(dir, { recursive: true });
@@ -273,7 +279,7 @@ describe('the rate-limit facts and counts read back', () => {
       expect(readRequestStatus(dir, 'abc', NOW).rateLimit).toBeUndefined();
     });
 
-    it('a merge keeps the newest facts of each key apart', () => {
+    it('the newest facts of each key are kept apart', () => {
       const other = openRequestLog(dir, 'def', () => NOW);
       other.noteRateLimit({ remaining: 42, seenAt: NOW - HOUR });
       other.flush();
@@ -318,5 +324,66 @@ describe('the rate-limit facts and counts read back', () => {
       writeFileSync(join(dir, REQUESTS_DIR, 'x.jsonl'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
       expect(readRequestStatus(dir, 'abc', NOW)).toEqual({ lastHour: 5, rateLimit: { seenAt: NOW } });
     });
+  });
+});
+
+// The record files of rep before the logs (record-store.ts): an upgrade must keep their hour's count.
+describe("an earlier rep's record files (requests/*.jsonl)", () => {
+  const minute = (ms: number) => String(Math.floor(ms / MINUTE));
+  const BASE = 'https://api.example.test/api';
+  /** Files as that rep left them: a merged file and a live one a run appended its saves to. */
+  function plantLegacy(): Record<string, string> {
+    mkdirSync(requestsDir(dir), { recursive: true, mode: 0o700 });
+    const files = {
+      'mf2x1ab-1a2b-0c0d0e0f.jsonl': [
+        { id: '00aa00aa00aa00aa', key: 'abc', base: BASE, minutes: { [minute(NOW - 30 * MINUTE)]: 4 } },
+        { id: '00bb00bb00bb00bb', key: 'abc', base: 'https://other.example.test/api', minutes: { [minute(NOW - MINUTE)]: 50 } },
+        { id: '00cc00cc00cc00cc', key: 'abc', minutes: { [minute(NOW - 2 * HOUR)]: 9, [minute(NOW - 5 * MINUTE)]: 1 } },
+        { id: '00dd00dd00dd00dd', key: 'def', base: BASE, minutes: { [minute(NOW)]: 7 } },
+      ],
+      'mf2x9zz-1a2c-01020304.live.jsonl': [
+        { id: '00ee00ee00ee00ee', key: 'abc', base: BASE, minutes: { [minute(NOW - 10 * MINUTE)]: 1 } },
+        { id: '00ee00ee00ee00ee', key: 'abc', base: BASE, minutes: { [minute(NOW - 10 * MINUTE)]: 2 } },
+        { id: '00ee00ee00ee00ee', key: 'abc', base: BASE, rateLimit: { limit: 100, remaining: 60, seenAt: NOW - 10 * MINUTE } },
+      ],
+    };
+    const texts: Record<string, string> = {};
+    for (const [name, lines] of Object.entries(files)) {
+      texts[name] = `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
+      writeFileSync(join(requestsDir(dir), name), texts[name], { mode: 0o600 });
+    }
+    return texts;
+  }
+
+  it('are counted for their hour and facts, never written, and counted once beside the new log', () => {
+    const texts = plantLegacy();
+    const mtimes = Object.keys(texts).map((name) => statSync(join(requestsDir(dir), name)).mtimeMs);
+    // 4 of its base URL, 1 without one (counts for every base URL), the live run's 2 (its saves as one record).
+    expect(readRequestStatus(dir, 'abc', NOW, BASE)).toEqual({ lastHour: 7, rateLimit: { limit: 100, remaining: 60, seenAt: NOW - 10 * MINUTE } });
+    const log = openRequestLog(dir, 'abc', () => NOW, BASE);
+    expect(log.countSince(NOW - HOUR)).toEqual({ requests: 7, oldestAt: NOW - 30 * MINUTE, contributors: 3 });
+    log.record(NOW);
+    log.noteRateLimit({ remaining: 59, seenAt: NOW });
+    expect(log.flush()).toBeUndefined();
+    expect(readRequestStatus(dir, 'abc', NOW, BASE)).toEqual({ lastHour: 8, rateLimit: { remaining: 59, seenAt: NOW } });
+    expect(readRequestStatus(dir, 'abc', NOW + HOUR + MINUTE, BASE).lastHour).toBe(0);
+    for (const [i, name] of Object.keys(texts).entries()) {
+      expect(readFileSync(join(requestsDir(dir), name), 'utf8')).toBe(texts[name]);
+      expect(statSync(join(requestsDir(dir), name)).mtimeMs).toBe(mtimes[i]);
+    }
+    expect(recordFiles().filter((name) => name.endsWith('.log'))).toEqual([expect.stringMatching(/^abc-[0-9a-f]{16}\.log$/)]);
+  });
+
+  it('go once a day old, with a merge lock and temp file a dead rep left an hour ago', () => {
+    const texts = plantLegacy();
+    writeFileSync(join(requestsDir(dir), '.merging'), '', { mode: 0o600 });
+    writeFileSync(join(requestsDir(dir), '.x.jsonl.1a-2b.tmp'), '{"id":', { mode: 0o600 });
+    const [older, newer] = Object.keys(texts) as [string, string];
+    const ago = (ms: number) => (Date.now() - ms) / 1000;
+    utimesSync(join(requestsDir(dir), older), ago(25 * HOUR), ago(25 * HOUR));
+    utimesSync(join(requestsDir(dir), '.merging'), ago(2 * HOUR), ago(2 * HOUR));
+    utimesSync(join(requestsDir(dir), '.x.jsonl.1a-2b.tmp'), ago(2 * HOUR), ago(2 * HOUR));
+    readRequestStatus(dir, 'abc', NOW, BASE);
+    expect(recordFiles()).toEqual([newer]);
   });
 });

@@ -1,32 +1,34 @@
-// The local count of requests sent, per key, in per-minute buckets over the last hour: it estimates
-// when a rate limit resets when the server does not say, and feeds `rep status`. Each run keeps what it
-// sent as one live record of a record store (record-store.ts), appended as each request goes out, so
-// parallel rep processes lose no count, and neither does a run that is killed.
-// It is a cache, not config: a broken record is skipped. Keys are stored only as a hash (keyId).
+// The local count of requests sent, per key, over the last hour: it estimates when a rate limit resets
+// when the server does not say, and feeds `rep status`. One append log (append-log.ts) per key hash and
+// base URL, in the requests folder: each request is one line with its id, written as it is sent, so
+// parallel rep processes lose no count, and neither does a run that is killed; the last rate-limit
+// facts are lines too. Past a size the log is rewritten: each run's requests folded into one line of
+// per-minute counts, what is older than an hour (facts: a day) dropped.
+// The record files of rep before it (requests/*.jsonl) are read, never written, until they are a day old.
+// It is a cache, not config: a broken line is skipped. Keys are stored only as a hash (keyId).
+import { lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { folderForeignness } from '../local-file.js';
 // The window the log counts over is the service's rate-limit window.
 import { HOUR_MS } from '../time.js';
-import { isRecord } from '../text.js';
-import { openRecordStore, type RecordStore } from './record-store.js';
+import { openLogWriter, readAsides, readLog, recoverRewrites, rewriteLog, type LogWriter } from './append-log.js';
+import { cleanSnapshot, LedgerLines, type LedgerEntry, type RateLimitSnapshot } from './ledger-lines.js';
+import { readLegacyRecords, removeLegacyLeftovers } from './ledger-legacy.js';
+import { removeStaleFiles } from './files.js';
 import { randomHex, sha256Hex } from './ids.js';
 
-/** The directory of the request records, in the state dir. */
-export const REQUESTS_DIR = 'requests';
-/** Merge the record files once this many are there: a run reads them all at start. */
-export const MERGE_AT = 16;
-const MINUTE_MS = 60 * 1000;
-/** Last rate-limit facts older than this are dropped. */
-const RATE_LIMIT_TTL_MS = 24 * HOUR_MS;
+export type { RateLimitSnapshot } from './ledger-lines.js';
 
-/** The last rate-limit facts a server sent for a key. */
-export interface RateLimitSnapshot {
-  limit?: number;
-  remaining?: number;
-  resetAt?: number;
-  windowSeconds?: number;
-  /** When the response carrying them arrived (epoch ms). */
-  seenAt: number;
-}
+/** The directory of the request logs, in the state dir. */
+export const REQUESTS_DIR = 'requests';
+/** A log past this size is rewritten (its runs' requests folded into per-minute counts). */
+export const REWRITE_AT_BYTES = 64 * 1024;
+/** How a log's name ends: not `.jsonl`, which an earlier rep's merge would take for its own file and remove. */
+export const LOG_EXTENSION = '.log';
+/** Where a rewrite links the old log until its tail is copied (append-log.ts). */
+const ASIDE_DIR = 'pruning';
+const MAX_LOG_BYTES = 64 * 1024 * 1024;
+const MINUTE_MS = 60 * 1000;
 
 export interface RequestLog {
   /** One request reached the server at nowMs. */
@@ -37,31 +39,13 @@ export interface RequestLog {
   countSince(sinceMs: number): { requests: number; oldestAt?: number; contributors: number };
   noteRateLimit(info: Omit<RateLimitSnapshot, 'seenAt'> & { seenAt?: number }): void;
   lastRateLimit(): RateLimitSnapshot | undefined;
-  /** Ends the run's record (each request is saved as it is sent); why a save failed, if one did. Never throws. */
+  /** Closes the run's log (each request is saved as it is sent); why a save failed, if one did. Never throws. */
   flush(): Error | undefined;
 }
 
 export interface RequestStatus {
   /** Requests counted in the hour before nowMs. */
   lastHour: number;
-  rateLimit?: RateLimitSnapshot;
-}
-
-/** What one run added for one key: its requests per minute and the last rate-limit facts it saw. */
-interface CountRecord {
-  id: string;
-  key: string;
-  /** The base URL the run sent to (baseUrlKey); a record without one (older rep) counts for every base URL. */
-  base?: string;
-  /** Minute index (epoch ms / 60000) → requests sent in that minute. */
-  minutes?: Record<string, number>;
-  rateLimit?: RateLimitSnapshot;
-}
-
-interface KeyState {
-  minutes: Record<string, number>;
-  /** Minute index → the runs that sent requests in it. */
-  runs: Record<string, Set<string>>;
   rateLimit?: RateLimitSnapshot;
 }
 
@@ -73,92 +57,83 @@ export function keyId(key: string): string {
 /** The last key named: a run has one, and a batch asks for its name once an answer. */
 let lastKeyId: { key: string; id: string } | undefined;
 
-/** Opens the log of one key (at one base URL, when given) in stateDir; `now` dates pruning. */
+/** Opens the log of one key (at one base URL, when given) in stateDir; `now` dates rewrites and the facts. */
 export function openRequestLog(stateDir: string, id: string, now: () => number = Date.now, base?: string): RequestLog {
-  const store = countStore(stateDir, now);
-  // Only what this process added is written, under its own record id, so concurrent rep processes do not count twice.
+  const dir = requestsDir(stateDir);
+  const path = join(dir, logName(id, base));
+  // Every line this run writes has an id of its own: the run's and a sequence number.
   const runId = randomHex(8);
-  const pending: Record<string, number> = {};
-  let pendingRateLimit: RateLimitSnapshot | undefined;
-  const scope = base === undefined ? {} : { base };
-  const live = store.live(() => ({
-    id: runId,
-    key: id,
-    ...scope,
-    minutes: recentMinutes(pending, now()),
-    ...(pendingRateLimit ? { rateLimit: pendingRateLimit } : {}),
-  }));
+  let seq = 0;
+  /** This run's requests, as sent (epoch ms), and its newest rate-limit facts. */
+  const own: number[] = [];
+  let ownRateLimit: RateLimitSnapshot | undefined;
+  // The log stays open for the run: a request costs one write and one lstat (the check that no rewrite
+  // replaced the file). Each line is written before record() returns, so a kill loses none.
+  let writer: LogWriter | undefined;
+  let rewriteAt = REWRITE_AT_BYTES;
   let failure: Error | undefined;
-  /** Saves what changed: one minute's count so far, or the rate-limit facts. */
-  const save = (change: Pick<CountRecord, 'minutes' | 'rateLimit'>) => {
+  const save = (line: string) => {
     if (failure) return; // said once, at the end
+    let size: number;
     try {
-      live.put({ id: runId, key: id, ...scope, ...change });
+      if (!writer) {
+        trustFolder(dir);
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        writer = openLogWriter(path);
+      }
+      size = writer.append(Buffer.from(line));
     } catch (error) {
       // A cache that cannot be written (read-only home, full disk) must not fail the command.
       failure = error instanceof Error ? error : new Error(String(error));
+      return;
     }
+    if (size > rewriteAt) rewriteAt = Math.max(REWRITE_AT_BYTES, 2 * rewrite(dir, path, now()));
   };
-  // The files are read when a question needs them (a rate limit's reset, the hour's oldest request),
-  // not to count a request: a run that only sends and answers reads no record file. What this process
-  // added is counted on top of them.
-  let known: KeyState | undefined;
-  const view = (): KeyState => {
+  // The logs are read when a question needs them (a rate limit's reset, the hour's oldest request), not
+  // to count a request: a run that only sends and answers reads nothing. This run's own are added on top.
+  let known: { entries: LedgerEntry[]; rateLimit?: RateLimitSnapshot } | undefined;
+  const view = () => {
     if (known) return known;
-    let initial: KeyState | undefined;
+    let read: LedgerLines | undefined;
     try {
-      initial = keyState(
-        store.read().filter((record) => record.id !== runId),
-        id,
-        base,
-      );
+      read = readScope(stateDir, id, base, now(), runId);
     } catch {
       // Unreadable: counted from zero; flush says why when it cannot write either.
     }
-    const minutes = { ...(initial?.minutes ?? {}) };
-    const runs = initial?.runs ?? {};
-    for (const [minute, count] of Object.entries(pending)) {
-      minutes[minute] = (minutes[minute] ?? 0) + count;
-      (runs[minute] ??= new Set()).add(runId);
-    }
-    const rateLimit = pendingRateLimit ?? initial?.rateLimit;
-    return (known = { minutes, runs, ...(rateLimit ? { rateLimit } : {}) });
+    const rateLimit = ownRateLimit ?? read?.rateLimit;
+    return (known = { entries: read?.entries() ?? [], ...(rateLimit ? { rateLimit } : {}) });
   };
 
   return {
     record(nowMs) {
-      const minute = String(Math.floor(nowMs / MINUTE_MS));
-      pending[minute] = (pending[minute] ?? 0) + 1;
-      if (known) {
-        known.minutes[minute] = (known.minutes[minute] ?? 0) + 1;
-        (known.runs[minute] ??= new Set()).add(runId);
-      }
-      save({ minutes: { [minute]: pending[minute] } });
+      if (!Number.isFinite(nowMs)) return;
+      const at = Math.floor(nowMs);
+      own.push(at);
+      save(`{"id":"${runId}-${++seq}","at":${at}}\n`);
     },
     oldestSince(sinceMs) {
-      const first = bucketsSince(view().minutes, sinceMs)[0];
-      return first === undefined ? undefined : Math.max(first[0] * MINUTE_MS, sinceMs);
+      return countOf(view().entries, own, runId, sinceMs).oldestAt;
     },
     countSince(sinceMs) {
-      return countOf(view(), sinceMs);
+      return countOf(view().entries, own, runId, sinceMs);
     },
     noteRateLimit(info) {
       const snapshot = cleanSnapshot({ ...info, seenAt: info.seenAt ?? now() });
       if (!snapshot) return;
-      pendingRateLimit = snapshot;
+      ownRateLimit = snapshot;
       if (known) known.rateLimit = snapshot;
-      save({ rateLimit: snapshot });
+      save(`${JSON.stringify({ id: `${runId}-${++seq}`, rateLimit: snapshot })}\n`);
     },
     lastRateLimit() {
       return view().rateLimit;
     },
     flush() {
       try {
-        live.done();
+        writer?.close();
       } catch (error) {
-        // Left live: a merge takes it once it is stale.
         failure ??= error instanceof Error ? error : new Error(String(error));
       }
+      writer = undefined;
       return failure;
     },
   };
@@ -166,144 +141,112 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
 
 /** What `rep status` shows: requests in the last hour and the last rate-limit facts, for one key. Throws when unreadable. */
 export function readRequestStatus(stateDir: string, id: string, nowMs: number, base?: string): RequestStatus {
-  const entry = keyState(countStore(stateDir, () => nowMs).read(), id, base);
-  const status: RequestStatus = { lastHour: requestsSince(entry.minutes, nowMs - HOUR_MS) };
-  if (entry.rateLimit) status.rateLimit = entry.rateLimit;
+  const lines = readScope(stateDir, id, base, nowMs);
+  const status: RequestStatus = { lastHour: countOf(lines.entries(), [], '', nowMs - HOUR_MS).requests };
+  if (lines.rateLimit) status.rateLimit = lines.rateLimit;
   return status;
 }
 
 /** Requests of one key (at one base URL, when given) since sinceMs, as LedgerPort.count gives them. Throws when unreadable. */
 export function readRequestCount(stateDir: string, id: string, nowMs: number, base: string | undefined, sinceMs: number) {
-  return countOf(keyState(countStore(stateDir, () => nowMs).read(), id, base), sinceMs);
+  return countOf(readScope(stateDir, id, base, nowMs).entries(), [], '', sinceMs);
 }
 
-/** The directory of the request records, for messages. */
+/** The directory of the request logs, for messages. */
 export function requestsDir(stateDir: string): string {
   return join(stateDir, REQUESTS_DIR);
 }
 
-function countStore(stateDir: string, now: () => number): RecordStore<CountRecord> {
-  return openRecordStore(requestsDir(stateDir), { parse: countRecord, prune: (records) => prune(records, now()), mergeAt: MERGE_AT, combine: latestOf });
+/** The log of a key at a base URL: the key's hash and a hash of the base URL; a log without one counts for every base URL. */
+function logName(id: string, base: string | undefined): string {
+  return `${id}${base === undefined ? '' : `-${sha256Hex(base).slice(0, 16)}`}${LOG_EXTENSION}`;
 }
 
-/** A run's record as saved at two moments (its counts only grow): each minute's larger count, the later rate-limit facts. */
-function latestOf(a: CountRecord, b: CountRecord): CountRecord {
-  const minutes = { ...a.minutes };
-  for (const [minute, n] of Object.entries(b.minutes ?? {})) minutes[minute] = Math.max(minutes[minute] ?? 0, n);
-  const rateLimit = !a.rateLimit || (b.rateLimit && b.rateLimit.seenAt >= a.rateLimit.seenAt) ? b.rateLimit : a.rateLimit;
-  return countRecordOf(a.id, a.key, minutes, rateLimit, a.base) ?? a;
-}
-
-/** One key's requests per minute, summed over every run, and the latest rate-limit facts. */
-function keyState(records: CountRecord[], id: string, base?: string): KeyState {
-  const state: KeyState = { minutes: {}, runs: {} };
-  for (const record of records) {
-    if (record.key !== id || (base !== undefined && record.base !== undefined && record.base !== base)) continue;
-    for (const [minute, n] of Object.entries(record.minutes ?? {})) {
-      state.minutes[minute] = (state.minutes[minute] ?? 0) + n;
-      (state.runs[minute] ??= new Set()).add(record.id);
-    }
-    if (record.rateLimit && (!state.rateLimit || state.rateLimit.seenAt <= record.rateLimit.seenAt)) state.rateLimit = record.rateLimit;
+/**
+ * Every line of one key's logs that counts for `base` (all its logs when undefined), the asides of
+ * rewrites under way, and the earlier rep's record files; `exceptRun`'s own lines left out. Throws
+ * when the folder is another user's, or cannot be read.
+ */
+function readScope(stateDir: string, id: string, base: string | undefined, nowMs: number, exceptRun?: string): LedgerLines {
+  const dir = requestsDir(stateDir);
+  trustFolder(dir);
+  const names = listFolder(dir);
+  const lines = new LedgerLines(nowMs, exceptRun);
+  if (names.length === 0) return lines;
+  const mine =
+    base === undefined
+      ? (name: string) => name.startsWith(id) && name.endsWith(LOG_EXTENSION) && /^-[0-9a-f]{16}\.log$|^\.log$/.test(name.slice(id.length))
+      : undefined;
+  const logs = mine ? names.filter(mine) : [logName(id, base), logName(id, undefined)].filter((name) => names.includes(name));
+  const asideDir = join(dir, ASIDE_DIR);
+  if (names.includes(ASIDE_DIR)) recoverRewrites(asideDir, logOf(dir), { maxBytes: MAX_LOG_BYTES, recover: (aside, log) => LedgerLines.missing(aside, log) });
+  for (const name of logs) {
+    lines.add(readLog(join(dir, name), MAX_LOG_BYTES));
+    // A rewrite under way: its old file holds the lines appended since it read, until it copies them.
+    if (names.includes(ASIDE_DIR)) for (const text of readAsides(asideDir, join(dir, name), MAX_LOG_BYTES)) lines.add(text);
   }
-  return state;
-}
-
-/** Buckets whose minute ends after sinceMs, oldest first, as [minute index, count]. */
-function bucketsSince(minutes: Record<string, number>, sinceMs: number): [number, number][] {
-  const firstMinute = Math.floor(sinceMs / MINUTE_MS);
-  return Object.entries(minutes)
-    .map(([minute, n]): [number, number] => [Number(minute), n])
-    .filter(([minute, n]) => minute >= firstMinute && n > 0)
-    .sort((a, b) => a[0] - b[0]);
-}
-
-/** Requests since sinceMs, the oldest one's minute start (never before sinceMs), and how many runs sent them. */
-function countOf(state: KeyState, sinceMs: number): { requests: number; oldestAt?: number; contributors: number } {
-  const buckets = bucketsSince(state.minutes, sinceMs);
-  const runs = new Set(buckets.flatMap(([minute]) => [...(state.runs[String(minute)] ?? [])]));
-  const first = buckets[0];
-  return {
-    requests: buckets.reduce((sum, [, n]) => sum + n, 0),
-    ...(first === undefined ? {} : { oldestAt: Math.max(first[0] * MINUTE_MS, sinceMs) }),
-    contributors: runs.size,
-  };
-}
-
-function requestsSince(minutes: Record<string, number>, sinceMs: number): number {
-  return bucketsSince(minutes, sinceMs).reduce((sum, [, n]) => sum + n, 0);
-}
-
-/** A well-formed record, or undefined: anything else is skipped. */
-function countRecord(data: unknown): CountRecord | undefined {
-  if (!isRecord(data) || typeof data.id !== 'string' || !/^[0-9a-f]{1,64}$/.test(data.id) || typeof data.key !== 'string' || !/^[0-9a-f]{1,64}$/.test(data.key))
-    return undefined;
-  const record: CountRecord = { id: data.id, key: data.key };
-  if (typeof data.base === 'string' && data.base.length <= 2048) record.base = data.base;
-  if (isRecord(data.minutes)) {
-    const minutes: Record<string, number> = {};
-    for (const [minute, n] of Object.entries(data.minutes)) {
-      if (/^\d+$/.test(minute) && typeof n === 'number' && Number.isSafeInteger(n) && n > 0) minutes[minute] = n;
-    }
-    record.minutes = minutes;
+  if (names.some((name) => name.endsWith('.jsonl') || name.startsWith('.'))) {
+    for (const record of readLegacyRecords(dir, names, id, base)) lines.addLegacy(record);
+    removeLegacyLeftovers(dir, names); // by the files' own times
   }
-  const rateLimit = isRecord(data.rateLimit) ? cleanSnapshot(data.rateLimit) : undefined;
-  if (rateLimit) record.rateLimit = rateLimit;
-  return record;
+  return lines;
 }
 
-function cleanSnapshot(data: Record<string, unknown>): RateLimitSnapshot | undefined {
-  const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
-  const seenAt = number(data.seenAt);
-  if (seenAt === undefined) return undefined;
-  const snapshot: RateLimitSnapshot = { seenAt };
-  for (const field of ['limit', 'remaining', 'resetAt', 'windowSeconds'] as const) {
-    const value = number(data[field]);
-    if (value !== undefined) snapshot[field] = value;
+/** The log an aside of the requests folder belongs to. */
+function logOf(dir: string) {
+  return (stem: string, extension: string) =>
+    /^[0-9a-f]{1,64}(-[0-9a-f]{16})?$/.test(stem) && extension === LOG_EXTENSION ? join(dir, `${stem}${extension}`) : undefined;
+}
+
+/** Rewrites the log at path (folds, drops the old); its size after. Never throws: the lines are saved, a later append rewrites. */
+function rewrite(dir: string, path: string, nowMs: number): number {
+  try {
+    rewriteLog(path, {
+      asideDir: join(dir, ASIDE_DIR),
+      tag: String(nowMs),
+      maxBytes: MAX_LOG_BYTES,
+      rewrite: (text) => LedgerLines.compact(text, nowMs),
+      recover: (aside, log) => LedgerLines.missing(aside, log),
+    });
+    removeStaleFiles(dir); // what a rewrite killed before its rename left
+    return lstatSync(path).size;
+  } catch {
+    return REWRITE_AT_BYTES;
   }
-  return snapshot;
 }
 
-/** What a merge keeps: minutes of the last hour, and per key only the latest rate-limit facts of the last day. */
-function prune(records: CountRecord[], nowMs: number): CountRecord[] {
-  const latest = new Map<string, CountRecord>();
-  for (const record of records) {
-    const seenAt = record.rateLimit?.seenAt;
-    if (seenAt === undefined || nowMs - seenAt > RATE_LIMIT_TTL_MS) continue;
-    const best = latest.get(scopeOf(record))?.rateLimit?.seenAt;
-    if (best === undefined || best <= seenAt) latest.set(scopeOf(record), record);
+/** Requests since sinceMs (read ones and this run's own), the oldest one's minute start (never before sinceMs), and how many runs sent them. */
+function countOf(entries: readonly LedgerEntry[], own: readonly number[], runId: string, sinceMs: number) {
+  let requests = 0;
+  let oldest = Number.POSITIVE_INFINITY;
+  const runs = new Set<string>();
+  for (const entry of entries) {
+    if (entry.to <= sinceMs) continue;
+    requests += entry.n;
+    oldest = Math.min(oldest, entry.from);
+    runs.add(entry.run);
   }
-  return records.flatMap((record) => {
-    const kept = countRecordOf(
-      record.id,
-      record.key,
-      recentMinutes(record.minutes ?? {}, nowMs),
-      latest.get(scopeOf(record)) === record ? record.rateLimit : undefined,
-      record.base,
-    );
-    return kept ? [kept] : [];
-  });
+  for (const at of own) {
+    if (at < sinceMs) continue;
+    requests += 1;
+    oldest = Math.min(oldest, Math.floor(at / MINUTE_MS) * MINUTE_MS);
+    runs.add(runId);
+  }
+  return { requests, ...(requests === 0 ? {} : { oldestAt: Math.max(oldest, sinceMs) }), contributors: runs.size };
 }
 
-function scopeOf(record: CountRecord): string {
-  return `${record.key}\n${record.base ?? ''}`;
+/** Throws when dir is another user's or others can write to it: its logs are not ours to read or add to. */
+function trustFolder(dir: string): void {
+  const foreign = folderForeignness(dir);
+  if (foreign) throw new Error(`the folder ${foreign}`);
 }
 
-/** A record of what is given, or undefined when that is nothing. */
-function countRecordOf(
-  id: string,
-  key: string,
-  minutes: Record<string, number>,
-  rateLimit: RateLimitSnapshot | undefined,
-  base?: string,
-): CountRecord | undefined {
-  const record: CountRecord = { id, key, ...(base === undefined ? {} : { base }) };
-  if (Object.keys(minutes).length > 0) record.minutes = minutes;
-  if (rateLimit) record.rateLimit = rateLimit;
-  return record.minutes || record.rateLimit ? record : undefined;
-}
-
-/** The buckets of the hour before nowMs. */
-function recentMinutes(minutes: Record<string, number>, nowMs: number): Record<string, number> {
-  const firstMinute = Math.floor((nowMs - HOUR_MS) / MINUTE_MS);
-  return Object.fromEntries(Object.entries(minutes).filter(([minute]) => Number(minute) >= firstMinute));
+/** The names in dir, none while it does not exist. */
+function listFolder(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }

@@ -3,9 +3,8 @@
 // their ids, so importing twice, or a point some machine recorded already, adds nothing.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseText } from './local/history.js';
+import { parseText, readSeriesText } from './local/history.js';
 import { readLegacy } from './local/migrate.js';
-import { readSeriesText } from './local/series-file.js';
 import type { HistoryPoint, HistoryPort } from './port.js';
 
 export interface ImportOutcome {

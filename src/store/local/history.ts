@@ -4,17 +4,16 @@
 // company-name fallback. Every line is self-contained (it holds its id); a corrupt line is skipped
 // with one warning. Appends are O_APPEND writes (the index line before the point), so a crash at any
 // moment loses nothing acknowledged. No point goes unless prune() is asked.
-import { closeSync, constants, linkSync, lstatSync, openSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, readLocalFile } from '../../local-file.js';
-import { removeStaleFiles, writePrivateFile } from '../../state/files.js';
+import { removeStaleFiles } from '../../state/files.js';
 import { parsePoint } from '../../state/history.js';
-import { memoryDigest, randomHex, sha256Hex } from '../../state/ids.js';
+import { appendToLog, readLog, recoverRewrites, rewriteLog } from '../../state/append-log.js';
+import { memoryDigest, sha256Hex } from '../../state/ids.js';
 import { compareNames, nameKey, pointKeys } from '../policy.js';
 import type { HistoryPoint, HistoryPort, HistoryStats, RangeQuestion } from '../port.js';
 import { MARKET_SERIES } from '../port.js';
-import { fdId, pathId, readFrom } from '../../local-file.js';
-import { appendToFile, readSeriesText } from './series-file.js';
 import { parseJson } from '../../text.js';
 
 const SERIES_DIR = 'series';
@@ -22,6 +21,8 @@ const INDEX_FILE = 'index.jsonl';
 /** Where a prune links the file it replaces until its tail is copied; what a killed prune left is merged back on the next open. */
 const PRUNING_DIR = 'pruning';
 const MAX_INDEX_BYTES = 256 * 1024 * 1024;
+/** A series is one company's points: years of daily points are well under this. */
+export const MAX_SERIES_BYTES = 256 * 1024 * 1024;
 /** Series file names kept for a run before the list starts over (a batch asks for each of its names once or twice). */
 const SERIES_PATHS_MAX = 4096;
 
@@ -138,11 +139,11 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
         else bySeries.set(path, [point]);
       }
       // The index first: a point is never where no index line leads (a line without points is harmless).
-      if (newIndex.length > 0) appendToFile(join(dir, INDEX_FILE), Buffer.from(newIndex.map((line) => `${line}\n`).join('')));
+      if (newIndex.length > 0) appendToLog(join(dir, INDEX_FILE), Buffer.from(newIndex.map((line) => `${line}\n`).join('')));
       indexSeen = indexIdentity();
       // No read of the series to skip ids it holds: readers take each id once (an append stays flat as a series grows).
       for (const [path, list] of bySeries)
-        appendToFile(
+        appendToLog(
           path,
           Buffer.from(
             onePerId(list)
@@ -247,57 +248,55 @@ export function parseText(text: string): { points: HistoryPoint[]; corrupt: numb
   return { points: onePerId(points), corrupt };
 }
 
-/** Removes the points dated before `before` from one series file; how many went. */
+/** The series file's text ('' when there is none); never through a link. Throws when it cannot be read. */
+export function readSeriesText(path: string): string {
+  return readLog(path, MAX_SERIES_BYTES);
+}
+
+/** Removes the points dated before `before` from one series file (state/append-log.ts's rewrite); how many went. */
 function pruneFile(dir: string, path: string, before: number, warn?: (text: string) => void): number {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  let removed = 0;
   try {
-    const text = readFrom(fd, 0);
-    const { points } = parseText(text.toString('utf8'));
-    const kept = points.filter((point) => Date.parse(point.at) >= before);
-    if (kept.length === points.length) return 0;
-    // The old file stays linked under pruning/ until its tail is copied: a prune killed in between loses nothing.
-    ensurePrivateDir(join(dir, PRUNING_DIR));
-    const aside = join(dir, PRUNING_DIR, `${seriesName(path)}.${before}.${randomHex(4)}.jsonl`);
-    linkSync(path, aside);
-    const rewritten = kept.map((point) => `${JSON.stringify(point)}\n`).join('');
-    // Only if no other prune replaced it meanwhile (else it is left to that one).
-    if (!writePrivateFile(path, rewritten, { beforeRename: () => fdId(fd) === pathId(path) })) return 0;
-    // What was appended to the old file since it was read; its writers may not have seen the rename.
-    const tail = readFrom(fd, text.length);
-    if (tail.length > 0) appendToFile(path, tail);
-    rmSync(aside, { force: true });
-    return points.length - kept.length;
+    const outcome = rewriteLog(path, {
+      asideDir: join(dir, PRUNING_DIR),
+      tag: String(before),
+      maxBytes: MAX_SERIES_BYTES,
+      rewrite(text) {
+        const { points } = parseText(text);
+        const kept = points.filter((point) => Date.parse(point.at) >= before);
+        removed = points.length - kept.length;
+        return removed === 0 ? undefined : kept.map((point) => `${JSON.stringify(point)}\n`).join('');
+      },
+      recover: recoverPoints,
+    });
+    // Busy: another prune holds the file, and takes what this one would have.
+    return outcome === 'rewritten' ? removed : 0;
   } catch (error) {
     warn?.(`cannot prune the history file ${path}`);
     throw error;
-  } finally {
-    closeSync(fd);
   }
 }
 
 /** Merges back what killed prunes left under pruning/: their points at or after each prune's cut-off. */
 function recoverPrunes(dir: string, warn?: (text: string) => void): void {
-  let names: string[];
-  try {
-    names = readdirSync(join(dir, PRUNING_DIR));
-  } catch {
-    return; // none (the common case)
-  }
-  for (const name of names) {
-    const match = /^([0-9a-f]{32})\.(\d+)\.[0-9a-f]+\.jsonl$/.exec(name);
-    if (!match) continue;
-    const aside = join(dir, PRUNING_DIR, name);
-    try {
-      const { points } = parseText(readSeriesText(aside));
-      const path = join(dir, SERIES_DIR, `${match[1]}.jsonl`);
-      const have = new Set(parseText(readSeriesText(path)).points.map((point) => point.id));
-      const back = points.filter((point) => Date.parse(point.at) >= Number(match[2]) && !have.has(point.id));
-      if (back.length > 0) appendToFile(path, Buffer.from(back.map((point) => `${JSON.stringify(point)}\n`).join('')));
-      unlinkSync(aside);
-    } catch {
-      warn?.(`cannot merge ${aside} back into the history; it is kept`);
-    }
-  }
+  recoverRewrites(
+    join(dir, PRUNING_DIR),
+    (stem, extension) => (/^[0-9a-f]{32}$/.test(stem) && extension === '.jsonl' ? join(dir, SERIES_DIR, `${stem}.jsonl`) : undefined),
+    {
+      maxBytes: MAX_SERIES_BYTES,
+      recover: recoverPoints,
+      onFailure: (aside) => warn?.(`cannot merge ${aside} back into the history; it is kept`),
+    },
+  );
+}
+
+/** The points of a killed prune's old file at or after its cut-off (the tag) that the series file lacks, as lines. */
+function recoverPoints(aside: string, log: string, tag: string): string {
+  const have = new Set(parseText(log).points.map((point) => point.id));
+  return parseText(aside)
+    .points.filter((point) => Date.parse(point.at) >= Number(tag) && !have.has(point.id))
+    .map((point) => `${JSON.stringify(point)}\n`)
+    .join('');
 }
 
 function seriesFiles(dir: string): string[] {

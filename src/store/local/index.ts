@@ -1,7 +1,7 @@
 // The local-files store, rep's embedded default (zero set-up): answers in the cache folder (one file
 // an answer, state/answer-cache.ts), the request ledger in the state folder (state/requests.ts), the
 // history in its own folder (history.ts here). Each keeps its on-disk format and its safety: private
-// modes, foreign files refused, whole-file writes, no link followed.
+// modes, foreign files refused, whole-file writes or O_APPEND lines (state/append-log.ts), no link followed.
 import { forgetEntry, openAnswerCache, protectedSinceFor, readEntry, writeEntry, CACHE_LIMITS, type CacheLimits } from '../../state/answer-cache.js';
 import { openRequestLog, readRequestCount, readRequestStatus, requestsDir, type RequestLog } from '../../state/requests.js';
 import { folderForeignness, foreignnessOnce } from '../../local-file.js';
@@ -88,7 +88,7 @@ function localAnswers(dir: string, limits: CacheLimits, warn?: (text: string) =>
   };
 }
 
-/** One request log per (key, base URL) this run sends with: each is one live record (state/requests.ts). */
+/** One request log per (key, base URL) this run sends with: each an append log of its own (state/requests.ts). */
 function localLedger(stateDir: string, now: () => number): LedgerPort {
   const logs = new Map<string, RequestLog>();
   const logOf = (scope: LedgerScope) => {
