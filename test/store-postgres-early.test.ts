@@ -141,6 +141,22 @@ describe.skipIf(!available)('the early connection on a real server', () => {
     }
   });
 
+  it('with sslmode=prefer (libpq’s default) only the socket is early: the driver asks for TLS on it, and goes on in the clear when the server has none', async () => {
+    const database = await cluster.createDatabase();
+    const aimed = parseStoreUrl(cluster.url(database).replace('sslmode=disable', 'sslmode=prefer'), { PGPASSWORD: ADMIN_PASSWORD });
+    expect(startsInTheClear(aimed)).toBe(false);
+    const { early, taken } = watched(connectEarly(aimed));
+    const pool = await connect(aimed, { early, max: 1 });
+    try {
+      const [row] = await pool.sql<Array<{ ssl: boolean }>>`select ssl from pg_stat_ssl where pid = pg_backend_pid()`;
+      expect(row).toEqual({ ssl: false });
+      expect(taken).toHaveLength(1);
+      expect(pool.sockets.has(taken[0]!)).toBe(true);
+    } finally {
+      await pool.sql.end();
+    }
+  });
+
   it('a wrong password on an early connection is refused as the driver’s own would be', async () => {
     const database = await cluster.createDatabase();
     const aimed = parseStoreUrl(cluster.url(database), { PGPASSWORD: 'wrong-pass-5150' });
