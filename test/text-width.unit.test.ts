@@ -1,6 +1,6 @@
 // How many terminal columns text takes, and where it is cut to fit (src/output/text-width.ts):
 // wide characters take two, marks and joiners none, and a cut never splits what reads as one character.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { displayWidth, truncateToWidth } from '../src/output/text-width.js';
 
 const e = 'e\u0301'; // é as e and a combining acute accent
@@ -68,5 +68,49 @@ describe('truncateToWidth', () => {
     const dense = `${'\u200b'.repeat(500)}abc`;
     expect(truncateToWidth(dense, 2)).toBe(`${'\u200b'.repeat(49)}…`);
     expect(displayWidth(dense)).toBe(3);
+  });
+});
+
+describe('the patterns made as the module loads', () => {
+  // Loaded anew inside the test: the mutation run ties a module's patterns (wide ranges, zero-width
+  // characters, colour codes) only to the tests during which it loads.
+  const fresh = async () => {
+    vi.resetModules();
+    return await import('../src/output/text-width.js');
+  };
+
+  it('wide characters take two columns, marks and zero-width characters none, colour codes none', async () => {
+    const { displayWidth } = await fresh();
+    expect(displayWidth('Жук')).toBe(3);
+    expect(displayWidth('東京')).toBe(4);
+    expect(displayWidth('\u{20000}')).toBe(2);
+    expect(displayWidth('🇷🇺')).toBe(2);
+    expect(displayWidth('☕\ufe0f')).toBe(2);
+    expect(displayWidth(e)).toBe(1);
+    // Marks with no letter to sit on are one grapheme, and draw nothing.
+    expect(displayWidth('\u0301\u0301')).toBe(0);
+    expect(displayWidth('\u200b')).toBe(0);
+    expect(displayWidth('\u001b[1;32mgreen\u001b[m Жук\u001b[0m')).toBe(9);
+  });
+});
+
+describe('text longer than a chunk', () => {
+  // The segmenter is given 256 code units at a time; a grapheme cut by that bound is measured whole.
+  it('a flag or a joined emoji across the bound is one character', () => {
+    expect(displayWidth(`${'é'.repeat(254)}🇷🇺`)).toBe(256);
+    expect(displayWidth(`${'é'.repeat(255)}🇷🇺`)).toBe(257);
+    expect(displayWidth(`${'é'.repeat(254)}${coder}`)).toBe(256);
+    expect(displayWidth(`${'é'.repeat(255)}${coder}x`)).toBe(258);
+    expect(displayWidth(`${'é'.repeat(252)}🇷🇺é`)).toBe(255);
+    expect(truncateToWidth(`${'é'.repeat(254)}🇷🇺🇷🇺`, 257)).toBe(`${'é'.repeat(254)}🇷🇺…`);
+  });
+
+  it('a bound between the halves of a surrogate pair does not split the character before it', () => {
+    // The flag's second indicator, or the emoji after the joiner, is cut in half by the bound.
+    expect(displayWidth(`${'é'.repeat(253)}🇷🇺é`)).toBe(256);
+    expect(displayWidth(`${'é'.repeat(252)}${coder}`)).toBe(254);
+    expect(truncateToWidth(`${'é'.repeat(252)}${coder}${coder}`, 255)).toBe(`${'é'.repeat(252)}${coder}…`);
+    // A lone half at the very end is a character of its own.
+    expect(displayWidth(`${'é'.repeat(300)}\ud83c`)).toBe(301);
   });
 });

@@ -26,6 +26,11 @@ function isPlain(code: number): boolean {
   return code >= 0x20 && code <= 0x7e;
 }
 
+/** The first half of a surrogate pair (a character beyond the Basic Multilingual Plane takes two code units). */
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
 /** Counts graphemes as they are found; `add` returns true once the text is known to be wide enough. */
 type Add = (columns: number, start: number) => boolean;
 
@@ -50,6 +55,8 @@ function walk(text: string, from: number, to: number, add: Add): boolean {
       }
     }
     // Stryker restore all
+    // A chunk never ends between the halves of a surrogate pair: a lone half would end the grapheme before it.
+    if (end < to && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
     let last: { segment: string; start: number } | undefined;
     segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
     for (const { segment, index } of segmenter.segment(text.slice(start, end))) {
