@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openLocalHistory } from '../src/store/local/history.js';
 import { prepareHistoryDir } from '../src/store/local/migrate.js';
 import type { HistoryPoint } from '../src/store/port.js';
-import { DAY, point, T0, useTempDirs } from './helpers/history-points.js';
+import { DAY, memoryTempBase, point, T0, useTempDirs } from './helpers/history-points.js';
 
 const tempDir = useTempDirs();
 const line = (p: HistoryPoint) => `${JSON.stringify(p)}\n`;
@@ -53,7 +53,7 @@ describe('moving today’s history.jsonl over', () => {
   });
 
   it('a 2 GB sparse history file is read, its one real point imported, and the file kept whole', async () => {
-    const root = tempDir();
+    const root = tempDir(memoryTempBase()); // the same read, without filling 2 GB of page cache
     const legacy = join(root, 'history.jsonl');
     const fd = openSync(legacy, 'w', 0o600);
     ftruncateSync(fd, 2 * 1024 * 1024 * 1024);
