@@ -65,8 +65,11 @@ function lazyPostgresStore(options: PostgresStoreOptions): Store {
     singleFlight: { run: async (key, work, signal) => (await store()).singleFlight!.run(key, work, signal) },
     describe: () => ({ kind: 'postgres', details: describeTarget(options.target) }),
     close: async () => {
-      if (opened) await (await opened).close();
-      options.early?.discard(); // begun, never used
+      try {
+        if (opened) await (await opened).close();
+      } finally {
+        options.early?.discard(); // begun, never used (or the store failed to open)
+      }
     },
   };
 }
