@@ -3,9 +3,11 @@
 // (SCRAM over TCP, trust over the unix socket), and a loopback listener that only records bytes.
 import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../src/store/postgres/connect.js';
 import { connectEarly, startupMessage, startsInTheClear, type EarlyConnection } from '../src/store/postgres/early.js';
+import { openStore } from '../src/store/open.js';
 import { parseStoreUrl, type StoreTarget } from '../src/store/postgres/url.js';
 import { ADMIN_PASSWORD, postgresAvailable, sharedPostgres, type PostgresCluster } from './helpers/postgres.js';
 
@@ -82,6 +84,15 @@ describe('the early startup message', () => {
     early.discard();
     await listener.closed();
     expect(early.take()).toBeUndefined();
+  });
+
+  it('a store opened with connectNow and closed unused closes its early connection (no socket left to hold the process)', async () => {
+    const listener = await recorder();
+    const url = `postgres://u@127.0.0.1:${listener.port}/d?sslmode=disable`;
+    const store = openStore(url, { connectNow: true, home: tmpdir() });
+    expect(await listener.received()).toEqual(startupMessage(parseStoreUrl(url, {}, tmpdir()))); // out at once, before any use
+    await store.close();
+    await listener.closed(); // else this waits out the test's timeout
   });
 
   it('one that fails (nothing listening) fails as the driver’s own connection would: connection refused', async () => {
