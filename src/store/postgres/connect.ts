@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { Options, Sql } from 'postgres';
 import { StoreError } from '../errors.js';
 import { openSocket, type EarlyConnection } from './early.js';
-import { targetText, type StoreTarget } from './url.js';
+import { socketPath, targetText, type StoreTarget } from './url.js';
 
 export interface ConnectOptions {
   /** Seconds to wait for a connection (rep's --timeout). */
@@ -23,8 +23,7 @@ export interface Pool {
 
 export async function connect(target: StoreTarget, { connectTimeout = 10, max = 10, early }: ConnectOptions = {}): Promise<Pool> {
   const { default: postgres } = await import('postgres');
-  const socket = target.host.startsWith('/');
-  const path = `${target.host}/.s.PGSQL.${target.port}`;
+  const path = socketPath(target);
   const sockets = new Set<Socket>();
   // The driver's connect done here, so each socket is known (Postgres.js upgrades it to TLS as sslmode
   // says; its host names the server for SNI). A documented option that Postgres.js's types lack.
@@ -37,12 +36,12 @@ export async function connect(target: StoreTarget, { connectTimeout = 10, max = 
     },
   };
   const options: Options<Record<string, never>> = {
-    ...(socket ? { path } : { host: target.host, port: target.port }),
+    ...(path ? { path } : { host: target.host, port: target.port }),
     ...ownSockets,
     database: target.database,
     username: target.user,
     ...(target.password === undefined ? {} : { password: target.password }),
-    ssl: socket ? false : sslOption(target),
+    ssl: path ? false : sslOption(target),
     max,
     idle_timeout: 5,
     // No lifetime: its timer, set at each connection, would hold the process until the server closed the socket.

@@ -6,7 +6,7 @@
 // this socket for its first connection and finds the server's answer waiting. Imports nothing: a run
 // of the local store loads this file too, and takes Node's net module only when it connects.
 import type { Socket } from 'node:net';
-import type { StoreTarget } from './url.js';
+import { socketPath, type StoreTarget } from './url.js';
 
 export interface EarlyConnection {
   /** The socket, once, for the driver's first connection; undefined when it failed or closed meanwhile (the driver then makes its own). */
@@ -18,12 +18,13 @@ export interface EarlyConnection {
 /** The socket a target connects through: a unix socket in its directory, or TCP. */
 export function openSocket(target: StoreTarget): Socket {
   const { connect } = process.getBuiltinModule('node:net');
-  return target.host.startsWith('/') ? connect({ path: `${target.host}/.s.PGSQL.${target.port}` }) : connect({ host: target.host, port: target.port });
+  const path = socketPath(target);
+  return path ? connect({ path }) : connect({ host: target.host, port: target.port });
 }
 
 /** Whether the driver's first message on a new connection is its startup message (no TLS to ask for first). */
 export function startsInTheClear(target: StoreTarget): boolean {
-  return target.host.startsWith('/') || target.sslmode === 'disable';
+  return socketPath(target) !== undefined || target.sslmode === 'disable';
 }
 
 /**

@@ -127,5 +127,10 @@ export function describeTarget(target: StoreTarget): Array<{ label: string; valu
 
 /** A short `user@host:port/database` for one-line messages. */
 export function targetText(target: StoreTarget): string {
-  return `${target.user}@${target.host.startsWith('/') ? `${target.host}/.s.PGSQL.${target.port}` : `${target.host}:${target.port}`}/${target.database}`;
+  return `${target.user}@${socketPath(target) ?? `${target.host}:${target.port}`}/${target.database}`;
+}
+
+/** The unix socket a target names (libpq's `<dir>/.s.PGSQL.<port>`), or undefined for a TCP host. */
+export function socketPath(target: StoreTarget): string | undefined {
+  return target.host.startsWith('/') ? `${target.host}/.s.PGSQL.${target.port}` : undefined;
 }
