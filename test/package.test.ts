@@ -10,16 +10,19 @@
 // user config and a temp cache, so the machine's own npm settings neither leak in nor get touched.
 import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { isBuiltin } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import type TypeScript from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { libraryDeclarations } from '../scripts/declarations.mjs';
 import { startSandbox } from '../src/sandbox/server.js';
 import { makeTempHome, runCli } from './helpers/cli.js';
 
+// Required, not imported, as scripts/declarations.mjs does (the one load they share): an import of it
+// scans all its megabytes for the names it exports first.
+const ts: typeof TypeScript = createRequire(import.meta.url)('typescript');
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 /** What a fresh clone does not have: installed or built files, caches, VCS data. */
@@ -225,7 +228,7 @@ describe('the library from the tarball', () => {
     // What `npm init -y` writes: no "type", so .ts files are CommonJS under node16 resolution.
     cjs = consumer('cjs', { name: 'cjs', version: '1.0.0', main: 'index.js', license: 'ISC' });
     for (const project of [esm, cjs]) writeFileSync(join(project, 'main.ts'), SCRIPT);
-    const twin = (module: ts.ModuleKind) => ts.transpileModule(SCRIPT, { compilerOptions: { module, target: ts.ScriptTarget.ES2022 } }).outputText;
+    const twin = (module: TypeScript.ModuleKind) => ts.transpileModule(SCRIPT, { compilerOptions: { module, target: ts.ScriptTarget.ES2022 } }).outputText;
     writeFileSync(join(esm, 'main.mjs'), `${twin(ts.ModuleKind.ESNext)}\nprocess.stdout.write(await main(...process.argv.slice(2)));\n`);
     writeFileSync(join(cjs, 'main.cjs'), `${twin(ts.ModuleKind.CommonJS)}\nmain(...process.argv.slice(2)).then((said) => process.stdout.write(said));\n`);
   });
