@@ -270,7 +270,9 @@ const files = bundles.flatMap(({ outputFiles }) =>
 const packageDirs = new Set(bundles.flatMap(({ metafile }) => bundledPackageDirs(metafile, root)));
 files.push({ path: NOTICES, text: thirdPartyNotices([...packageDirs]) });
 files.push({ path: join(dist, 'index.js'), text: esmFace(files.find(({ path }) => path === join(dist, 'index.cjs')).text) });
-// Types take tsc seconds; `--no-types` (the test suite's build, which runs JavaScript only) skips them.
+// Types take tsc seconds; `--no-types` (the test suite's build, which runs JavaScript only) skips them,
+// and only them: the tarball test packs that build's dist/ with libraryDeclarations' files added, as
+// the full build (prepack) would write it.
 if (!process.argv.includes('--no-types')) files.push(...libraryDeclarations(root));
 // Each file is replaced whole (write, then rename), so a concurrent run of the CLI never reads half a file.
 for (const { path, text } of files) {

@@ -3,8 +3,12 @@
 // reaches are shipped. They must name nothing the package does not carry: no undici, no Node typings.
 // Each .d.ts has a .d.cts twin for the `require` condition: in a package of "type": "module" a .d.ts
 // types an ES module, which a CommonJS project under node16 resolution may not import (TS1479).
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+
+// Required, not imported: Node's import of a CommonJS module first scans all its source for the names it
+// exports, and TypeScript's is megabytes (that scan cost more CPU than the require itself).
+const ts = createRequire(import.meta.url)('typescript');
 
 const NOT_CARRIED = /\bfrom\s+["'](?!\.)|\bimport\(\s*["'](?!\.)|<reference\s+types=|\bNodeJS\.|\bundici\b/;
 

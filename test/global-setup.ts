@@ -21,7 +21,8 @@ declare module 'vitest' {
 
 export default function setup(project: TestProject): () => void {
   const root = fileURLToPath(new URL('..', import.meta.url));
-  // Without the .d.ts files (seconds of tsc): the tarball test packs, and packing builds them.
+  // Without the .d.ts files (seconds of tsc), which the tarball test alone needs: it packs a copy of this
+  // dist/ with the types added (test/package.test.ts), as prepack's full build would write it.
   execFileSync(process.execPath, ['scripts/build.mjs', '--no-types'], { cwd: root, stdio: 'inherit' });
   const postgresRun = mkdtempSync(join(tmpdir(), 'rep-pg-run-'));
   project.provide('postgresRun', postgresRun);

@@ -1,20 +1,28 @@
-// The package as a user gets it: `npm pack` of a copy of this checkout (prepack builds dist/ there),
-// then `npm install -g` of the tarball into a temp prefix, offline: nothing to download, nothing run,
-// no warnings, and the installed `rep` works. Two fresh projects, an ES module one and a CommonJS one,
-// use that install (packed and installed once a run: both take seconds) and import the library with
-// strict TypeScript types. npm gets an empty user config and a temp cache, so the machine's own npm
-// settings neither leak in nor get touched.
+// The package as a user gets it: `npm pack` of a copy of this checkout, then `npm install -g` of the
+// tarball into a temp prefix, offline: nothing to download, nothing run, no warnings, and the installed
+// `rep` works. The copy's dist/ is what prepack's full build (`node scripts/build.mjs`) writes, without
+// building it again (seconds of CPU): the global setup's build of this checkout (`--no-types`, the same
+// JavaScript and man page, finished before any test file runs) and the types the full build adds,
+// emitted from the copy's sources by the build's own libraryDeclarations. So `npm pack` skips prepack,
+// and a test checks that prepack is that full build and that the tarball holds what it writes.
+// Two fresh projects, an ES module one and a CommonJS one, use that install (packed and installed once
+// a run: npm takes its time) and import the library with strict TypeScript types. npm gets an empty
+// user config and a temp cache, so the machine's own npm settings neither leak in nor get touched.
 import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { isBuiltin } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import type TypeScript from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { libraryDeclarations } from '../scripts/declarations.mjs';
 import { startSandbox } from '../src/sandbox/server.js';
 import { makeTempHome, runCli } from './helpers/cli.js';
 
+// Required, not imported, as scripts/declarations.mjs does (the one load they share): an import of it
+// scans all its megabytes for the names it exports first.
+const ts: typeof TypeScript = createRequire(import.meta.url)('typescript');
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 /** What a fresh clone does not have: installed or built files, caches, VCS data. */
@@ -44,6 +52,9 @@ interface NpmResult {
 let dir: string;
 let npmEnv: Record<string, string>;
 let packed: { filename: string; files: Array<{ path: string }> };
+/** The files of the global setup's build (`dist/…`, as in the package), and the declarations added to them. */
+let built: string[];
+let declarations: Array<{ path: string; text: string }>;
 let install: NpmResult;
 let installed: string;
 
@@ -73,8 +84,18 @@ beforeAll(async () => {
   const copied = inAClone();
   cpSync(ROOT, project, { recursive: true, filter: (source) => copied(relative(ROOT, source)) });
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
+  cpSync(join(ROOT, 'dist'), join(project, 'dist'), { recursive: true });
+  built = readdirSync(join(project, 'dist'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(project, join(entry.parentPath, entry.name)));
+  // Here, where TypeScript is loaded already (a `node scripts/build.mjs` would load it again).
+  declarations = libraryDeclarations(project);
+  for (const { path, text } of declarations) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  }
 
-  const pack = await npm(['pack', '--offline', '--json', '--pack-destination', dir], project);
+  const pack = await npm(['pack', '--ignore-scripts', '--offline', '--json', '--pack-destination', dir], project);
   expect(pack.stderr).not.toMatch(/npm warn/i);
   expect(pack.code).toBe(0);
   [packed] = JSON.parse(pack.stdout) as [typeof packed];
@@ -106,6 +127,16 @@ describe('the packed tarball', () => {
     expect(pulse.stderr).toBe('');
     expect(pulse.code).toBe(0);
     expect(JSON.parse(pulse.stdout)).toMatchObject({ index: expect.any(Number) });
+  });
+
+  it("is what prepack builds in a clone: the full build's JavaScript and man page, and its types", () => {
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    // The full build, which writes what the global setup's `--no-types` build wrote, and the declarations.
+    expect(scripts.prepack).toBe('node scripts/build.mjs');
+    const inDist = packed.files.map((file) => file.path).filter((path) => path.startsWith('dist/'));
+    expect(inDist.sort()).toEqual([...built, ...declarations.map(({ path }) => relative(join(dir, 'project'), path))].sort());
+    for (const file of built) expect(readFileSync(join(installed, file)).equals(readFileSync(join(ROOT, file))), file).toBe(true);
+    for (const { path, text } of declarations) expect(readFileSync(join(installed, relative(join(dir, 'project'), path)), 'utf8')).toBe(text);
   });
 
   it('carries the MIT licence and the notices of every bundled package, and no sources or build scripts', () => {
@@ -197,7 +228,7 @@ describe('the library from the tarball', () => {
     // What `npm init -y` writes: no "type", so .ts files are CommonJS under node16 resolution.
     cjs = consumer('cjs', { name: 'cjs', version: '1.0.0', main: 'index.js', license: 'ISC' });
     for (const project of [esm, cjs]) writeFileSync(join(project, 'main.ts'), SCRIPT);
-    const twin = (module: ts.ModuleKind) => ts.transpileModule(SCRIPT, { compilerOptions: { module, target: ts.ScriptTarget.ES2022 } }).outputText;
+    const twin = (module: TypeScript.ModuleKind) => ts.transpileModule(SCRIPT, { compilerOptions: { module, target: ts.ScriptTarget.ES2022 } }).outputText;
     writeFileSync(join(esm, 'main.mjs'), `${twin(ts.ModuleKind.ESNext)}\nprocess.stdout.write(await main(...process.argv.slice(2)));\n`);
     writeFileSync(join(cjs, 'main.cjs'), `${twin(ts.ModuleKind.CommonJS)}\nmain(...process.argv.slice(2)).then((said) => process.stdout.write(said));\n`);
   });
