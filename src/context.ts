@@ -1,7 +1,7 @@
 // Builds the Deps container for one run. Config, the HTTP client and the in-process sandbox are
 // created on first use, so commands pay only for what they touch.
 import { readConfigFile, type StoredConfig } from './config/file.js';
-import { repPaths, type RepPaths } from './config/paths.js';
+import { home, repPaths, type RepPaths } from './config/paths.js';
 import { resolveProfileSettings, type Settings } from './config/settings.js';
 import { chooseProfile, dataScope, profileConfig, SANDBOX_IDENTITY, sandboxEnv, scopedPaths } from './config/profiles.js';
 import { createClient, type ClientOptions, type RepClient } from './api/client.js';
@@ -12,7 +12,6 @@ import { cacheDirFrom, historyPlace } from './config/paths.js';
 import { openLocalStore } from './store/local/index.js';
 import { chooseStoreUrl } from './store/choose.js';
 import { openStore as openTeamStore } from './store/open.js';
-import { homedir } from 'node:os';
 import type { Store } from './store/port.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
 import { scrubLine } from './text.js';
@@ -158,7 +157,7 @@ export function openStore(deps: Deps): Store {
   const team = teamStoreUrl(deps);
   if (team) {
     // Its failures are told once where rep goes on without it (an answer, a count); close() settles what is pending.
-    const shared = openTeamStore(team, { env: deps.env, home: deps.env.HOME ?? homedir(), timeout: deps.globals.timeout, warn: deps.warn, connectNow: true });
+    const shared = openTeamStore(team, { env: deps.env, home: home(deps.env), timeout: deps.globals.timeout, warn: deps.warn, connectNow: true });
     deps.onExit(() => shared.close());
     return shared;
   }

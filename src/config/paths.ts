@@ -43,7 +43,7 @@ export function historyPlace(env: NodeJS.ProcessEnv, stateDir: string): { histor
 type PlatformDirs = Omit<RepPaths, 'configFile'>;
 
 /** HOME as given; the account's home directory only when the environment names none (node:os loaded only then). */
-function home(env: NodeJS.ProcessEnv): string {
+export function home(env: NodeJS.ProcessEnv): string {
   return env.HOME || process.getBuiltinModule('node:os').homedir();
 }
 

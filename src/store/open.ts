@@ -1,6 +1,5 @@
 // A store URL opened: the PostgreSQL store, whose code (and driver, a leaf of dist/lib/) loads on first
 // use, so that a run that never touches the store pays nothing for it. Which URL a run uses is choose.ts's.
-import { homedir, hostname } from 'node:os';
 import { UsageError } from '../api/errors.js';
 import { sha256Hex } from '../state/ids.js';
 import type { AnswerStorePort, HistoryPort, LedgerPort, Store } from './port.js';
@@ -31,7 +30,8 @@ export interface OpenStoreOptions {
  * Nothing connects until the store is first used (unless `connectNow`); the driver loads then. A malformed URL throws UsageError.
  */
 export function openStore(url: string, options: OpenStoreOptions = {}): Store {
-  const home = options.home ?? homedir();
+  // node:os only where no home is given (it costs a run ~0.15 ms on Node 20).
+  const home = options.home ?? process.getBuiltinModule('node:os').homedir();
   let target: StoreTarget;
   try {
     target = parseStoreUrl(url, options.env ?? {}, home);
@@ -40,7 +40,7 @@ export function openStore(url: string, options: OpenStoreOptions = {}): Store {
   }
   return lazyPostgresStore({
     target,
-    machine: options.machine ?? machineId(home),
+    machine: options.machine ?? (() => machineId(home)),
     ...(options.timeout === undefined ? {} : { connectTimeout: options.timeout }),
     ...(options.warn ? { warn: options.warn } : {}),
     ...(options.connectNow ? { early: connectEarly(target) } : {}),
@@ -49,7 +49,7 @@ export function openStore(url: string, options: OpenStoreOptions = {}): Store {
 
 /** A machine as the ledger counts it: a host and a home (two users, or two CI jobs' homes, are two). */
 export function machineId(home: string): string {
-  return sha256Hex(`${hostname()}\n${home}`).slice(0, 16);
+  return sha256Hex(`${process.getBuiltinModule('node:os').hostname()}\n${home}`).slice(0, 16);
 }
 
 /** The PostgreSQL store, its module imported by the first method called; closing an unused one loads nothing. */

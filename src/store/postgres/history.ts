@@ -28,7 +28,8 @@ export interface PostgresHistoryOptions {
   sql: () => Promise<Sql>;
   /** Turns a driver's error into rep's (StoreError), naming what was being done. */
   failure: (error: unknown, doing: string) => Error;
-  machine: string;
+  /** This machine's id, asked at the first write. */
+  machine: () => string;
   where: string;
 }
 
@@ -55,7 +56,7 @@ export function postgresHistory({ sql: ready, failure, machine, where }: Postgre
           }));
           await sql`
             insert into rep_history (${sql.unsafe(COLUMNS)}, query_key, name_key, machine)
-            select ${sql.unsafe(COLUMNS)}, query_key, name_key, ${machine}
+            select ${sql.unsafe(COLUMNS)}, query_key, name_key, ${machine()}
             from jsonb_to_recordset(${sql.json(rows as never)}) as p(id text, at timestamptz, base_url text, query text, name text,
               score double precision, scale double precision, sources jsonb, query_key text, name_key text)
             on conflict (id) do nothing`;

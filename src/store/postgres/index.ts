@@ -15,8 +15,11 @@ import { describeTarget, targetText, type StoreTarget } from './url.js';
 
 export interface PostgresStoreOptions extends ConnectOptions {
   target: StoreTarget;
-  /** Which machine this is (a hash, not its name): the ledger says from how many machines requests came. */
-  machine: string;
+  /**
+   * Which machine this is (a hash, not its name): the ledger says from how many machines requests came.
+   * A function is asked once, at the first write (a run answered from the store writes nothing).
+   */
+  machine: string | (() => string);
   /** Said once when the store fails where rep carries on without it (an answer, a count). */
   warn?: (text: string) => void;
 }
@@ -25,7 +28,9 @@ export interface PostgresStoreOptions extends ConnectOptions {
 const LEDGER_KEEP_MS = 24 * 60 * 60 * 1000;
 
 export function openPostgresStore(options: PostgresStoreOptions): Store {
-  const { target, machine, warn } = options;
+  const { target, warn } = options;
+  let machineId = typeof options.machine === 'string' ? options.machine : undefined;
+  const machine = () => (machineId ??= (options.machine as () => string)());
   const run = randomHex(8);
   const session = openSession(target, options);
   const ready = session.ready;
@@ -73,7 +78,7 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
         await db`
           insert into rep_answers (base_url, endpoint, key_fingerprint, query, status, body, content_type, stored_at, fresh_until, machine)
           values (${key.baseUrl}, ${key.endpoint}, ${key.keyFingerprint}, ${key.query}, ${answer.status}, ${answer.bodyText}, ${answer.contentType ?? null},
-            ${new Date(answer.storedAt)}, ${answer.freshUntil === undefined ? null : new Date(answer.freshUntil)}, ${machine})
+            ${new Date(answer.storedAt)}, ${answer.freshUntil === undefined ? null : new Date(answer.freshUntil)}, ${machine()})
           on conflict (base_url, endpoint, key_fingerprint, query) do update set status = excluded.status, body = excluded.body,
             content_type = excluded.content_type, stored_at = excluded.stored_at, fresh_until = excluded.fresh_until, machine = excluded.machine`;
         return { stored: true };
@@ -128,7 +133,7 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
     record: (scope, at) =>
       track(async () => {
         const db = await ready();
-        await db`insert into rep_requests (key_fingerprint, base_url, sent_at, machine, run) values (${scope.keyFingerprint}, ${scope.baseUrl}, ${new Date(at)}, ${machine}, ${run})`;
+        await db`insert into rep_requests (key_fingerprint, base_url, sent_at, machine, run) values (${scope.keyFingerprint}, ${scope.baseUrl}, ${new Date(at)}, ${machine()}, ${run})`;
         if (pruned) return;
         pruned = true;
         await db`delete from rep_requests where sent_at < ${new Date(at - LEDGER_KEEP_MS)}`;
