@@ -13,7 +13,7 @@
 import { build } from 'esbuild';
 import { createRequire, isBuiltin } from 'node:module';
 import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { libraryDeclarations } from './declarations.mjs';
 import { writeManPage } from './man.mjs';
@@ -155,23 +155,36 @@ const leafImports = (from, self = []) => ({
  *   The guard fails the connection's queries instead, as a closed one does;
  * - node:tls and node:crypto (some 25 of Node's modules) are required when first used: for sslmode
  *   and for password authentication, which a trusted or local connection does without;
- * - its clock is process.hrtime, not perf_hooks' performance (ten modules more) for one difference.
+ * - its clock is process.hrtime, not perf_hooks' performance (ten modules more) for one difference;
+ * - Node's modules are required, not imported: esbuild makes an ES module's default import of a
+ *   CommonJS module a copy of it (a getter defined for each of node:fs's ~100 names, and node:net's,
+ *   node:stream's), 0.8 ms of a cached audit's CPU on Node 20; and node:os is required only for its
+ *   user name, which rep always gives.
  */
-const POSTGRES_EDITS = [
-  [
-    '  function nextWrite(fn) {\n',
-    "  function nextWrite(fn) {\n    if (!socket) { chunk = nextWriteTimer = null; error(Errors.connection('CONNECTION_CLOSED', options)); return false }\n",
+const POSTGRES_EDITS = {
+  'connection.js': [
+    [
+      '  function nextWrite(fn) {\n',
+      "  function nextWrite(fn) {\n    if (!socket) { chunk = nextWriteTimer = null; error(Errors.connection('CONNECTION_CLOSED', options)); return false }\n",
+    ],
+    ["import net from 'net'\n", "const net = require('node:net')\n"],
+    ["import tls from 'tls'\n", "const tls = { connect: (...args) => require('node:tls').connect(...args) }\n"],
+    ["import crypto from 'crypto'\n", "const crypto = new Proxy({}, { get: (_, name) => require('node:crypto')[name] })\n"],
+    ["import Stream from 'stream'\n", "const Stream = require('node:stream')\n"],
+    ["import { performance } from 'perf_hooks'\n", 'const performance = { now: () => { const [s, ns] = process.hrtime(); return s * 1e3 + ns / 1e6 } }\n'],
   ],
-  ["import tls from 'tls'\n", "const tls = { connect: (...args) => require('node:tls').connect(...args) }\n"],
-  ["import crypto from 'crypto'\n", "const crypto = new Proxy({}, { get: (_, name) => require('node:crypto')[name] })\n"],
-  ["import { performance } from 'perf_hooks'\n", 'const performance = { now: () => { const [s, ns] = process.hrtime(); return s * 1e3 + ns / 1e6 } }\n'],
-];
+  'index.js': [
+    ["import os from 'os'\n", "const os = { userInfo: () => require('node:os').userInfo() }\n"],
+    ["import fs from 'fs'\n", "const fs = require('node:fs')\n"],
+  ],
+  'large.js': [["import Stream from 'stream'\n", "const Stream = require('node:stream')\n"]],
+};
 const postgresEdits = {
   name: 'postgres-edits',
   setup(build) {
-    build.onLoad({ filter: /[\\/]postgres[\\/](cjs[\\/])?src[\\/]connection\.js$/ }, async (args) => {
+    build.onLoad({ filter: /[\\/]postgres[\\/](cjs[\\/])?src[\\/](connection|index|large)\.js$/ }, async (args) => {
       let text = await readFile(args.path, 'utf8');
-      for (const [from, to] of POSTGRES_EDITS) {
+      for (const [from, to] of POSTGRES_EDITS[basename(args.path)]) {
         if (!text.includes(from))
           throw new Error(`${args.path} no longer has "${from.trim()}": check POSTGRES_EDITS in scripts/build.mjs (porsager/postgres#1208 for the guard)`);
         text = text.replace(from, to);
@@ -260,6 +273,15 @@ for (const { outputFiles } of bundles) {
     const code = text.split(LICENCE_COMMENTS)[0];
     const at = path.endsWith('.cjs') && path !== join(dist, 'index.cjs') ? code.search(/[^\x00-\x7f]/) : -1;
     if (at >= 0) throw new Error(`${relative(root, path)} has code that is not ASCII at offset ${at}: bin/rep.cjs reads it as latin1`);
+  }
+}
+
+// What a cached answer loads copies no module of Node's (esbuild's interop for an ES module's default
+// import of one: a getter defined for each of its names; POSTGRES_EDITS).
+for (const { outputFiles } of bundles) {
+  for (const { path, text } of outputFiles.filter(({ path }) => [join(dist, 'cli.cjs'), join(dist, 'lib', 'postgres.cjs')].includes(path))) {
+    const copied = /__toESM\(require\("([^".]+)"\)/.exec(text);
+    if (copied) throw new Error(`${relative(root, path)} copies ${copied[1]} (an ES module's default import of it): require it instead`);
   }
 }
 
