@@ -6,7 +6,8 @@
 // file ran, little more than its top level, so every function a command calls (commander's parser,
 // the views, the renderers, undici) was compiled again on every run. A code cache made after the run
 // holds them all, so a cached answer costs less CPU (docs/performance.md). As the cache holds what one run
-// compiled, each command keeps entries of its own.
+// compiled, each command keeps entries of its own, and a run that sent a request (which compiled the
+// HTTP client too) keeps them apart from a run answered from the cache (see keepPending).
 //
 // The cache is `code/` in rep's cache directory (0700, owned by this user, else not used); V8 checks
 // each entry against the source's length and its own version and flags, and an entry it rejects is
@@ -53,6 +54,10 @@ const kind = entryKind(args);
 /** undici, which rep loads only for requests through a proxy. */
 const PROXY_CLIENT = join(dist, 'lib', 'undici.cjs');
 const STALE_DAYS = 30;
+/** An entry's name ends in LEAN when the run that wrote it sent no request, in SENT when it sent one; WANT_LEAN asks the next run for a lean one (keepPending). */
+const LEAN = '.bin';
+const SENT = '-sent.bin';
+const WANT_LEAN = '.want';
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 // dist/ is ASCII (scripts/build.mjs checks), which latin1 reads as utf8 would: faster on Node 22+;
 // Node 20 decodes utf8 the faster.
@@ -60,9 +65,9 @@ const SOURCE_ENCODING = NODE_MAJOR < 22 ? 'utf8' : 'latin1';
 /** The wrapper Node puts around a CommonJS module's code; its first line is line 0 of the file (lineOffset -1). */
 const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) {\n';
 const WRAP_TAIL = '\n})';
-/** Whether --liftoff-only is set (see runCached), the scripts whose cache entries are to be written, and where. */
+/** Whether --liftoff-only is set (see runCached), the scripts run with what their entries were, and where those are. */
 let liftoffOnly = false;
-const pending = [];
+const ran = [];
 let cacheDir;
 /** Node's compile cache switch (node:module, 22.1+), for `--version` only. */
 let compileCache;
@@ -89,7 +94,7 @@ function run() {
       require(bundle);
     } else {
       runCached(bundle);
-      process.on('exit', keepPending); // ('exit' comes once: `on` does, and costs less than `once` on Node 20)
+      process.on('exit', () => keepPending()); // ('exit' comes once: `on` does, and costs less than `once` on Node 20)
     }
   } catch (error) {
     // The package always ships dist/; a clone has it only once built (npm ci does not build).
@@ -122,7 +127,7 @@ function runCached(file) {
     // a cache entry only under the flags it was made under: the entries of the files compiled so far
     // are made now, and the flag is set before the client is compiled, so each entry is made and read
     // under the same flags.
-    keepPending();
+    keepPending(true); // this run sends its request through undici
     builtin('node:v8').setFlagsFromString('--liftoff-only');
     liftoffOnly = true;
   }
@@ -141,18 +146,27 @@ function runCached(file) {
     .slice(dist.length + 1)
     .replaceAll('\\', '_')
     .replaceAll('/', '_');
-  const cacheFile = cachePath(`${name}-${kind}${liftoffOnly ? '-liftoff' : ''}-${process.versions.v8}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`);
+  const stem = cachePath(`${name}-${kind}${liftoffOnly ? '-liftoff' : ''}-${process.versions.v8}-${stat.size}-${Math.trunc(stat.mtimeMs)}`);
+  // The lean entry, else the one a sending run made, unless a run asked for a lean one (keepPending).
   let cachedData;
-  try {
-    if (cacheFile) cachedData = readOwnEntry(cacheFile);
-  } catch {}
+  let read;
+  for (const made of stem ? [LEAN, SENT] : []) {
+    if (made === SENT && present(`${stem}${WANT_LEAN}`)) break;
+    try {
+      cachedData = readOwnEntry(`${stem}${made}`);
+    } catch {}
+    if (cachedData) {
+      read = made;
+      break;
+    }
+  }
   // The wrapper's first line is line 0, so line numbers in stack traces are the file's.
   const script = new Script(source, {
     filename: file,
     lineOffset: -1,
     ...(cachedData ? { cachedData } : {}),
   });
-  if (cacheFile && writes && (!cachedData || script.cachedDataRejected)) pending.push({ cacheFile, script });
+  if (stem && writes) ran.push({ stem, script, ...(script.cachedDataRejected ? { rejected: read } : { read }) });
   const module = new Module(file, null);
   module.filename = file;
   module.loaded = true;
@@ -252,25 +266,87 @@ function repCacheDir(env, platform) {
   return join(xdg && isAbsolute(xdg) ? xdg : join(home(), '.cache'), 'rep');
 }
 
-/** Writes the entries this run had none for (or V8 rejected): what V8 compiled of each file by now. */
-function keepPending() {
-  if (pending.length === 0) return;
-  for (const { cacheFile, script } of pending.splice(0)) keep(cacheFile, script);
+/**
+ * Writes the entries this run had none for (or V8 rejected): what V8 compiled of each file by now.
+ *
+ * A run that sent a request compiled the HTTP client, the answer's parsing and the writes of a fresh
+ * answer too, which a run answered from the cache never runs: its entry is larger (402 KB against 345 KB
+ * for an audit on Node 20), and V8 deserialises all of it on every run that reads it: 0.4-0.5 ms of a
+ * cached audit (docs/performance.md). So a sending run's entry is kept as `-sent.bin`, read only where
+ * there is no lean one (`.bin`). A run that sent nothing and read a `-sent` one cannot write a lean entry
+ * (what it compiled includes all it read): it leaves `.want` for the next run, which reads none, compiles
+ * as it goes, and writes the lean entry if it sends nothing either. Once there is a lean entry, a sending
+ * run reads it and compiles its HTTP code as it goes (a request takes far longer).
+ */
+function keepPending(sent = sentRequest()) {
+  let wrote = false;
+  for (const { stem, script, read, rejected } of ran.splice(0)) {
+    if (read === LEAN || (read === SENT && sent)) continue;
+    if (read === SENT) {
+      wrote = flag(`${stem}${WANT_LEAN}`) || wrote;
+      continue;
+    }
+    // None read (none there, V8 rejected it, or a lean one was asked for): this run's is written.
+    const made = sent ? SENT : LEAN;
+    if (rejected && rejected !== made) unflag(`${stem}${rejected}`);
+    if (!sent) {
+      wrote = keep(`${stem}${LEAN}`, script) || wrote;
+      unflag(`${stem}${WANT_LEAN}`);
+    } else if (!present(`${stem}${WANT_LEAN}`)) wrote = keep(`${stem}${SENT}`, script) || wrote;
+  }
+  if (!wrote) return;
   try {
     removeStale(cacheDir);
   } catch {}
 }
 
-/** Writes what V8 compiled of a script, whole (temp file made anew, never through a link; then rename), for the next run. */
+/**
+ * Whether this run sent a request, as far as the code cache cares: it loaded Node's HTTP client, or
+ * undici (for a proxy). Where Node lists no loaded modules, every run counts as one that sent.
+ */
+function sentRequest() {
+  const loaded = process.moduleLoadList;
+  return !loaded || require.cache[PROXY_CLIENT] !== undefined || loaded.includes('NativeModule http') || loaded.includes('NativeModule https');
+}
+
+/** Whether there is a file (or anything) at path; an error counts as none. */
+function present(path) {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** Leaves an empty file (made anew, never through a link); whether it did. */
+function flag(path) {
+  try {
+    writeFileSync(path, '', { mode: 0o600, flag: 'wx' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Removes a file (a link itself, never what it points to). */
+function unflag(path) {
+  try {
+    rmSync(path, { force: true });
+  } catch {}
+}
+
+/** Writes what V8 compiled of a script, whole (temp file made anew, never through a link; then rename), for the next run; whether it did. */
 function keep(cacheFile, script) {
   const temp = `${cacheFile}.${process.pid}.tmp`;
   try {
     writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
     renameSync(temp, cacheFile);
+    return true;
   } catch {
     try {
       rmSync(temp, { force: true });
     } catch {}
+    return false;
   }
 }
 
@@ -283,6 +359,6 @@ function removeStale(dir) {
   const before = Date.now() - STALE_DAYS * 24 * 60 * 60 * 1000;
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if ((name.endsWith('.bin') || name.endsWith('.tmp')) && lstatSync(path).mtimeMs < before) rmSync(path, { force: true });
+    if ((name.endsWith('.bin') || name.endsWith('.tmp') || name.endsWith(WANT_LEAN)) && lstatSync(path).mtimeMs < before) rmSync(path, { force: true });
   }
 }

@@ -339,6 +339,39 @@ describe.each(nodeLines())('on %s', (node) => {
     }
   });
 
+  it("keeps a lean entry for runs answered from the cache apart from a sending run's, and makes it once", async () => {
+    const cacheHome = join(home.dir, `cache-${++runs}`);
+    const api = await startFaultServer();
+    api.always('/api/audit', { body: { name: 'Blue Bottle Coffee', score: 4.4 } });
+    try {
+      const env = { XDG_CACHE_HOME: cacheHome, REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_startup_lean_0123' };
+      const dir = join(cacheHome, 'rep', 'code');
+      const audit = async (name: string) => expect((await runCli([REP_BIN, 'audit', name], { home, bin: node, env })).code).toBe(0);
+      const listing = () =>
+        readdirSync(dir)
+          .sort()
+          .map((name) => name.replace(/^cli\.cjs-audit-.*?(-sent\.bin|\.bin|\.want)$/, '$1'));
+      await audit('Blue Bottle Coffee'); // sends: the entry it makes holds the HTTP client too
+      expect(listing()).toEqual(['-sent.bin']);
+      await audit('Blue Bottle Coffee'); // from the cache, reading that entry: it asks the next run for a lean one
+      expect(listing()).toEqual(['-sent.bin', '.want']);
+      await audit('Blue Bottle Coffee'); // reads none, compiles as it goes, and writes it
+      expect(listing()).toEqual(['-sent.bin', '.bin']);
+      const [sentEntry, leanEntry] = readdirSync(dir).sort();
+      const lean = statSync(join(dir, leanEntry!));
+      expect(lean.size).toBeLessThan(statSync(join(dir, sentEntry!)).size);
+      // Later runs, answered from the cache or sending, read the lean entry and write nothing.
+      await audit('Blue Bottle Coffee');
+      await audit('Intelligentsia');
+      expect(api.count()).toBe(2);
+      expect(listing()).toEqual(['-sent.bin', '.bin']);
+      const after = statSync(join(dir, leanEntry!));
+      expect([after.ino, after.mtimeMs]).toEqual([lean.ino, lean.mtimeMs]);
+    } finally {
+      await api.close();
+    }
+  });
+
   it("a batch, which tunes V8's heap as it runs, leaves an entry that later runs accept", async () => {
     const cacheHome = join(home.dir, `cache-${++runs}`);
     const api = await startFaultServer();
