@@ -160,6 +160,8 @@ const leafImports = (from, self = []) => ({
  *   CommonJS module a copy of it (a getter defined for each of node:fs's ~100 names, and node:net's,
  *   node:stream's), 0.8 ms of a cached audit's CPU on Node 20; and node:os is required only for its
  *   user name, which rep always gives;
+ * - a connection's first connect waits no timer: Postgres.js's `setTimeout(connect, 0)`, which Node
+ *   makes at least 1 ms, left the loop idle until it fired (a reconnect still waits its backoff);
  * - its pool makes a connection (the object: sockets were already opened on demand) when a query finds
  *   none free, up to `max`, not all `max` of them as it starts: ten made at once were 0.5 ms and 200 KB
  *   of a cached audit's young generation, where one query needs one.
@@ -169,6 +171,10 @@ const POSTGRES_EDITS = {
     [
       '  function nextWrite(fn) {\n',
       "  function nextWrite(fn) {\n    if (!socket) { chunk = nextWriteTimer = null; error(Errors.connection('CONNECTION_CLOSED', options)); return false }\n",
+    ],
+    [
+      '    setTimeout(connect, closedTime ? Math.max(0, closedTime + delay - performance.now()) : 0)\n',
+      '    closedTime ? setTimeout(connect, Math.max(0, closedTime + delay - performance.now())) : setImmediate(connect)\n',
     ],
     ["import net from 'net'\n", "const net = require('node:net')\n"],
     ["import tls from 'tls'\n", "const tls = { connect: (...args) => require('node:tls').connect(...args) }\n"],
