@@ -11,6 +11,7 @@
 // dist/ also gets the library's .d.ts types (from tsc), the bundled packages' licence notices, and source
 // maps of rep's own code only.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { createRequire, isBuiltin } from 'node:module';
 import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -122,6 +123,20 @@ const LICENCE_COMMENTS = '\n/*! Bundled license information:';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const dist = join(root, 'dist');
+
+// `--if-changed` (the test suite's global setup): no build when dist/ is what this build would write:
+// the same inputs and flags as the last build, and dist/ as that build left it. CI then builds once for
+// its four Node lines, and a re-run of the tests without a change builds nothing.
+const STAMP = join(root, '.cache', 'build-stamp.json');
+const flags = process.argv.slice(2).filter((flag) => flag !== '--if-changed');
+const inputs = await inputsDigest(flags);
+if (process.argv.includes('--if-changed')) {
+  const stamp = await readFile(STAMP, 'utf8').then(JSON.parse, () => undefined);
+  if (stamp?.inputs === inputs && stamp.outputs === (await outputsDigest())) {
+    console.error('dist/ is up to date');
+    process.exit(0);
+  }
+}
 
 /**
  * Imports of a leaf, from rep's code or another leaf, become a require of its dist/lib/ file (at run
@@ -339,7 +354,30 @@ for (const folder of folders.map((entry) => join(entry.parentPath, entry.name)).
     if (error.code !== 'ENOTEMPTY') throw error;
   });
 }
+await mkdir(dirname(STAMP), { recursive: true });
+await writeFile(STAMP, `${JSON.stringify({ inputs, outputs: await outputsDigest() })}\n`);
 console.error(`built ${built.size} files into ${relative(process.cwd(), dist) || 'dist'}`);
+
+/** What a build reads: rep's sources, the build's scripts, the bin (the man page runs it), the manifests, what npm installed, and the flags. */
+async function inputsDigest(flags) {
+  const hash = createHash('sha256').update(`${flags.join(' ')}\n`);
+  const files = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+  for (const folder of ['src', 'scripts', 'bin']) {
+    for (const entry of await readdir(join(root, folder), { recursive: true, withFileTypes: true }))
+      if (entry.isFile()) files.push(relative(root, join(entry.parentPath, entry.name)));
+  }
+  for (const file of files.sort()) hash.update(`${file}\n`).update(await readFile(join(root, file)).catch(() => '(none)'));
+  return hash.digest('hex');
+}
+
+/** dist/ as it is: every file's path and bytes. */
+async function outputsDigest() {
+  const hash = createHash('sha256');
+  const entries = await readdir(dist, { recursive: true, withFileTypes: true }).catch(() => []);
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => relative(dist, join(entry.parentPath, entry.name)));
+  for (const file of files.sort()) hash.update(`${file}\n`).update(await readFile(join(dist, file)));
+  return hash.digest('hex');
+}
 
 /**
  * dist/index.js: the library as an ES module, re-exporting by name what dist/index.cjs exports (read by

@@ -23,7 +23,7 @@ export default function setup(project: TestProject): () => void {
   const root = fileURLToPath(new URL('..', import.meta.url));
   // Without the .d.ts files (seconds of tsc), which the tarball test alone needs: it packs a copy of this
   // dist/ with the types added (test/package.test.ts), as prepack's full build would write it.
-  execFileSync(process.execPath, ['scripts/build.mjs', '--no-types'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build.mjs', '--no-types', '--if-changed'], { cwd: root, stdio: 'inherit' });
   const postgresRun = mkdtempSync(join(tmpdir(), 'rep-pg-run-'));
   project.provide('postgresRun', postgresRun);
   const codeCachePool = mkdtempSync(join(tmpdir(), 'rep-code-pool-'));
