@@ -7,13 +7,15 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 
 // Required, not imported: Node's import of a CommonJS module first scans all its source for the names it
-// exports, and TypeScript's is megabytes (that scan cost more CPU than the require itself).
-const ts = createRequire(import.meta.url)('typescript');
+// exports, and TypeScript's is megabytes (that scan cost more CPU than the require itself). And only
+// when declarations are asked for: a build without them (`--no-types`) loads no TypeScript at all.
+const typescript = () => createRequire(import.meta.url)('typescript');
 
 const NOT_CARRIED = /\bfrom\s+["'](?!\.)|\bimport\(\s*["'](?!\.)|<reference\s+types=|\bNodeJS\.|\bundici\b/;
 
 /** The .d.ts files of the library entry, as { path, text } to write, after checking each. */
 export function libraryDeclarations(root) {
+  const ts = typescript();
   const configPath = join(root, 'tsconfig.build.json');
   const { config, error } = ts.readConfigFile(configPath, ts.sys.readFile);
   if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
