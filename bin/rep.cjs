@@ -21,21 +21,8 @@
 // Node's own modules come through process.getBuiltinModule (Node 20.16+): require()'s way to a built-in
 // (the CommonJS loader, and an ES module facade for it) costs more on its first use on Node 20.
 const builtin = (id) => process.getBuiltinModule(id);
-const {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} = builtin('node:fs');
+const { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmSync, writeFileSync } =
+  builtin('node:fs');
 // The CommonJS Module class, as node:module exports it, without loading node:module unless its
 // compile cache is used.
 const Module = module.constructor;
@@ -247,7 +234,11 @@ function readOwnEntry(path) {
     const info = fstatSync(fd);
     const uid = process.getuid?.();
     if (!info.isFile() || (uid !== undefined && (info.uid !== uid || (info.mode & 0o022) !== 0))) return undefined;
-    return readFileSync(fd);
+    // Read as readWrapped reads (readFileSync's way, with its own fstat, is more of Node's code to compile on a cold run).
+    const bytes = Buffer.allocUnsafe(info.size);
+    let at = 0;
+    for (let read; at < info.size && (read = readSync(fd, bytes, at, info.size - at, null)) > 0; ) at += read;
+    return bytes.subarray(0, at);
   } finally {
     closeSync(fd);
   }
