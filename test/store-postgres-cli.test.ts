@@ -51,6 +51,25 @@ describe.skipIf(!available)('rep with a PostgreSQL store', () => {
     await server.close();
   });
 
+  it('a batch at concurrency 4: each name is sent once and stored, and a second machine sends none (the pool grows as questions hold connections)', async () => {
+    const server = await api();
+    const store = `postgres://postgres:${ADMIN_PASSWORD}@127.0.0.1:${cluster.port}/${await cluster.createDatabase()}?sslmode=disable`;
+    const env = { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY, REP_STORE: store };
+    const names = Array.from({ length: 12 }, (_, i) => `Batch Company ${i + 1}`);
+    // Four questions at once each hold a connection for their lock while their answers are stored over another.
+    const first = await repOn(['audit', ...names, '--concurrency', '4', '--format', 'ndjson'], env);
+    expect(first.stderr).toBe('12 names: 12 audited\n');
+    expect(first.code).toBe(0);
+    expect(server.count('/api/audit')).toBe(12);
+    const second = await repOn(['audit', ...names, '--concurrency', '4', '--format', 'ndjson'], env);
+    expect(second.stderr).toBe('12 names: 12 audited (12 from the cache)\n');
+    expect(second.stdout).toBe(first.stdout);
+    expect(server.count('/api/audit')).toBe(12);
+    const status = await repOn(['status', '--json'], env);
+    expect(JSON.parse(status.stdout)).toMatchObject({ requests_last_hour: 12 });
+    await server.close();
+  });
+
   it('the database down: an audit answers from the API with one warning; rep history exits 8 with one line', async () => {
     const server = await api();
     const port = await closedPort();
