@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = (name) => join(root, 'node_modules', '.bin', name);
+// npm's shims: a shell script, and on Windows a .cmd, which Node runs only through a shell.
+const WINDOWS = process.platform === 'win32';
+const bin = (name) => join(root, 'node_modules', '.bin', WINDOWS ? `${name}.cmd` : name);
 const STEPS = [
   { name: 'tsc --noEmit', file: bin('tsc'), args: ['--noEmit'] },
   { name: 'biome check', file: bin('biome'), args: ['check'] },
@@ -19,7 +21,8 @@ const results = await Promise.all(
   STEPS.map(
     (step) =>
       new Promise((resolve) => {
-        const child = spawn(step.file, step.args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+        const shell = WINDOWS && step.file !== process.execPath;
+        const child = spawn(shell ? `"${step.file}"` : step.file, step.args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], shell });
         const output = [];
         child.stdout.on('data', (chunk) => output.push(chunk));
         child.stderr.on('data', (chunk) => output.push(chunk));
