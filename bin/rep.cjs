@@ -170,10 +170,15 @@ function runCached(file) {
  */
 function readWrapped(fd, size) {
   const bytes = Buffer.allocUnsafe(WRAP_HEAD.length + size + WRAP_TAIL.length);
-  let at = bytes.latin1Write(WRAP_HEAD, 0);
-  for (let read; at < WRAP_HEAD.length + size && (read = readSync(fd, bytes, at, WRAP_HEAD.length + size - at, null)) > 0; ) at += read;
+  let at = readInto(fd, bytes, bytes.latin1Write(WRAP_HEAD, 0), WRAP_HEAD.length + size);
   at += bytes.latin1Write(WRAP_TAIL, at);
   return bytes.toString(SOURCE_ENCODING, 0, at);
+}
+
+/** Reads on from the open file into bytes[at, end); returns where it stopped (before end if the file was shorter). */
+function readInto(fd, bytes, at, end) {
+  for (let read; at < end && (read = readSync(fd, bytes, at, end - at, null)) > 0; ) at += read;
+  return at;
 }
 
 /**
@@ -236,9 +241,7 @@ function readOwnEntry(path) {
     if (!info.isFile() || (uid !== undefined && (info.uid !== uid || (info.mode & 0o022) !== 0))) return undefined;
     // Read as readWrapped reads (readFileSync's way, with its own fstat, is more of Node's code to compile on a cold run).
     const bytes = Buffer.allocUnsafe(info.size);
-    let at = 0;
-    for (let read; at < info.size && (read = readSync(fd, bytes, at, info.size - at, null)) > 0; ) at += read;
-    return bytes.subarray(0, at);
+    return bytes.subarray(0, readInto(fd, bytes, 0, info.size));
   } finally {
     closeSync(fd);
   }
