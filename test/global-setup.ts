@@ -3,12 +3,13 @@
 // the folder given here, and stopped when the run ends; so is the pool of code cache entries that
 // spawned reps share (helpers/cli.ts).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { stopSharedPostgres } from './helpers/postgres.js';
+import { tmpfsFolder } from './helpers/tmpfs.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -43,16 +44,13 @@ export default function setup(project: TestProject): () => void {
 
 /** A folder of this run's on tmpfs (/dev/shm) when that is writable and has 2 GB free, else undefined. */
 function ramTempDir(): string | undefined {
+  const base = tmpfsFolder(2 * 1024 ** 3);
+  if (!base) return undefined;
   try {
-    const fs = statfsSync('/dev/shm');
-    if (fs.type !== TMPFS_MAGIC || fs.bavail * fs.bsize < 2 * 1024 ** 3) return undefined;
-    const dir = mkdtempSync('/dev/shm/rep-test-run-');
+    const dir = mkdtempSync(join(base, 'rep-test-run-'));
     chmodSync(dir, 0o711); // as /tmp lets them, other users (the PostgreSQL cluster's) reach their own folders in it
     return dir;
   } catch {
     return undefined;
   }
 }
-
-/** statfs's f_type of tmpfs (linux/magic.h). */
-const TMPFS_MAGIC = 0x01021994;

@@ -1,10 +1,11 @@
 // What the local-history test files share: points on a fixed clock and temp folders removed after
 // each test (the files are split by concern so their slow tests run on different workers).
-import { accessSync, constants, mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type { HistoryPoint } from '../../src/store/port.js';
+import { tmpfsFolder } from './tmpfs.js';
 
 export const BASE = 'https://api.example.test/api';
 export const T0 = Date.parse('2025-01-01T09:00:00.000Z');
@@ -38,13 +39,5 @@ export function useTempDirs(prefix = 'rep-history-dir-'): (base?: string) => str
  * (reading a 2 GB hole took 4.4 s of CPU on ext4, 0.1 s on tmpfs). The reader's work is the same.
  */
 export function memoryTempBase(): string {
-  try {
-    accessSync('/dev/shm', constants.W_OK);
-    return statfsSync('/dev/shm').type === TMPFS_MAGIC ? '/dev/shm' : tmpdir();
-  } catch {
-    return tmpdir();
-  }
+  return tmpfsFolder() ?? tmpdir();
 }
-
-/** statfs's f_type of tmpfs (linux/magic.h). */
-const TMPFS_MAGIC = 0x01021994;
