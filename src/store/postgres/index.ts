@@ -28,9 +28,9 @@ export interface PostgresStoreOptions extends ConnectOptions {
 const LEDGER_KEEP_MS = 24 * 60 * 60 * 1000;
 
 export function openPostgresStore(options: PostgresStoreOptions): Store {
-  const { target, warn } = options;
-  let machineId = typeof options.machine === 'string' ? options.machine : undefined;
-  const machine = () => (machineId ??= (options.machine as () => string)());
+  const { target, machine: given, warn } = options;
+  let machineId: string | undefined;
+  const machine = () => (machineId ??= typeof given === 'string' ? given : given());
   const run = randomHex(8);
   const session = openSession(target, options);
   const ready = session.ready;
