@@ -26,12 +26,17 @@ const results = await Promise.all(
         const output = [];
         child.stdout.on('data', (chunk) => output.push(chunk));
         child.stderr.on('data', (chunk) => output.push(chunk));
-        child.on('error', (error) => resolve({ step, code: 1, output: [Buffer.from(`${error.message}\n`)] }));
-        child.on('close', (code, signal) => {
-          const text = Buffer.concat(output).toString();
+        // Once: a step that cannot start says 'error', and may say 'close' after it.
+        let ended = false;
+        const end = (code, said = '') => {
+          if (ended) return;
+          ended = true;
+          const text = `${Buffer.concat(output).toString()}${said}`;
           process.stdout.write(`> ${step.name}\n${text}${text.endsWith('\n') || text === '' ? '' : '\n'}`);
-          resolve({ step, code: code ?? (signal ? 1 : 0), output });
-        });
+          resolve({ step, code });
+        };
+        child.on('error', (error) => end(1, `${error.message}\n`));
+        child.on('close', (code, signal) => end(code ?? (signal ? 1 : 0)));
       }),
   ),
 );
