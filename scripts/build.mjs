@@ -5,7 +5,9 @@
 // - dist/cli.cjs: the CLI (bin/rep.cjs requires it), in one file: rep's code, commander and chalk. A
 //   module that a command imports lazily is in it too, but runs only when imported (esbuild's lazy init).
 // - dist/lib/*.cjs: the LEAVES, what only some commands need, each in a file of its own that is read and
-//   compiled only when first required: the HTTP client, the table and spinner libraries, conf, the sandbox.
+//   compiled only when first required: the HTTP client, the table and spinner libraries, conf, the sandbox,
+//   and the commands and stores a cached audit never runs. A leaf that imports modules of the core gets
+//   them from the bundle that loads it (see coreImports): one copy of each, so classes and state are shared.
 // - dist/index.cjs: the library (src/index.ts), sharing dist/lib/ with the CLI; dist/index.js is its ES
 //   module face for `import { createClient } from 'rep-cli'`, the same objects, so `instanceof` holds.
 // dist/ also gets the library's .d.ts types (from tsc), the bundled packages' licence notices, and source
@@ -41,6 +43,21 @@ const LEAVES = [
   { name: 'postgres', entries: ['postgres'] },
   // JMESPath, for --query only.
   { name: 'jmespath', entries: ['jmespath'] },
+  // rep's own code that a cached audit never runs: the bundle is read, and its code cache entry
+  // deserialised, on every run (~95 KB of the 283 KB bundle was such code; docs/performance.md). Each
+  // takes the modules only it reaches; those it imports from the core come from the loading bundle.
+  // The PostgreSQL store (a team store's runs read this file too, and its code cache entry).
+  { name: 'store-postgres', entries: ['src/store/postgres/index.ts'], takesCore: true },
+  // A batch (`audit --file`, several names) and its summary.
+  { name: 'batch', entries: ['src/batch/run.ts'], takesCore: true },
+  { name: 'batch-output', entries: ['src/output/batch.ts'], takesCore: true },
+  // Commands other than the lookups, and the help topics.
+  { name: 'history', entries: ['src/commands/history.ts'], takesCore: true },
+  { name: 'report', entries: ['src/commands/report.ts'], takesCore: true },
+  { name: 'status', entries: ['src/commands/status.ts'], takesCore: true },
+  { name: 'login', entries: ['src/commands/login.ts'], takesCore: true },
+  { name: 'completion', entries: ['src/commands/completion.ts'], takesCore: true },
+  { name: 'help-topics', entries: ['src/help/topics.ts'], takesCore: true },
 ];
 
 /**
@@ -149,19 +166,100 @@ const reExport = (path) => `export * from '${path}';\nexport { default } from '$
 /** A leaf's entry module: a package's exports, or what each of rep's modules in it exports. */
 const leafEntry = (entries) => (entries[0].startsWith('src/') ? entries.map((entry) => `export * from './${entry}';\n`).join('') : reExport(entries[0]));
 
-const leafImports = (from, self = []) => ({
+const leafImports = (from, self = [], selfTakesCore = false) => ({
   name: 'leaf-imports',
   setup(build) {
+    const inLeaf = self.length > 0;
     build.onResolve({ filter: /.*/ }, (args) => {
-      if (args.kind === 'entry-point' || args.namespace === 'leaf') return undefined;
+      if (args.kind === 'entry-point' || args.namespace === 'leaf' || args.namespace === 'core-lookup') return undefined;
       const target = args.path.startsWith('.') ? relative(root, resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'))) : args.path;
       const leaf = LEAVES.find(({ entries }) => entries.includes(target) && !self.includes(target));
-      return leaf ? { path: `${relative(from, join(dist, 'lib')) || '.'}/${leaf.name}.cjs`.replace(/^(?!\.)/, './'), namespace: 'leaf' } : undefined;
+      if (!leaf) return undefined;
+      const path = `${relative(from, join(dist, 'lib')) || '.'}/${leaf.name}.cjs`.replace(/^(?!\.)/, './');
+      return { path, namespace: 'leaf', pluginData: leaf.takesCore === true };
     });
-    build.onResolve({ filter: /.*/, namespace: 'leaf' }, (args) => ({ path: args.path, external: true }));
-    build.onLoad({ filter: /.*/, namespace: 'leaf' }, (args) => ({ contents: reExport(args.path), loader: 'js' }));
+    // Only the leaf's file is left to run time (the core's lookup, CORE_LOOKUP, is bundled).
+    build.onResolve({ filter: LEAF_FILE, namespace: 'leaf' }, (args) => ({ path: args.path, external: true }));
+    build.onLoad({ filter: /.*/, namespace: 'leaf' }, (args) => {
+      if (!args.pluginData) return { contents: reExport(args.path), loader: 'js' };
+      if (inLeaf && !selfTakesCore) throw new Error(`${self.join(', ')} imports ${args.path}, which takes the core: give its leaf takesCore too`);
+      // A leaf that takes the core is given the loading bundle's lookup; from another such leaf, the one it was given.
+      const lookup = inLeaf ? '__repCore' : `require(${JSON.stringify(CORE_LOOKUP)}).lookup`;
+      return { contents: `module.exports = require(${JSON.stringify(args.path)})(${lookup});\n`, loader: 'js' };
+    });
   },
 });
+/** A file of dist/lib/ as a leaf's import names it (`./lib/x.cjs` from the core, `./x.cjs` from another leaf). */
+const LEAF_FILE = /^\.\/(lib\/)?[\w-]+\.cjs$/;
+/** The core's lookup of its modules for the leaves that take the core (coreLookup). */
+const CORE_LOOKUP = 'rep:core-lookup';
+
+/**
+ * The leaf's side of a leaf that takes the core: an import of a module that the core bundles (`core`:
+ * paths as esbuild's metafile writes them) becomes the loading bundle's copy, asked of the lookup its
+ * file is called with (LEAF_FACTORY); `needs` gets each such module's id. The rest is bundled into the leaf.
+ */
+const coreImports = (core, needs) => ({
+  name: 'core-imports',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.kind === 'entry-point' || args.pluginData === 'core-imports' || args.namespace !== 'file') return undefined;
+      const found = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'core-imports' });
+      if (found.errors.length > 0 || found.external || found.namespace !== 'file') return undefined;
+      const path = relative(root, found.path).replaceAll('\\', '/');
+      if (!core.has(path)) return found;
+      // A package the core bundles would be a second copy in the leaf, with its own state.
+      if (!path.startsWith('src/'))
+        throw new Error(`${args.importer} imports ${args.path}, which the core bundles: import it in the leaf through a module of rep's`);
+      needs.add(path);
+      return { path, namespace: 'core' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'core' }, (args) => ({ contents: `module.exports = __repCore(${JSON.stringify(args.path)});\n`, loader: 'js' }));
+  },
+});
+
+/**
+ * The core's side: CORE_LOOKUP's `lookup`, a function from a module's id to the bundle's copy of that
+ * module's exports (`exported`: id → names), for the modules that the leaves the bundle can load ask for.
+ * It imports each name, not the module (a namespace object of each, made as the bundle starts, would
+ * cost every run), and gives the leaf an object of getters, made when the leaf asks.
+ */
+const coreLookup = (exported) => ({
+  name: 'core-lookup',
+  setup(build) {
+    build.onResolve({ filter: /^rep:core-lookup$/ }, () => ({ path: CORE_LOOKUP, namespace: 'core-lookup' }));
+    build.onLoad({ filter: /.*/, namespace: 'core-lookup' }, () => {
+      const ids = [...exported.keys()].sort();
+      const local = (index, name) => `m${index}_${name}`;
+      const imports = ids.map(
+        (id, index) =>
+          `import { ${exported
+            .get(id)
+            .map((name) => `${name} as ${local(index, name)}`)
+            .join(', ')} } from ${JSON.stringify(`./${id}`)};`,
+      );
+      const cases = ids.map(
+        (id, index) =>
+          `    case ${JSON.stringify(id)}: return { ${exported
+            .get(id)
+            .map((name) => `get ${name}() { return ${local(index, name)}; }`)
+            .join(', ')} };`,
+      );
+      const lookup = `export function lookup(id) {\n  switch (id) {\n${cases.join('\n')}\n  }\n  throw new Error(\`rep's core has no module \${id} for a leaf\`);\n}\n`;
+      return { contents: `${imports.join('\n')}\n${lookup}`, loader: 'js', resolveDir: root };
+    });
+  },
+});
+/**
+ * A leaf that takes the core is a function of the lookup (it runs, strict, when first called), and
+ * returns its exports; called again with the same lookup (from the core and from another leaf), the same ones.
+ */
+const LEAF_FACTORY = {
+  banner: {
+    js: 'var __repLeafMade = new WeakMap();\nmodule.exports = function (__repCore) {\n"use strict";\nif (__repLeafMade.has(__repCore)) return __repLeafMade.get(__repCore);\nvar module = { exports: {} }, exports = module.exports;',
+  },
+  footer: { js: '__repLeafMade.set(__repCore, module.exports);\nreturn module.exports;\n};' },
+};
 
 /**
  * Postgres.js 3.4.9, edited as it is bundled (each text must be in its file, else the build fails):
@@ -248,7 +346,7 @@ const common = {
   define: { __REP_VERSION__: JSON.stringify(version) },
 };
 /** The core: the CLI and the library, each with its own copy of rep's modules (they never load each other). */
-const coreOptions = { ...common, outdir: 'dist', outExtension: { '.js': '.cjs' }, plugins: [deferRequires, leafImports(dist)] };
+const coreOptions = { ...common, outdir: 'dist', outExtension: { '.js': '.cjs' } };
 const core = [
   // The CLI's bundle gets short names too: a third smaller, and less to read and run from the code
   // cache (fewer pages touched, fewer strings for V8 to make). Under --debug its stack traces point at
@@ -260,19 +358,87 @@ const core = [
   // minified file is a line of tens of kilobytes (its start-up matters less than the CLI's).
   { ...coreOptions, entryPoints: { index: 'src/index.ts' }, minifyWhitespace: false, minifySyntax: false },
 ];
-const bundles = await Promise.all([
-  ...core.map((options) => build(options)),
-  ...LEAVES.map(({ name, entries }) =>
-    build({
-      ...common,
-      ...(entries.length === 1 && entries[0].startsWith('src/')
-        ? { entryPoints: entries }
-        : { stdin: { contents: leafEntry(entries), resolveDir: root, sourcefile: `${name}-leaf.js` } }),
-      outfile: join('dist', 'lib', `${name}.cjs`),
-      plugins: [deferRequires, leafImports(join(dist, 'lib'), entries), ...(name === 'postgres' ? [postgresEdits] : [])],
-    }),
-  ),
-]);
+const corePlugins = (exported) => [deferRequires, leafImports(dist), coreLookup(exported)];
+// Three passes: what the core bundles (its modules, with every leaf left out), then the leaves (those
+// that take the core get its modules from it), then the core, with a lookup of what those leaves ask for.
+const coreModules = new Set();
+const corePass = await Promise.all(
+  core.map((options) => build({ ...options, plugins: corePlugins(new Map()), sourcemap: false, minify: false, legalComments: 'none' })),
+);
+for (const { metafile } of corePass) for (const input of Object.keys(metafile.inputs)) coreModules.add(input);
+/** A leaf's bundle: one that takes the core gets its modules from it (coreImports), and adds their ids to `needs`. */
+const buildLeaf = ({ name, entries, takesCore }, needs) =>
+  build({
+    ...common,
+    ...(entries.length === 1 && entries[0].startsWith('src/')
+      ? { entryPoints: entries }
+      : { stdin: { contents: leafEntry(entries), resolveDir: root, sourcefile: `${name}-leaf.js` } }),
+    outfile: join('dist', 'lib', `${name}.cjs`),
+    ...(takesCore ? LEAF_FACTORY : {}),
+    plugins: [
+      deferRequires,
+      leafImports(join(dist, 'lib'), entries, takesCore === true),
+      ...(takesCore ? [coreImports(coreModules, needs)] : []),
+      ...(name === 'postgres' ? [postgresEdits] : []),
+    ],
+  });
+const plainLeaves = Promise.all(LEAVES.filter(({ takesCore }) => !takesCore).map(async (leaf) => [leaf.name, await buildLeaf(leaf)]));
+// A module of rep's that two leaves taking the core both import goes to the core, which gives it to both.
+/** Each leaf that takes the core: the ids of the core's modules it asks for. */
+let needs;
+let coreTakers;
+for (;;) {
+  needs = new Map(LEAVES.filter(({ takesCore }) => takesCore).map(({ name }) => [name, new Set()]));
+  coreTakers = await Promise.all(LEAVES.filter(({ takesCore }) => takesCore).map(async (leaf) => [leaf.name, await buildLeaf(leaf, needs.get(leaf.name))]));
+  const seen = new Set();
+  const shared = new Set();
+  for (const [, { metafile }] of coreTakers) {
+    for (const input of Object.keys(metafile.inputs).filter((input) => input.startsWith('src/'))) (seen.has(input) ? shared : seen).add(input);
+  }
+  if (shared.size === 0) break;
+  for (const input of shared) coreModules.add(input);
+}
+/** Each leaf's bundle, by name. */
+const leafBundles = new Map([...(await plainLeaves), ...coreTakers]);
+/** The leaves a bundle's file imports (`lib/x.cjs` or `x.cjs`), by name. */
+const leavesImported = ({ metafile }) =>
+  Object.values(metafile.outputs).flatMap(({ imports }) =>
+    imports.filter(({ path, external }) => external && LEAF_FILE.test(path)).map(({ path }) => basename(path, '.cjs')),
+  );
+/** The ids a core bundle's lookup gives: what each leaf it can load (itself or through another leaf) asks for. */
+const lookupIds = (preBundle) => {
+  const given = new Set();
+  const reached = new Set();
+  for (let queue = leavesImported(preBundle); queue.length > 0; ) {
+    const name = queue.pop();
+    if (reached.has(name)) continue;
+    reached.add(name);
+    for (const id of needs.get(name) ?? []) given.add(id);
+    queue.push(...leavesImported(leafBundles.get(name)));
+  }
+  return given;
+};
+/** Each module's export names, as esbuild reads them (re-exports followed). */
+const exportNames = async (ids) => {
+  if (ids.size === 0) return new Map();
+  const { metafile } = await build({
+    ...common,
+    entryPoints: [...ids],
+    format: 'esm',
+    outdir: join(root, '.cache', 'export-names'),
+    sourcemap: false,
+    minify: false,
+    packages: 'external',
+    plugins: [leafImports(dist), coreLookup(new Map())],
+  });
+  return new Map(
+    Object.values(metafile.outputs)
+      .filter(({ entryPoint }) => entryPoint)
+      .map(({ entryPoint, exports }) => [entryPoint, exports]),
+  );
+};
+const lookups = await Promise.all(corePass.map((bundle) => exportNames(lookupIds(bundle))));
+const bundles = [...(await Promise.all(core.map((options, index) => build({ ...options, plugins: corePlugins(lookups[index]) })))), ...leafBundles.values()];
 
 // A bare import left in dist/ would need a package the tarball does not install. (`node:` names are
 // Node's own even where this Node lacks them, like undici's lazy node:sqlite.)

@@ -138,6 +138,8 @@ describe('start-up loads only what the command uses', () => {
       expect(api.count()).toBe(1);
       expect(heavyIn(hit.packages)).toEqual([]);
       expect(hit.builtins.has('http')).toBe(false);
+      // The bundle alone: what only other commands run (batches, the team store, history, report…) is in dist/lib/.
+      expect(hit.files.filter((file) => file.includes(`${sep}dist${sep}`)).map((file) => relative(DIST, file))).toEqual(['cli.cjs']);
     } finally {
       await api.close();
     }
@@ -151,13 +153,13 @@ describe('start-up loads only what the command uses', () => {
     const leaves = (files: string[]) => files.filter((file) => file.includes(`${sep}dist${sep}lib${sep}`)).map((file) => relative(DIST, file));
     const table = await packagesLoaded(['history', 'acme', '--format', 'csv'], env);
     expect(table.code).toBe(0);
-    expect(leaves(table.files)).toEqual([]);
+    expect(leaves(table.files)).toEqual([join('lib', 'history.cjs')]);
     const chart = await packagesLoaded(['history', 'acme', '--chart'], env);
     expect(chart.code).toBe(0);
-    expect(leaves(chart.files)).toEqual([join('lib', 'chart.cjs')]);
+    expect(leaves(chart.files)).toEqual([join('lib', 'history.cjs'), join('lib', 'chart.cjs')]);
     const report = await packagesLoaded(['report', '--since', '2025-12-01'], env);
     expect(report.code).toBe(0);
-    expect(leaves(report.files)).toEqual([join('lib', 'chart.cjs')]);
+    expect(leaves(report.files)).toEqual([join('lib', 'report.cjs'), join('lib', 'chart.cjs')]);
   });
 
   it('a command that fails before any request loads no HTTP client', async () => {
@@ -381,14 +383,15 @@ describe.each(nodeLines())('on %s', (node) => {
       const batch = [REP_BIN, 'audit', 'Alpha', 'Beta', 'Gamma', '--format', 'ndjson'];
       expect(await runCli(batch, { home, bin: node, env })).toMatchObject({ code: 0, stderr: '3 names: 3 audited\n' });
       const dir = join(cacheHome, 'rep', 'code');
-      const [entry] = readdirSync(dir);
-      const first = statSync(join(dir, entry!));
+      // The bundle's entry, and those of the batch's leaves (dist/lib/batch.cjs, batch-output.cjs).
+      const entries = () => readdirSync(dir).map((name) => ({ name, ...pick(statSync(join(dir, name))) }));
+      const pick = ({ ino, mtimeMs }: { ino: number; mtimeMs: number }) => ({ ino, mtimeMs });
+      const first = entries();
+      expect(first.map(({ name }) => name.slice(0, name.indexOf('.cjs') + 4)).sort()).toEqual(['cli.cjs', 'lib_batch-output.cjs', 'lib_batch.cjs']);
       // V8 stamps an entry with its flags: made under the batch's heap flag, every later run refused it and wrote it again.
       expect((await runCli(batch, { home, bin: node, env })).code).toBe(0);
       expect((await runCli([REP_BIN, 'audit', 'Alpha'], { home, bin: node, env })).code).toBe(0);
-      expect(readdirSync(dir)).toEqual([entry]);
-      const after = statSync(join(dir, entry!));
-      expect([after.ino, after.mtimeMs]).toEqual([first.ino, first.mtimeMs]);
+      expect(entries()).toEqual(first);
     } finally {
       await api.close();
     }
@@ -458,11 +461,32 @@ describe.skipIf(!postgresAvailable())('with a PostgreSQL store', () => {
       expect([hit.code, hit.stderr]).toEqual([0, expect.stringMatching(/^rep: cached answer from/)]);
       expect(api.count()).toBe(1);
       expect(heavyIn(hit.packages)).toEqual(['postgres']);
+      // The team store's code is a leaf of dist/lib/ (a local store's runs never read it), given the bundle's modules.
+      expect(hit.files.filter((file) => file.includes(`${sep}dist${sep}`)).map((file) => relative(DIST, file))).toEqual([
+        'cli.cjs',
+        join('lib', 'store-postgres.cjs'),
+        join('lib', 'postgres.cjs'),
+      ]);
       expect(hit.builtins.has('net')).toBe(true); // the recorder sees the driver's modules
       // node:tls and node:crypto (~25 of Node's modules) serve TLS and passwords; perf_hooks (~10) one clock reading.
       expect(['tls', 'crypto', 'perf_hooks'].filter((id) => hit.builtins.has(id))).toEqual([]);
     } finally {
       await api.close();
     }
+  }, 60_000);
+
+  it("a leaf's error is the bundle's class: a team store the history cannot read is exit 8, told once", async () => {
+    cluster ??= await startPostgres();
+    const env = { REP_STORE: `postgres:///no_such_database?host=${cluster.socketDir}&port=${cluster.port}&user=postgres` };
+    // The history command and the store are leaves: the StoreError the store's leaf throws must be the
+    // bundle's own class, which the command rethrows (exit 8) and the report tells once.
+    const { code, stderr, files } = await packagesLoaded(['history', 'acme'], env);
+    expect([code, stderr.split('\n').filter((line) => line.startsWith('rep:')).length]).toEqual([8, 1]);
+    expect(stderr).toMatch(/^rep: .*no_such_database/);
+    expect(files.filter((file) => file.includes(`${sep}dist${sep}lib${sep}`)).map((file) => relative(DIST, file))).toEqual([
+      join('lib', 'history.cjs'),
+      join('lib', 'store-postgres.cjs'),
+      join('lib', 'postgres.cjs'),
+    ]);
   }, 60_000);
 });
