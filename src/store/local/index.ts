@@ -52,6 +52,11 @@ export function openLocalStore(options: LocalStoreOptions): Store {
     }),
     async close() {
       await ledger.settle();
+      try {
+        history.close();
+      } catch {
+        // Its lines were written as they came; a close that fails loses none.
+      }
     },
   };
 }
