@@ -10,7 +10,7 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseUrlKey } from '../api/base-url.js';
 import { ensurePrivateDir, folderForeignness, foreignnessOnce } from '../local-file.js';
-import { ENTRY_EXTENSION, evictOnce, listEntries, putDue, removeEntries, removeFile, touchEntry } from './answer-cache-dir.js';
+import { countPut, ENTRY_EXTENSION, listEntries, removeEntries, removeFile, touchEntry } from './answer-cache-dir.js';
 import { CACHE_LIMITS, type CacheLimits } from './cache-limits.js';
 import type { AnswerHeaders } from '../store/answer-freshness.js';
 import { createPrivateFile, readPrivateFile, writePrivateFileAsync } from './files.js';
@@ -256,7 +256,7 @@ export async function writeEntry(
       made = createPrivateFile(path, text);
     }
     if (!made) await writePrivateFileAsync(path, text);
-    if (putDue(dir, limits)) evictOnce(dir, limits, protectedSince());
+    await countPut(dir, limits, protectedSince);
     return { stored: true };
   } catch (error) {
     return { stored: false, error: error instanceof Error ? error : new Error(String(error)) };
