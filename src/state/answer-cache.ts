@@ -209,10 +209,13 @@ function entryText(identity: Identity, answer: StoredAnswer): string {
   return `${JSON.stringify(facts)}\n${answer.bodyText}`;
 }
 
-/** The entry for a question, if it is whole, ours and fresh (isFresh); a hit marks it used. Never throws. */
-export function readEntry(dir: string, identity: Identity, freshness: Freshness, warn?: (text: string) => void): CachedAnswer | undefined {
+/**
+ * The entry for a question, if it is whole, ours and fresh (isFresh); a hit marks it used. Never throws.
+ * `dirIsFolder`: the caller has just seen dir to be a folder (a batch's lookups look once for them all).
+ */
+export function readEntry(dir: string, identity: Identity, freshness: Freshness, warn?: (text: string) => void, dirIsFolder = false): CachedAnswer | undefined {
   const path = join(dir, fileName(identity));
-  const file = readPrivateFile(path, MAX_ENTRY_BYTES);
+  const file = readPrivateFile(path, MAX_ENTRY_BYTES, dirIsFolder);
   if (typeof file === 'object' && 'foreign' in file) warn?.(`not using the cached answer ${path}: it ${file.foreign}`);
   const entry = typeof file === 'object' && 'text' in file ? parseEntry(file.text, identity) : undefined;
   if (!entry || !isFresh(entry.facts, freshness)) return undefined;
