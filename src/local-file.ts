@@ -19,10 +19,15 @@ export class LocalFileError extends Error {
 /**
  * The text of a regular file of at most maxBytes, or undefined when there is no file (a link to none
  * included, unless `noFollow`); symlinks are followed unless `noFollow` (then a link fails with ELOOP).
- * Throws LocalFileError for anything else, and fs errors (EACCES, …) as they come.
+ * Throws LocalFileError for anything else, and fs errors (EACCES, …) as they come. `dirIsFolder`: the
+ * caller has just seen path's folder to be a folder, so a path that is not there needs no walk up.
  */
-export function readLocalFile(path: string, maxBytes: number, options: { noFollow?: boolean; ownOnly?: boolean } = {}): string | undefined {
-  if (plainlyMissing(path, options.noFollow === true)) return undefined;
+export function readLocalFile(
+  path: string,
+  maxBytes: number,
+  options: { noFollow?: boolean; ownOnly?: boolean; dirIsFolder?: boolean } = {},
+): string | undefined {
+  if (plainlyMissing(path, options.noFollow === true, options.dirIsFolder === true)) return undefined;
   // O_NONBLOCK: opening a FIFO returns at once, so fstat can refuse it (it is not used for reading).
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.noFollow ? constants.O_NOFOLLOW : 0));
   try {
@@ -150,8 +155,9 @@ function openDirectory(dir: string): number | undefined {
  * way up must be a folder; otherwise open() names what is wrong. (A file made or removed meanwhile is
  * open()'s to find, as before.)
  */
-function plainlyMissing(path: string, noFollow: boolean): boolean {
+function plainlyMissing(path: string, noFollow: boolean, dirIsFolder: boolean): boolean {
   if ((noFollow ? lstatSync : statSync)(path, { throwIfNoEntry: false })) return false;
+  if (dirIsFolder) return true;
   for (let dir = dirname(path); ; dir = dirname(dir)) {
     const found = statSync(dir, { throwIfNoEntry: false });
     if (found) return found.isDirectory();

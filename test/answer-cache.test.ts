@@ -344,6 +344,15 @@ describe('eviction, stats and clear', () => {
     expect(entryFiles()).toHaveLength(21);
   });
 
+  it('counts the puts of one turn together: 20 at once against a count of 8 measure the folder once, with all 20 in it', async () => {
+    const cache = openAnswerCache(dir, { maxBytes: 1000 * BLOCK, evictEvery: 8 });
+    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => cache.put(question({ query: `q${i}` }), answer({ bodyText: `{"i":${i}}` }))));
+    expect(outcomes).toEqual(Array.from({ length: 20 }, () => ({ stored: true })));
+    expect(JSON.parse(readFileSync(join(dir, '.usage'), 'utf8'))).toEqual({ entries: 20, bytes: 20 * BLOCK });
+    expect(existsSync(join(dir, '.puts'))).toBe(false);
+    expect(entryFiles()).toHaveLength(20);
+  });
+
   it('counts on after the count file went (a clear, an eviction elsewhere) while this process held it open', async () => {
     const limits = { maxBytes: 1000 * BLOCK, evictEvery: 1 };
     await storeMany(1, limits);

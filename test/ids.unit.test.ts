@@ -1,7 +1,7 @@
 // The hashes and random ids of rep's local files (src/state/ids.ts), checked against node:crypto: the
 // cache's entry names and the key's fingerprint must stay what they were when rep hashed with it.
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { checksum, memoryDigest, randomHex, sha256Hex } from '../src/state/ids.js';
 
 const nodeSha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -20,6 +20,19 @@ describe('sha256Hex', () => {
       const text = Array.from({ length }, () => String.fromCodePoint(Math.floor(Math.random() * 0x2000))).join('');
       expect(sha256Hex(text)).toBe(nodeSha256(text));
     }
+  });
+});
+
+describe('sha256Hex past HASHES_BEFORE_NATIVE (node:crypto)', () => {
+  it('gives the digests it gave in JavaScript once a batch has made it switch to Node’s own SHA-256', async () => {
+    vi.resetModules();
+    const fresh = await import('../src/state/ids.js'); // no hash made yet in this module
+    const texts = ['', 'abc', 'a'.repeat(64), 'Кофейня Ромашка', '🇷🇺 café', '\ud800', 'x'.repeat(100_000)];
+    const inJs = texts.map(fresh.sha256Hex);
+    for (let i = texts.length; i <= fresh.HASHES_BEFORE_NATIVE; i++) fresh.sha256Hex(`http://127.0.0.1/api\nbench company ${i}`);
+    const native = texts.map(fresh.sha256Hex);
+    expect(native).toEqual(inJs);
+    expect(native).toEqual(texts.map(nodeSha256));
   });
 });
 

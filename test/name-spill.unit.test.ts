@@ -27,6 +27,15 @@ describe('NameSpill', () => {
     expect(existsSync(`${tmpdir()}/${spilled[0]}`)).toBe(false);
   });
 
+  it('tells the names pushed more than once, in memory or past it, before and after the replay', async () => {
+    const spill = new NameSpill(2);
+    for (const name of ['Acme', 'Blue Bottle', 'Zeta', 'Omega', 'Zeta', 'Acme']) spill.push(name);
+    const repeats = () => ['Acme', 'Blue Bottle', 'Zeta', 'Omega', 'Never'].filter((name) => spill.repeats(name));
+    expect(repeats()).toEqual(['Acme', 'Zeta']);
+    await replayed(spill);
+    expect(repeats()).toEqual(['Acme', 'Zeta']);
+  });
+
   it('within memory, no file at all; discard before a replay removes the file', async () => {
     const before = new Set(planDirs());
     const small = new NameSpill(10);

@@ -60,6 +60,15 @@ describe('the IETF RateLimit header: the policy with the fewest requests left bi
     expect(Object.keys(parseRateLimitHeaders({ 'x-ratelimit-remaining': '3' }, NOW))).toEqual(['remaining']);
   });
 
+  it('finds nothing in an answer without any of the headers, and each header alone, its name in any case', () => {
+    expect(parseRateLimitHeaders({ 'content-type': 'application/json', 'x-ratelimited': '5', 'x-rate-limit-remaining': '5' }, NOW)).toEqual({});
+    expect(parseRateLimitHeaders({ 'Content-Type': 'application/json', 'X-RateLimit-Remaining': '5' }, NOW)).toEqual({ remaining: 5 });
+    expect(parseRateLimitHeaders({ 'RateLimit-Limit': '60' }, NOW)).toEqual({ limit: 60 });
+    expect(parseRateLimitHeaders({ 'Retry-After': '30' }, NOW)).toEqual({ resetAt: NOW + 30_000 });
+    expect(parseRateLimitHeaders({ RateLimit: '"d";r=2;t=9' }, NOW)).toEqual({ remaining: 2, resetAt: NOW + 9_000 });
+    expect(parseRateLimitHeaders({ 'x-ratelimit-reset': '60', other: undefined }, NOW)).toEqual({ resetAt: NOW + 60_000 });
+  });
+
   it('reads parameter values that are quoted, and names in any case', () => {
     expect(parseRateLimitHeaders({ ratelimit: '"d";R="7";T="30"' }, NOW)).toEqual({ remaining: 7, resetAt: NOW + 30_000 });
   });

@@ -1,7 +1,7 @@
 // The local history's own failures (issue 31): today's history.jsonl moves over losing nothing, a
 // sparse file is read and never emptied, a link to a user's file is refused and left untouched. A
 // writer killed at any moment: store-local-crash.test.ts; a year of 1,000 companies: store-local-year.test.ts.
-import { appendFileSync, closeSync, ftruncateSync, lstatSync, openSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, ftruncateSync, lstatSync, openSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openLocalHistory } from '../src/store/local/history.js';
@@ -92,5 +92,56 @@ describe('a history path that is a link to a file of the user’s', () => {
     expect(readFileSync(target, 'utf8')).toBe(text);
     expect(statSync(target).mode & 0o777).toBe(0o644);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
+  });
+});
+
+describe('one history’s appends over a run (the index kept open, the series folder made once)', () => {
+  it('a history folder removed between two appends is made again, private, with every index line and point of the second', async () => {
+    const dir = join(tempDir(), 'history');
+    const history = historyAt(dir);
+    try {
+      await history.append([point('a1', 'Blue Bottle', T0, 80)]);
+      rmSync(dir, { recursive: true });
+      await history.append([point('b1', 'Tartine', T0, 70), point('a2', 'Blue Bottle', T0 + DAY, 81)]);
+    } finally {
+      history.close();
+    }
+    expect(statSync(join(dir, 'series')).mode & 0o777).toBe(0o700);
+    const again = historyAt(dir);
+    expect((await again.range({ key: 'blue bottle' })).map((p) => p.id)).toEqual(['a2']);
+    expect((await again.range({ key: 'tartine' })).map((p) => p.id)).toEqual(['b1']);
+    expect(await again.names('')).toEqual(['Blue Bottle', 'Tartine']);
+  });
+
+  it('an index replaced by a link between two appends is not followed: the append fails and the link’s target is untouched', async () => {
+    const root = tempDir();
+    const dir = join(root, 'history');
+    const target = join(root, 'notes.txt');
+    writeFileSync(target, 'mine\n', { mode: 0o600 });
+    const history = historyAt(dir);
+    try {
+      await history.append([point('a1', 'Blue Bottle', T0, 80)]);
+      rmSync(join(dir, 'index.jsonl'));
+      symlinkSync(target, join(dir, 'index.jsonl'));
+      await expect(history.append([point('b1', 'Tartine', T0, 70)])).rejects.toMatchObject({ code: 'ELOOP' });
+    } finally {
+      history.close();
+    }
+    expect(readFileSync(target, 'utf8')).toBe('mine\n');
+  });
+
+  it('lines another process appended to the index meanwhile are kept, and its own appends go after them', async () => {
+    const dir = join(tempDir(), 'history');
+    const mine = historyAt(dir);
+    const other = historyAt(dir);
+    try {
+      await mine.append([point('a1', 'Blue Bottle', T0, 80)]);
+      await other.append([point('b1', 'Tartine', T0, 70)]);
+      await mine.append([point('c1', 'Sightglass', T0, 75)]);
+    } finally {
+      mine.close();
+      other.close();
+    }
+    expect(await historyAt(dir).names('')).toEqual(['Blue Bottle', 'Sightglass', 'Tartine']);
   });
 });

@@ -1,8 +1,9 @@
 // The store contract on the local-files store.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLocalStore } from '../src/store/local/index.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storeContract } from './store-contract.js';
 
 let root: string | undefined;
@@ -20,4 +21,44 @@ storeContract('local files', {
     if (root) rmSync(root, { recursive: true, force: true });
     root = undefined;
   },
+});
+
+describe('the local answers’ getMany (a batch’s lookups, the folder looked at once)', () => {
+  const BASE = 'https://api.example.com/api';
+  const key = (query: string) => ({ baseUrl: BASE, endpoint: 'audit' as const, query, keyFingerprint: 'aaaa000011112222' });
+  const fresh = { maxAgeMs: 60_000, now: Date.now() };
+  const stored = (score: number) => ({ status: 200, bodyText: JSON.stringify({ score }), contentType: 'application/json', storedAt: Date.now() });
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rep-store-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('misses every key while there is no cache folder, and finds each entry in its place once there is one', async () => {
+    const store = storeAt(dir);
+    const keys = ['a', 'b', 'c', 'd'].map(key);
+    expect(await store.answers.getMany!(keys, fresh)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(existsSync(join(dir, 'cache'))).toBe(false);
+    await store.answers.put(key('b'), stored(2));
+    await store.answers.put(key('d'), stored(4));
+    const found = await store.answers.getMany!(keys, fresh);
+    expect(found.map((answer) => answer && JSON.parse(answer.bodyText).score)).toEqual([undefined, 2, undefined, 4]);
+    await store.close();
+  });
+
+  it('follows a cache folder that is a link to a folder of the user’s, and takes no entry that is a link', async () => {
+    const real = join(dir, 'real-cache');
+    const first = storeAt(dir);
+    await first.answers.put(key('a'), stored(1));
+    await first.close();
+    renameSync(join(dir, 'cache'), real);
+    symlinkSync(real, join(dir, 'cache'));
+    const entry = readdirSync(real).find((name) => name.endsWith('.answer'))!;
+    const store = storeAt(dir);
+    expect((await store.answers.getMany!([key('a')], fresh)).map((answer) => answer?.bodyText)).toEqual(['{"score":1}']);
+    renameSync(join(real, entry), join(dir, 'elsewhere'));
+    symlinkSync(join(dir, 'elsewhere'), join(real, entry));
+    expect(await store.answers.getMany!([key('a'), key('b')], fresh)).toEqual([undefined, undefined]);
+    await store.close();
+  });
 });

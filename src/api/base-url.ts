@@ -8,7 +8,10 @@ import { UsageError } from './errors.js';
  * userinfo, query, fragment or trailing slash, as requests never carry them. Throws for no URL.
  */
 export function baseUrlKey(baseUrl: URL | string): string {
-  const url = new URL(typeof baseUrl === 'string' ? baseUrl : baseUrl.href);
+  const text = typeof baseUrl === 'string' ? baseUrl : baseUrl.href;
+  // A run keys one base URL, once a point of a batch: the last one is kept rather than parsed again.
+  if (lastKeyed?.text === text) return lastKeyed.key;
+  const url = new URL(text);
   // Only what is there is cleared: each setter parses the URL again (and on Node 20 compiles on first use).
   if (url.username || url.password) {
     url.username = '';
@@ -18,8 +21,10 @@ export function baseUrlKey(baseUrl: URL | string): string {
     url.search = '';
     url.hash = '';
   }
-  return url.href.replace(/\/+$/, '');
+  lastKeyed = { text, key: url.href.replace(/\/+$/, '') };
+  return lastKeyed.key;
 }
+let lastKeyed: { text: string; key: string } | undefined;
 
 /**
  * Validates a base URL: http(s) only, plain http only for loopback hosts (the key would travel in the

@@ -39,8 +39,13 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   return parseDate(text, nowMs);
 }
 
+/** The names every convention below reads (and a few more): a response with none has no rate-limit facts. */
+const RATE_LIMIT_HEADER = /^(?:x-)?ratelimit(?:-|$)|^retry-after$/i;
+
 /** Reads every rate-limit header convention of a response (names case-insensitive). */
 export function parseRateLimitHeaders(headers: HeaderBag, nowMs: number): RateLimitInfo {
+  // Most answers carry none: told without building the reader (a batch reads thousands).
+  if (typeof headers.get !== 'function' && !Object.keys(headers).some((name) => RATE_LIMIT_HEADER.test(name))) return {};
   const get = headerReader(headers);
   const info: RateLimitInfo = {};
 

@@ -52,10 +52,11 @@ export class Dedupe<Waiter> {
     this.#pending.get(name)?.push(waiter);
   }
 
-  /** Keeps the answer and returns the duplicates that were waiting for it. */
-  settle(name: string, outcome: Outcome): Waiter[] {
+  /** Keeps the answer (unless `keep` is false: no later line has the name) and returns the duplicates that were waiting for it. */
+  settle(name: string, outcome: Outcome, keep = true): Waiter[] {
     const waiting = this.#pending.get(name) ?? [];
     this.#pending.delete(name);
+    if (!keep) return waiting;
     this.#recent.set(name, encode(outcome));
     while (this.#recent.size > this.#inMemory) {
       const [oldest, kept] = this.#recent.entries().next().value as [string, string];

@@ -14,6 +14,8 @@ const IN_MEMORY = 2048;
 export class NameSpill {
   readonly #head: string[] = [];
   readonly #hashes = new Set<number>();
+  /** The hashes of names pushed more than once: kept after the replay, for repeats(). */
+  readonly #repeated = new Set<number>();
   #file: { dir: string; fd: number; count: number } | undefined;
 
   constructor(readonly inMemory = IN_MEMORY) {}
@@ -31,9 +33,17 @@ export class NameSpill {
       this.#file.count++;
     }
     const hash = hash53(name);
-    if (this.#hashes.has(hash)) return false;
+    if (this.#hashes.has(hash)) {
+      this.#repeated.add(hash);
+      return false;
+    }
     this.#hashes.add(hash);
     return true;
+  }
+
+  /** Whether a name was pushed more than once (or shares its hash with another name pushed: taken for a repeat). */
+  repeats(name: string): boolean {
+    return this.#repeated.size > 0 && this.#repeated.has(hash53(name));
   }
 
   /** The names in the order pushed, once; the file goes after. */

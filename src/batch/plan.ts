@@ -19,6 +19,8 @@ export interface PlannedNames extends AsyncIterable<string> {
   total?: number;
   /** Whether the plan found no cached answer for this name (asked once a name: the answer is then forgotten). */
   missed?(name: string): boolean;
+  /** Whether the name comes more than once in the input; only when the whole input was read ahead (a hash two names share counts as a repeat). */
+  repeats?(name: string): boolean;
 }
 
 /** Distinct names looked up in the cache at once. */
@@ -57,7 +59,7 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
     if (line) deps.io.err(`rep: ${line}\n`);
   }
   return {
-    ...(ended ? { total: spill.size } : {}),
+    ...(ended ? { total: spill.size, repeats: (name: string) => spill.repeats(name) } : {}),
     missed: (name) => misses.size > 0 && misses.delete(hash53(name)),
     async *[Symbol.asyncIterator]() {
       yield* spill.replay();

@@ -169,7 +169,8 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
         rateLimit = answer.rateLimit;
         refuseWaiting();
       }
-      const waiting = dedupe.settle(slot.name, answer.outcome);
+      // A name the read-ahead input holds once needs no outcome kept for a later line (most of a big batch).
+      const waiting = dedupe.settle(slot.name, answer.outcome, planned?.repeats?.(slot.name) ?? true);
       for (const other of waiting) Object.assign(other, { outcome: answer.outcome, change: answer.change });
       settledInQueue += 1 + waiting.length;
       slot.change = answer.change;

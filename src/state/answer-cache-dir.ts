@@ -1,8 +1,9 @@
 // The answer cache's directory as a whole: listing, counting, clearing, and keeping it within its
 // bound (cache-limits.ts). Eviction costs no scan on a hit, and none on most puts: every put adds one
-// byte to a shared counter file, and the put that brings it to the count the last measurement allows
-// renames it away (only one process can), measures the folder, evicts the least recently used and
-// writes down what is left (.usage), so the folder is listed a few times per batch, not every N puts.
+// byte to a shared counter file (the puts of one turn of the event loop in one write), and the put that
+// brings it to the count the last measurement allows renames it away (only one process can), measures
+// the folder, evicts the least recently used and writes down what is left (.usage), so the folder is
+// listed a few times per batch, not every N puts.
 import { closeSync, constants, fstatSync, lstatSync, lutimesSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { type CacheLimits, type CacheUsage, diskBytes, evictionVictims, putsBeforeCheck } from './cache-limits.js';
@@ -57,9 +58,35 @@ export function removeEntries(dir: string): number {
 /** The measurement the count of each folder was last compared with, and the count then. */
 const measured = new Map<string, { usage: CacheUsage | undefined; count: number }>();
 
-/** Counts a put; true when this put should measure the folder and evict (putsBeforeCheck). Never throws. */
-export function putDue(dir: string, limits: CacheLimits): boolean {
-  const count = countPut(dir);
+/** The puts of this turn of the event loop not counted yet, per folder, and when they are. */
+const uncounted = new Map<string, { puts: number; counted: Promise<void> }>();
+
+/**
+ * Counts a put with the others of this turn of the event loop (a batch stores a few answers a turn):
+ * one write and one fstat for them all, and then the eviction if it is due (evictOnce). Resolves once
+ * that is done; never rejects. The first put of a turn gives the limits and the protection.
+ */
+export function countPut(dir: string, limits: CacheLimits, protectedSince: () => number): Promise<void> {
+  let turn = uncounted.get(dir);
+  if (!turn) {
+    const puts = { puts: 0 };
+    const counted = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        uncounted.delete(dir);
+        if (putDue(dir, limits, puts.puts)) evictOnce(dir, limits, protectedSince());
+        resolve();
+      }),
+    );
+    turn = Object.assign(puts, { counted });
+    uncounted.set(dir, turn);
+  }
+  turn.puts += 1;
+  return turn.counted;
+}
+
+/** Counts `puts` puts; true when they should measure the folder and evict (putsBeforeCheck). Never throws. */
+function putDue(dir: string, limits: CacheLimits, puts = 1): boolean {
+  const count = addPuts(dir, puts);
   if (count === 0) return false;
   let known = measured.get(dir);
   // A count lower than the last seen: another process measured meanwhile, so its .usage is newer.
@@ -75,11 +102,11 @@ export function putDue(dir: string, limits: CacheLimits): boolean {
  */
 const putCounters = new Map<string, number>();
 
-/** Adds one to the put count; returns the count (0 when it cannot be kept: eviction waits for another put). */
-function countPut(dir: string): number {
+/** Adds `puts` to the put count; returns the count (0 when it cannot be kept: eviction waits for another put). */
+function addPuts(dir: string, puts: number): number {
   const held = putCounters.get(dir);
   if (held !== undefined) {
-    const count = addOne(held);
+    const count = addTo(held, puts);
     if (count > 0) return count;
     putCounters.delete(dir);
     closeQuietly(held);
@@ -92,7 +119,7 @@ function countPut(dir: string): number {
   }
   let count = 0;
   try {
-    if (fstatSync(fd).isFile()) count = addOne(fd);
+    if (fstatSync(fd).isFile()) count = addTo(fd, puts);
   } catch {
     // Not counted.
   }
@@ -102,10 +129,10 @@ function countPut(dir: string): number {
   return count;
 }
 
-/** Writes one byte to the open count; its size then, or 0 when that failed or the file went (nlink 0). */
-function addOne(fd: number): number {
+/** Writes a byte a put to the open count; its size then, or 0 when that failed or the file went (nlink 0). */
+function addTo(fd: number, puts: number): number {
   try {
-    writeSync(fd, '.');
+    writeSync(fd, '.'.repeat(puts));
     const stat = fstatSync(fd);
     return stat.nlink > 0 ? stat.size : 0;
   } catch {
@@ -122,7 +149,7 @@ function closeQuietly(fd: number): void {
 }
 
 /** Evicts in the one process that renames the put count away (the others find it gone); never throws. */
-export function evictOnce(dir: string, limits: CacheLimits, protectedSince: number): void {
+function evictOnce(dir: string, limits: CacheLimits, protectedSince: number): void {
   const claimed = join(dir, `${PUTS}.${process.pid.toString(36)}-${randomHex(4)}`);
   try {
     renameSync(join(dir, PUTS), claimed);

@@ -10,7 +10,7 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseUrlKey } from '../api/base-url.js';
 import { ensurePrivateDir, folderForeignness, foreignnessOnce } from '../local-file.js';
-import { ENTRY_EXTENSION, evictOnce, listEntries, putDue, removeEntries, removeFile, touchEntry } from './answer-cache-dir.js';
+import { countPut, ENTRY_EXTENSION, listEntries, removeEntries, removeFile, touchEntry } from './answer-cache-dir.js';
 import { CACHE_LIMITS, type CacheLimits } from './cache-limits.js';
 import type { AnswerHeaders } from '../store/answer-freshness.js';
 import { createPrivateFile, readPrivateFile, writePrivateFileAsync } from './files.js';
@@ -209,10 +209,13 @@ function entryText(identity: Identity, answer: StoredAnswer): string {
   return `${JSON.stringify(facts)}\n${answer.bodyText}`;
 }
 
-/** The entry for a question, if it is whole, ours and fresh (isFresh); a hit marks it used. Never throws. */
-export function readEntry(dir: string, identity: Identity, freshness: Freshness, warn?: (text: string) => void): CachedAnswer | undefined {
+/**
+ * The entry for a question, if it is whole, ours and fresh (isFresh); a hit marks it used. Never throws.
+ * `dirIsFolder`: the caller has just seen dir to be a folder (a batch's lookups look once for them all).
+ */
+export function readEntry(dir: string, identity: Identity, freshness: Freshness, warn?: (text: string) => void, dirIsFolder = false): CachedAnswer | undefined {
   const path = join(dir, fileName(identity));
-  const file = readPrivateFile(path, MAX_ENTRY_BYTES);
+  const file = readPrivateFile(path, MAX_ENTRY_BYTES, dirIsFolder);
   if (typeof file === 'object' && 'foreign' in file) warn?.(`not using the cached answer ${path}: it ${file.foreign}`);
   const entry = typeof file === 'object' && 'text' in file ? parseEntry(file.text, identity) : undefined;
   if (!entry || !isFresh(entry.facts, freshness)) return undefined;
@@ -256,7 +259,7 @@ export async function writeEntry(
       made = createPrivateFile(path, text);
     }
     if (!made) await writePrivateFileAsync(path, text);
-    if (putDue(dir, limits)) evictOnce(dir, limits, protectedSince());
+    await countPut(dir, limits, protectedSince);
     return { stored: true };
   } catch (error) {
     return { stored: false, error: error instanceof Error ? error : new Error(String(error)) };

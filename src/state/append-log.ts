@@ -34,6 +34,8 @@ import { randomHex } from './ids.js';
 export interface LogWriter {
   /** Writes text at the end of the log (one write; again if a rewrite replaced the file meanwhile); the log's size after. Throws when it cannot. */
   append(text: Buffer): number;
+  /** The file the path named at the last append's check (pathId's form) and its size then; undefined before one. */
+  lastChecked(): { id: string; size: number } | undefined;
   /** Closes the file; append() after it opens it again. */
   close(): void;
 }
@@ -64,6 +66,7 @@ const ASIDE_NAME = /^([^.]+)\.([0-9a-z]+)\.[0-9a-f]+(\.[0-9a-z]+)$/;
 /** A writer for the log at path: the file stays open between appends, its identity read once. */
 export function openLogWriter(path: string): LogWriter {
   let open: { fd: number; id: string } | undefined;
+  let checked: { id: string; size: number } | undefined;
   const close = () => {
     const fd = open?.fd;
     open = undefined;
@@ -82,10 +85,12 @@ export function openLogWriter(path: string): LogWriter {
         }
         // One lstat: the file the path names now (a rewrite renames another into place) and its size.
         const now = lstatSync(path, { bigint: true, throwIfNoEntry: false });
-        if ((now && `${now.dev}:${now.ino}` === open.id) || attempt >= APPEND_ATTEMPTS) return Number(now?.size ?? 0);
+        checked = now && { id: `${now.dev}:${now.ino}`, size: Number(now.size) };
+        if (checked?.id === open.id || attempt >= APPEND_ATTEMPTS) return checked?.size ?? 0;
         close(); // written to a file no longer there: again, into the one that is
       }
     },
+    lastChecked: () => checked,
     close,
   };
 }

@@ -14,10 +14,11 @@ export type PrivateFileRead = { text: string } | 'gone' | 'unreadable' | 'not-a-
  * write. 'gone' when it does not exist, 'unreadable' when it cannot be opened now, 'not-a-file' for a
  * link, FIFO or device (never followed, never blocked on), 'too-large' past maxBytes, `foreign` (why,
  * in words) for a file of another user's or one others can write (checked on the open file).
+ * `dirIsFolder`: the caller has just seen path's folder to be one (readLocalFile).
  */
-export function readPrivateFile(path: string, maxBytes: number): PrivateFileRead {
+export function readPrivateFile(path: string, maxBytes: number, dirIsFolder = false): PrivateFileRead {
   try {
-    const text = readLocalFile(path, maxBytes, { noFollow: true, ownOnly: true });
+    const text = readLocalFile(path, maxBytes, { noFollow: true, ownOnly: true, dirIsFolder });
     return text === undefined ? 'gone' : { text };
   } catch (error) {
     if (error instanceof LocalFileError) return error.code === 'EFOREIGN' ? { foreign: error.message } : error.code === 'EFBIG' ? 'too-large' : 'not-a-file';

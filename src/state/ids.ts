@@ -1,14 +1,27 @@
-// Hashes and random ids for rep's local files, without node:crypto: loading it costs a run
-// 17 of Node's own modules, more than a cached answer's whole lookup. SHA-256 comes from
-// @noble/hashes (audited, no dependencies); the random ids only keep apart the files and records of
-// processes that already differ by pid and time, so Math.random (seeded per process by V8 from the
-// system's entropy) is enough for them. Nothing here protects a secret from an attacker: the key's
-// fingerprint is a SHA-256, which keeps the key out of file names and files.
+// Hashes and random ids for rep's local files, without node:crypto until a batch's many hashes pay for
+// it: loading it costs a run 17 of Node's own modules, more than a cached answer's whole lookup.
+// SHA-256 comes from @noble/hashes (audited, no dependencies) until then; the random ids only keep
+// apart the files and records of processes that already differ by pid and time, so Math.random
+// (seeded per process by V8 from the system's entropy) is enough for them. Nothing here protects a
+// secret from an attacker: the key's fingerprint is a SHA-256, which keeps the key out of file names
+// and files.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 
+/**
+ * Hashes made in JavaScript before Node's own SHA-256 takes over: a run's few (a cached answer's name,
+ * the key's fingerprint) load no node:crypto; a batch's two a name go native, several times faster.
+ */
+export const HASHES_BEFORE_NATIVE = 64;
+let hashesInJs = 0;
+let nativeHash: ((algorithm: string, data: string) => string) | undefined;
+
 /** The SHA-256 of a text's UTF-8 bytes, in lower-case hex. */
 export function sha256Hex(text: string): string {
+  if (nativeHash || ++hashesInJs > HASHES_BEFORE_NATIVE) {
+    nativeHash ??= process.getBuiltinModule('node:crypto').hash;
+    return nativeHash('sha256', text); // a string goes as UTF-8, a lone surrogate as U+FFFD, as utf8ToBytes does
+  }
   const digest = sha256(utf8ToBytes(text));
   return flatHex(Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength));
 }

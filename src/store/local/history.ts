@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ensurePrivateDir, readLocalFile } from '../../local-file.js';
 import { removeStaleFiles } from '../../state/files.js';
 import { parsePoint } from '../../state/history.js';
-import { appendToLog, readLog, recoverRewrites, rewriteLog } from '../../state/append-log.js';
+import { appendToLog, openLogWriter, readLog, recoverRewrites, rewriteLog, type LogWriter } from '../../state/append-log.js';
 import { memoryDigest, sha256Hex } from '../../state/ids.js';
 import { compareNames, nameKey, pointKeys } from '../policy.js';
 import type { HistoryPoint, HistoryPort, HistoryStats, RangeQuestion } from '../port.js';
@@ -42,8 +42,14 @@ export interface LocalHistoryOptions {
   prepare?: () => Promise<string | undefined>;
 }
 
+/** The local history: the port, and close() for the index it keeps open between appends. */
+export interface LocalHistory extends HistoryPort {
+  /** Closes the index file (an append after it opens it again). Throws when the close fails. */
+  close(): void;
+}
+
 /** The history in `dir`. Every method rejects when the directory cannot be read or written. */
-export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOptions = {}): HistoryPort {
+export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOptions = {}): LocalHistory {
   let ready: Promise<string | undefined> | undefined;
   const corruptWarned = new Set<string>();
   const ensureReady = async () => {
@@ -97,9 +103,10 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
    */
   let indexLines: Set<string> | undefined;
   let indexSeen: { id: string; size: number } | undefined;
+  /** The index file now, in the form of the append's own check (LogWriter.lastChecked). */
   const indexIdentity = () => {
-    const stat = lstatSync(join(dir, INDEX_FILE), { throwIfNoEntry: false });
-    return stat ? { id: `${stat.dev}:${stat.ino}`, size: stat.size } : undefined;
+    const stat = lstatSync(join(dir, INDEX_FILE), { bigint: true, throwIfNoEntry: false });
+    return stat ? { id: `${stat.dev}:${stat.ino}`, size: Number(stat.size) } : undefined;
   };
   const knownIndexLines = () => {
     const now = indexIdentity();
@@ -108,6 +115,38 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
     }
     indexSeen = now;
     return indexLines;
+  };
+  // The index stays open between appends (a batch appends a few lines a turn): a write and its check
+  // each time, not five calls. The series folder is made private once a run, and again if it went.
+  let indexWriter: LogWriter | undefined;
+  let seriesDirReady = false;
+  const ensureSeriesDir = () => {
+    ensurePrivateDir(join(dir, SERIES_DIR));
+    seriesDirReady = true;
+  };
+  /** Appends to a log of the history; when the folder went meanwhile (ENOENT), it is made again, once. */
+  const appendAgainIfGone = (write: () => void) => {
+    try {
+      write();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      ensureSeriesDir();
+      write();
+    }
+  };
+  const appendToIndex = (text: Buffer) => {
+    appendAgainIfGone(() => {
+      indexWriter ??= openLogWriter(join(dir, INDEX_FILE));
+      indexWriter.append(text);
+    });
+    indexSeen = indexWriter?.lastChecked();
+    // Windows cannot rename or remove a file that is open: there it is opened an append at a time.
+    if (process.platform === 'win32') closeIndex();
+  };
+  const closeIndex = () => {
+    const writer = indexWriter;
+    indexWriter = undefined;
+    writer?.close();
   };
   /** The series files whose index lines say they may hold a point answering to one of `keys`. */
   const seriesFor = (keys: ReadonlySet<string>, base?: string) => {
@@ -122,7 +161,7 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
     async append(points) {
       await ensureReady();
       if (points.length === 0) return;
-      ensurePrivateDir(join(dir, SERIES_DIR));
+      if (!seriesDirReady) ensureSeriesDir();
       const known = knownIndexLines();
       const newIndex: string[] = [];
       const bySeries = new Map<string, HistoryPoint[]>();
@@ -139,19 +178,19 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
         else bySeries.set(path, [point]);
       }
       // The index first: a point is never where no index line leads (a line without points is harmless).
-      if (newIndex.length > 0) appendToLog(join(dir, INDEX_FILE), Buffer.from(newIndex.map((line) => `${line}\n`).join('')));
-      indexSeen = indexIdentity();
+      if (newIndex.length > 0) appendToIndex(Buffer.from(newIndex.map((line) => `${line}\n`).join('')));
       // No read of the series to skip ids it holds: readers take each id once (an append stays flat as a series grows).
-      for (const [path, list] of bySeries)
-        appendToLog(
-          path,
-          Buffer.from(
-            onePerId(list)
-              .map((point) => `${JSON.stringify(point)}\n`)
-              .join(''),
-          ),
+      for (const [path, list] of bySeries) {
+        const text = Buffer.from(
+          onePerId(list)
+            .map((point) => `${JSON.stringify(point)}\n`)
+            .join(''),
         );
+        appendAgainIfGone(() => appendToLog(path, text));
+      }
     },
+
+    close: closeIndex,
 
     async previous(questions) {
       await ensureReady();

@@ -2,6 +2,7 @@
 // an answer, state/answer-cache.ts), the request ledger in the state folder (state/requests.ts), the
 // history in its own folder (history.ts here). Each keeps its on-disk format and its safety: private
 // modes, foreign files refused, whole-file writes or O_APPEND lines (state/append-log.ts), no link followed.
+import { lstatSync } from 'node:fs';
 import { forgetEntry, openAnswerCache, protectedSinceFor, readEntry, writeEntry, CACHE_LIMITS, type CacheLimits } from '../../state/answer-cache.js';
 import { openRequestLog, readRequestCount, readRequestStatus, requestsDir, type RequestLog } from '../../state/requests.js';
 import { folderForeignness, foreignnessOnce } from '../../local-file.js';
@@ -52,6 +53,11 @@ export function openLocalStore(options: LocalStoreOptions): Store {
     }),
     async close() {
       await ledger.settle();
+      try {
+        history.close();
+      } catch {
+        // Its lines were written as they came; a close that fails loses none.
+      }
     },
   };
 }
@@ -68,8 +74,12 @@ function localAnswers(dir: string, limits: CacheLimits, warn?: (text: string) =>
       return foreign() ? undefined : readEntry(dir, identity(key), freshness, warn);
     },
     async getMany(keys, freshness) {
-      // A file an answer: each read as get reads it.
-      return keys.map((key) => (foreign() ? undefined : readEntry(dir, identity(key), freshness, warn)));
+      if (foreign()) return keys.map(() => undefined);
+      // A file an answer, each read as get reads it; the folder looked at once for them all: none there
+      // (a first batch), every key misses at no cost of its own; there, a missing entry costs one lstat.
+      const folder = folderKind(dir);
+      if (folder === 'none') return keys.map(() => undefined);
+      return keys.map((key) => readEntry(dir, identity(key), freshness, warn, folder === 'folder'));
     },
     async put(key, answer) {
       const refusal = foreign();
@@ -86,6 +96,16 @@ function localAnswers(dir: string, limits: CacheLimits, warn?: (text: string) =>
       return openAnswerCache(dir).clear();
     },
   };
+}
+
+/** What is at dir: nothing, a folder (not a link), or anything else (a link, or unreadable: each read finds out for itself). */
+function folderKind(dir: string): 'none' | 'folder' | 'other' {
+  try {
+    const stat = lstatSync(dir, { throwIfNoEntry: false });
+    return stat === undefined ? 'none' : stat.isDirectory() ? 'folder' : 'other';
+  } catch {
+    return 'other';
+  }
 }
 
 /** One request log per (key, base URL) this run sends with: each an append log of its own (state/requests.ts). */

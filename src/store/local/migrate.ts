@@ -89,7 +89,11 @@ async function migrateInPlace(file: string, warn?: (text: string) => void): Prom
 async function copyAll(from: string, to: string): Promise<void> {
   const source = openLocalHistory(from);
   const target = openLocalHistory(to);
-  for (const name of await source.names('')) await target.append(await source.range({ key: nameKey(name) }));
+  try {
+    for (const name of await source.names('')) await target.append(await source.range({ key: nameKey(name) }));
+  } finally {
+    target.close();
+  }
 }
 
 /** Imports a history.jsonl into the folder `dir`; why not, when it does not look like a history. */
@@ -98,7 +102,12 @@ async function importFile(file: string, dir: string, warn?: (text: string) => vo
   if (lines > 0 && points.length <= corrupt)
     return `${file} does not look like a rep history (${points.length} of ${lines} lines are points): it is left untouched`;
   if (corrupt > 0) warn?.(`skipped ${corrupt === 1 ? 'a corrupt line' : `${corrupt} corrupt lines`} in the history file ${file}`);
-  await openLocalHistory(dir).append(points);
+  const history = openLocalHistory(dir);
+  try {
+    await history.append(points);
+  } finally {
+    history.close();
+  }
   return undefined;
 }
 
