@@ -45,6 +45,8 @@ const STALE_DAYS = 30;
 const LEAN = '.bin';
 const SENT = '-sent.bin';
 const WANT_LEAN = '.want';
+/** Set (on globalThis) by src/cli.ts as a long run tunes V8's heap flags (see runCached). */
+const FLAGS_TUNED = Symbol.for('rep.v8FlagsTuned');
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 // dist/ is ASCII (scripts/build.mjs checks), which latin1 reads as utf8 would: faster on Node 22+;
 // Node 20 decodes utf8 the faster.
@@ -133,7 +135,12 @@ function runCached(file) {
     .slice(dist.length + 1)
     .replaceAll('\\', '_')
     .replaceAll('/', '_');
-  const stem = cachePath(`${name}-${kind}${liftoffOnly ? '-liftoff' : ''}-${process.versions.v8}-${stat.size}-${Math.trunc(stat.mtimeMs)}`);
+  // V8 reads an entry only under the flags it was made under, and a long run tunes the heap's flags
+  // (src/cli.ts, longRun): a file first run after that is compiled as it comes, and keeps no entry
+  // (made then, every later run would refuse it and write it again).
+  const stem = globalThis[FLAGS_TUNED]
+    ? undefined
+    : cachePath(`${name}-${kind}${liftoffOnly ? '-liftoff' : ''}-${process.versions.v8}-${stat.size}-${Math.trunc(stat.mtimeMs)}`);
   // The lean entry, else the one a sending run made, unless a run asked for a lean one (keepPending).
   let cachedData;
   let read;

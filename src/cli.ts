@@ -54,6 +54,9 @@ async function run(args: string[]): Promise<number> {
  */
 function longRun(): void {
   const v8 = process.getBuiltinModule('node:v8');
+  // bin/rep.cjs then compiles the files of dist/lib/ it has not run yet without its code cache: V8
+  // reads an entry only under the flags it was made under.
+  (globalThis as Record<symbol, unknown>)[Symbol.for('rep.v8FlagsTuned')] = true;
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   // Back to V8's default before anything else runs at exit: bin/rep.cjs writes its code cache then,
   // and V8 stamps an entry with its flags (an entry made under this one would be refused by every
