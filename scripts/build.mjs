@@ -58,6 +58,23 @@ const LEAVES = [
   { name: 'login', entries: ['src/commands/login.ts'], takesCore: true },
   { name: 'completion', entries: ['src/commands/completion.ts'], takesCore: true },
   { name: 'help-topics', entries: ['src/help/topics.ts'], takesCore: true },
+  // The commands seldom run, in one file (each command's exports under a key of its own).
+  {
+    name: 'commands',
+    entries: [
+      'src/commands/version.ts',
+      'src/commands/logout.ts',
+      'src/commands/sandbox.ts',
+      'src/commands/cache.ts',
+      'src/commands/cache-show.ts',
+      'src/commands/history-prune.ts',
+      'src/commands/history-import.ts',
+    ],
+    takesCore: true,
+  },
+  // Output that JSON does without: tables (a terminal's), --fields and --query.
+  { name: 'table', entries: ['src/output/table-kit.ts', 'src/output/table.ts'], takesCore: true },
+  { name: 'shaped', entries: ['src/output/shaped.ts', 'src/output/query.ts'], takesCore: true },
 ];
 
 /**
@@ -165,6 +182,10 @@ if (process.argv.includes('--if-changed')) {
 const reExport = (path) => `export * from '${path}';\nexport { default } from '${path}';\n`;
 /** A leaf's entry module: a package's exports, or what each of rep's modules in it exports. */
 const leafEntry = (entries) => (entries[0].startsWith('src/') ? entries.map((entry) => `export * from './${entry}';\n`).join('') : reExport(entries[0]));
+/** The entry module of a leaf of several modules that takes the core: each module's exports under its own key (they may share names). */
+const namespacedEntry = (entries) => entries.map((entry, index) => `export * as ${entryKey(index)} from './${entry}';\n`).join('');
+/** The key of a leaf's entry module in its exports, where the leaf has several (namespacedEntry). */
+const entryKey = (index) => `entry${index}`;
 
 const leafImports = (from, self = [], selfTakesCore = false) => ({
   name: 'leaf-imports',
@@ -175,17 +196,20 @@ const leafImports = (from, self = [], selfTakesCore = false) => ({
       const target = args.path.startsWith('.') ? relative(root, resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'))) : args.path;
       const leaf = LEAVES.find(({ entries }) => entries.includes(target) && !self.includes(target));
       if (!leaf) return undefined;
-      const path = `${relative(from, join(dist, 'lib')) || '.'}/${leaf.name}.cjs`.replace(/^(?!\.)/, './');
-      return { path, namespace: 'leaf', pluginData: leaf.takesCore === true };
+      const file = `${relative(from, join(dist, 'lib')) || '.'}/${leaf.name}.cjs`.replace(/^(?!\.)/, './');
+      // A leaf of several modules that takes the core: one import module an entry (`file#key`), each taking its key.
+      const key = leaf.takesCore && leaf.entries.length > 1 ? entryKey(leaf.entries.indexOf(target)) : undefined;
+      return { path: key ? `${file}#${key}` : file, namespace: 'leaf', pluginData: { file, key, takesCore: leaf.takesCore === true } };
     });
     // Only the leaf's file is left to run time (the core's lookup, CORE_LOOKUP, is bundled).
     build.onResolve({ filter: LEAF_FILE, namespace: 'leaf' }, (args) => ({ path: args.path, external: true }));
     build.onLoad({ filter: /.*/, namespace: 'leaf' }, (args) => {
-      if (!args.pluginData) return { contents: reExport(args.path), loader: 'js' };
-      if (inLeaf && !selfTakesCore) throw new Error(`${self.join(', ')} imports ${args.path}, which takes the core: give its leaf takesCore too`);
+      const { file, key, takesCore } = args.pluginData;
+      if (!takesCore) return { contents: reExport(file), loader: 'js' };
+      if (inLeaf && !selfTakesCore) throw new Error(`${self.join(', ')} imports ${file}, which takes the core: give its leaf takesCore too`);
       // A leaf that takes the core is given the loading bundle's lookup; from another such leaf, the one it was given.
       const lookup = inLeaf ? '__repCore' : `require(${JSON.stringify(CORE_LOOKUP)}).lookup`;
-      return { contents: `module.exports = require(${JSON.stringify(args.path)})(${lookup});\n`, loader: 'js' };
+      return { contents: `module.exports = require(${JSON.stringify(file)})(${lookup})${key ? `.${key}` : ''};\n`, loader: 'js' };
     });
   },
 });
@@ -222,7 +246,8 @@ const coreImports = (core, needs) => ({
  * The core's side: CORE_LOOKUP's `lookup`, a function from a module's id to the bundle's copy of that
  * module's exports (`exported`: id → names), for the modules that the leaves the bundle can load ask for.
  * It imports each name, not the module (a namespace object of each, made as the bundle starts, would
- * cost every run), and gives the leaf an object of getters, made when the leaf asks.
+ * cost every run), and gives the leaf an object of their values, made when the leaf asks: the exports of
+ * rep's modules never change once they have run (no `export let`: the build checks).
  */
 const coreLookup = (exported) => ({
   name: 'core-lookup',
@@ -242,7 +267,7 @@ const coreLookup = (exported) => ({
         (id, index) =>
           `    case ${JSON.stringify(id)}: return { ${exported
             .get(id)
-            .map((name) => `get ${name}() { return ${local(index, name)}; }`)
+            .map((name) => `${name}: ${local(index, name)}`)
             .join(', ')} };`,
       );
       const lookup = `export function lookup(id) {\n  switch (id) {\n${cases.join('\n')}\n  }\n  throw new Error(\`rep's core has no module \${id} for a leaf\`);\n}\n`;
@@ -372,7 +397,7 @@ const buildLeaf = ({ name, entries, takesCore }, needs) =>
     ...common,
     ...(entries.length === 1 && entries[0].startsWith('src/')
       ? { entryPoints: entries }
-      : { stdin: { contents: leafEntry(entries), resolveDir: root, sourcefile: `${name}-leaf.js` } }),
+      : { stdin: { contents: (takesCore ? namespacedEntry : leafEntry)(entries), resolveDir: root, sourcefile: `${name}-leaf.js` } }),
     outfile: join('dist', 'lib', `${name}.cjs`),
     ...(takesCore ? LEAF_FACTORY : {}),
     plugins: [
@@ -421,6 +446,11 @@ const lookupIds = (preBundle) => {
 /** Each module's export names, as esbuild reads them (re-exports followed). */
 const exportNames = async (ids) => {
   if (ids.size === 0) return new Map();
+  // The lookup hands a leaf the values of a module's exports (coreLookup): one that could change later would go stale.
+  for (const id of ids) {
+    if (/^export\s+(let|var)\s/m.test(await readFile(join(root, id), 'utf8')))
+      throw new Error(`${id} exports a variable a leaf would see only as it was when the leaf loaded: export a constant or a function`);
+  }
   const { metafile } = await build({
     ...common,
     entryPoints: [...ids],

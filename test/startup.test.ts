@@ -349,17 +349,18 @@ describe.each(nodeLines())('on %s', (node) => {
       const env = { XDG_CACHE_HOME: cacheHome, REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_startup_lean_0123' };
       const dir = join(cacheHome, 'rep', 'code');
       const audit = async (name: string) => expect((await runCli([REP_BIN, 'audit', name], { home, bin: node, env })).code).toBe(0);
-      const listing = () =>
+      const bundleEntries = () =>
         readdirSync(dir)
-          .sort()
-          .map((name) => name.replace(/^cli\.cjs-audit-.*?(-sent\.bin|\.bin|\.want)$/, '$1'));
+          .filter((name) => name.startsWith('cli.cjs-'))
+          .sort();
+      const listing = () => bundleEntries().map((name) => name.replace(/^cli\.cjs-audit-.*?(-sent\.bin|\.bin|\.want)$/, '$1'));
       await audit('Blue Bottle Coffee'); // sends: the entry it makes holds the HTTP client too
       expect(listing()).toEqual(['-sent.bin']);
       await audit('Blue Bottle Coffee'); // from the cache, reading that entry: it asks the next run for a lean one
       expect(listing()).toEqual(['-sent.bin', '.want']);
       await audit('Blue Bottle Coffee'); // reads none, compiles as it goes, and writes it
       expect(listing()).toEqual(['-sent.bin', '.bin']);
-      const [sentEntry, leanEntry] = readdirSync(dir).sort();
+      const [sentEntry, leanEntry] = bundleEntries();
       const lean = statSync(join(dir, leanEntry!));
       expect(lean.size).toBeLessThan(statSync(join(dir, sentEntry!)).size);
       // Later runs, answered from the cache or sending, read the lean entry and write nothing.

@@ -9,7 +9,6 @@ import { localDateTime } from '../history/change.js';
 import { historyCsv, historyFieldRecord, historyRecord, historyMarkdown, historyNdjsonLines, historyRows, historyTable } from '../history/render.js';
 import { parseSince } from '../history/since.js';
 import { jsonDocument } from '../output/json-colour.js';
-import { writeShapedRecords } from '../output/shaped.js';
 import { shapeOf } from './shape.js';
 import { contextArgs, shellQuote, suggestedCommand } from '../shell-quote.js';
 import { scrubLine } from '../text.js';
@@ -65,6 +64,7 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<void> {
   const shape = await shapeOf(deps.globals);
   if (shape) {
     const records = () => rows.map(historyFieldRecord);
+    const { writeShapedRecords } = await import('../output/shaped.js');
     await writeShapedRecords(deps.io, format, { records, document: () => rows.map(historyRecord), single: false }, shape);
     return;
   }
