@@ -43,6 +43,8 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const { io } = deps;
   const concurrency = Math.max(1, Math.floor(options.concurrency));
   const window = Math.max(1, options.window ?? Math.max(64, concurrency * 16));
+  // Before the plan: its read-ahead of up to 100,000 names makes garbage at a batch's rate too.
+  deps.longRun();
   const names = options.planAhead ? await (await import('./plan.js')).planBatch(deps, input, options.planAhead) : input;
   // Known when the input was read ahead in full: the progress line then counts every name from the start.
   const total = 'total' in names && typeof names.total === 'number' ? names.total : undefined;
@@ -55,7 +57,6 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     : createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
   // A second signal exits before this run ends: what was written stays a whole document.
   deps.exiting.addEventListener('abort', () => writer.close(), { once: true });
-  deps.longRun();
   const tally = new BatchTally();
   const dedupe = new Dedupe<Slot>();
   deps.onExit(() => dedupe.discard()); // also when a call settles after an early end
