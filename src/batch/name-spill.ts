@@ -1,19 +1,20 @@
 // What the quota plan holds of the names it reads ahead, in bounded memory: the first few in an array,
-// the rest in a temporary file (0600 in a private folder, removed when replayed or at exit), and a set
-// of 53-bit hashes to count distinct names (two names with one hash, about one in 10^10 at 100,000
-// names, would count once: the plan could say one request too few).
+// the rest in a temporary file (0600 in a private folder, removed when replayed or at exit), and a
+// table of 53-bit hashes to count distinct names (two names with one hash, about one in 10^10 at
+// 100,000 names, would count once: the plan could say one request too few), outside V8's heap.
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { cyrb64 } from '../state/ids.js';
+import { NumberTable } from './number-table.js';
 
 /** Names kept in memory before the rest go to the file. */
 const IN_MEMORY = 2048;
 
 export class NameSpill {
   readonly #head: string[] = [];
-  readonly #hashes = new Set<number>();
+  #hashes = new NumberTable();
   #file: { dir: string; fd: number; count: number } | undefined;
 
   constructor(readonly inMemory = IN_MEMORY) {}
@@ -30,15 +31,12 @@ export class NameSpill {
       writeSync(this.#file.fd, `${name}\n`);
       this.#file.count++;
     }
-    const hash = hash53(name);
-    if (this.#hashes.has(hash)) return false;
-    this.#hashes.add(hash);
-    return true;
+    return this.#hashes.add(hash53(name), 0);
   }
 
   /** The names in the order pushed, once; the file goes after. */
   async *replay(): AsyncGenerator<string> {
-    this.#hashes.clear();
+    this.#hashes = new NumberTable(0);
     yield* this.#head.splice(0);
     const file = this.#file;
     if (!file) return;
