@@ -15,7 +15,7 @@ import { CACHE_LIMITS, type CacheLimits } from './cache-limits.js';
 import type { AnswerHeaders } from '../store/answer-freshness.js';
 import { createPrivateFile, readPrivateFile, writePrivateFileAsync } from './files.js';
 import { keyId } from './requests.js';
-import { checksum, sha256Hex } from './ids.js';
+import { checksum, memoryDigest, sha256Hex } from './ids.js';
 import { isFresh, isJsonDocument } from '../store/policy.js';
 import type { CachedAnswer, Freshness, PutOutcome, StoredAnswer } from '../store/port.js';
 import { parseJson } from '../text.js';
@@ -166,9 +166,10 @@ function identify(key: AnswerKey): Identity | undefined {
 /**
  * Names and base URLs already worked out in this process: a batch asks for each name twice (its plan,
  * then its request), and each URL parse and SHA-256 in JavaScript has its cost. Bounded, for a
- * long-lived library user.
+ * long-lived library user; a file name is kept as its SHA-256 under the question's memoryDigest
+ * (~140 bytes, where the question's text and the name were ~270, and a batch keeps 20,000).
  */
-const known = { baseUrls: new Map<string, string | undefined>(), fileNames: new Map<string, string>() };
+const known = { baseUrls: new Map<string, string | undefined>(), fileHashes: new Map<string, string>() };
 const KNOWN_MAX = 20_000;
 
 /** The base URL as entries are keyed by it (baseUrlKey); undefined for no URL. */
@@ -187,13 +188,14 @@ function cacheBaseUrl(text: string): string | undefined {
 
 function fileName(identity: Identity): string {
   const tuple = JSON.stringify([FORMAT, identity.baseUrl, identity.endpoint, identity.query, identity.key]);
-  let name = known.fileNames.get(tuple);
-  if (name === undefined) {
-    name = `${sha256Hex(tuple)}${ENTRY_EXTENSION}`;
-    if (known.fileNames.size >= KNOWN_MAX) known.fileNames.clear();
-    known.fileNames.set(tuple, name);
+  const digest = memoryDigest(tuple);
+  let hash = known.fileHashes.get(digest);
+  if (hash === undefined) {
+    hash = sha256Hex(tuple);
+    if (known.fileHashes.size >= KNOWN_MAX) known.fileHashes.clear();
+    known.fileHashes.set(digest, hash);
   }
-  return name;
+  return `${hash}${ENTRY_EXTENSION}`;
 }
 
 function entryText(identity: Identity, answer: StoredAnswer): string {
