@@ -70,12 +70,14 @@ function longRun(): void {
  * V8 doubles the young generation whenever as much as it holds has survived since it last grew, so
  * under a batch's steady garbage it always reaches its maximum (2 x 16 MB on Node 20), twice what a
  * short run ends with. Its maximum is fixed when the process starts, but its growth factor is read at
- * each growth: once the young generation is as large as YOUNG_CAP_BYTES, it grows no further.
+ * each growth: once a semi-space holds SEMI_SPACE_CAP_BYTES, it grows no further.
  */
 function capYoungGeneration(v8: typeof import('node:v8')): { stop(): void } {
   const capped = () => {
     const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
-    if (!young || young.space_size < YOUNG_CAP_BYTES) return false;
+    // A semi-space's capacity is what is used and available in it (V8 12+ commits pages lazily, so
+    // the space's size says less); a little less than the cap counts, for the pages' own headers.
+    if (!young || young.space_used_size + young.space_available_size < SEMI_SPACE_CAP_BYTES * 0.75) return false;
     v8.setFlagsFromString('--semi-space-growth-factor=1');
     return true;
   };
@@ -88,8 +90,8 @@ function capYoungGeneration(v8: typeof import('node:v8')): { stop(): void } {
   return { stop: () => observer.disconnect() };
 }
 
-/** The young generation's size past which a long run stops its growth: what a short batch ends with. */
-const YOUNG_CAP_BYTES = 16 * 1024 * 1024;
+/** The semi-space's capacity at which a long run stops the young generation's growth: what a short batch ends with. */
+const SEMI_SPACE_CAP_BYTES = 8 * 1024 * 1024;
 /** V8's own growth factor of the young generation, set back at exit. */
 const SEMI_SPACE_GROWTH_FACTOR = 2;
 
