@@ -73,6 +73,20 @@ describe('planBatch', () => {
     expect((await told(planned)).map(([, missed]) => missed)).toEqual([true, false, false, false]);
   });
 
+  it('tells, of each name as it is given, whether the input has it more than once', async () => {
+    const planned = await plan(['Acme', 'Zeta', 'Acme', 'Omega', 'Zeta', 'Acme'], 100);
+    const said: Array<[string, boolean]> = [];
+    for await (const name of planned) said.push([name, planned.repeats?.(name) === true]);
+    expect(said.map(([, again]) => again)).toEqual([true, true, true, false, true, true]);
+  });
+
+  it('past the read-ahead, every name may come again', async () => {
+    const planned = await plan(['Acme', 'Zeta', 'Omega'], 2);
+    const said: boolean[] = [];
+    for await (const name of planned) said.push(planned.repeats?.(name) === true);
+    expect(said).toEqual([true, true, true]);
+  });
+
   it('answers only of the name given last', async () => {
     const planned = await plan(['Acme', 'Zeta'], 100);
     const iterator = planned[Symbol.asyncIterator]();

@@ -53,10 +53,14 @@ export class Dedupe<Waiter> {
     this.#pending.get(name)?.push(waiter);
   }
 
-  /** Keeps the answer and returns the duplicates that were waiting for it. */
-  settle(name: string, outcome: Outcome): Waiter[] {
+  /**
+   * Keeps the answer and returns the duplicates that were waiting for it. `again: false` (the batch's
+   * plan read the whole input, and it has the name once) keeps nothing: no later name asks for it.
+   */
+  settle(name: string, outcome: Outcome, { again = true }: { again?: boolean } = {}): Waiter[] {
     const waiting = this.#pending.get(name) ?? [];
     this.#pending.delete(name);
+    if (!again && waiting.length === 0) return waiting;
     this.#recent.set(name, encode(outcome));
     while (this.#recent.size > this.#inMemory) {
       const [oldest, kept] = this.#recent.entries().next().value as [string, string];

@@ -25,13 +25,19 @@ export class NameSpill {
 
   /** Keeps a name (one line of input: no newline in it); true when it is the first of its kind. */
   push(name: string): boolean {
+    const place = this.size;
     if (this.#head.length < this.inMemory) this.#head.push(name);
     else {
       this.#file ??= openSpill();
       writeSync(this.#file.fd, `${name}\n`);
       this.#file.count++;
     }
-    return this.#hashes.add(hash53(name), 0);
+    return this.#hashes.add(hash53(name), place);
+  }
+
+  /** The place of the first name pushed with this one's hash (until the replay). */
+  firstPlace(name: string): number | undefined {
+    return this.#hashes.get(hash53(name));
   }
 
   /** The names in the order pushed, once; the file goes after. */

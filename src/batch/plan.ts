@@ -19,6 +19,8 @@ export interface PlannedNames extends AsyncIterable<string> {
   total?: number;
   /** Whether the plan found no cached answer for this name, the one the iteration gave last (asked before the next). */
   missed?(name: string): boolean;
+  /** Whether the input may have this name, the one given last, more than once: false only when it was read whole and has it once. */
+  repeats?(name: string): boolean;
 }
 
 /** Distinct names looked up in the cache at once. */
@@ -35,6 +37,9 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
   // The names the plan found missing, a bit each by its place in the input (100,000 names: 12.5 KB):
   // the batch's request for one does not look in the cache again.
   const misses = new PlaceBits();
+  // The names the input has more than once, a bit each by place too: the first of each (and, should two
+  // names share a hash, each later one), so the batch's dedupe keeps only the answers asked for again.
+  const repeated = new PlaceBits();
   const unseen: string[] = [];
   const unseenAt: number[] = [];
   const lookUp = async () => {
@@ -53,7 +58,12 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
       break;
     }
     const place = spill.size;
-    if (!spill.push(next.value) || !plan) continue;
+    if (!spill.push(next.value)) {
+      repeated.set(spill.firstPlace(next.value) as number);
+      repeated.set(place);
+      continue;
+    }
+    if (!plan) continue;
     unseenAt.push(place);
     if (unseen.push(next.value) >= LOOKUP_CHUNK) await lookUp();
   }
@@ -68,6 +78,7 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
   return {
     ...(ended ? { total: spill.size } : {}),
     missed: (name) => name === given && misses.has(place),
+    repeats: (name) => !ended || name !== given || repeated.has(place),
     async *[Symbol.asyncIterator]() {
       for await (const name of spill.replay()) {
         place += 1;

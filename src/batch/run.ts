@@ -128,6 +128,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
 
   const send = (slot: Slot) => {
     dedupe.start(slot.name);
+    const again = planned?.repeats?.(slot.name) ?? true;
     unsettled += 1;
     // A cache miss takes a request slot, in the order the misses came (a freed slot goes to the oldest
     // waiting one, without waking the others); once rate limited, nothing more is sent (only the cache answers).
@@ -170,7 +171,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
         rateLimit = answer.rateLimit;
         refuseWaiting();
       }
-      const waiting = dedupe.settle(slot.name, answer.outcome);
+      const waiting = dedupe.settle(slot.name, answer.outcome, { again });
       for (const other of waiting) Object.assign(other, { outcome: answer.outcome, change: answer.change });
       settledInQueue += 1 + waiting.length;
       slot.change = answer.change;
