@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { baseUrlKey } from '../src/api/base-url.js';
-import { NumberTable } from '../src/batch/number-table.js';
+import { NumberTable } from '../src/state/number-table.js';
 import { planBatch, type PlannedNames } from '../src/batch/plan.js';
 import { createDeps } from '../src/context.js';
 import { testIO } from '../src/io.js';

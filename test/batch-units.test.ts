@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Dedupe } from '../src/batch/dedupe.js';
-import { hash53 } from '../src/batch/name-spill.js';
+import { hash53 } from '../src/state/ids.js';
 import { openNames } from '../src/batch/input.js';
 import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from '../src/batch/outcome.js';
 import { RateLimitError } from '../src/errors.js';

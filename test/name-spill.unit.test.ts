@@ -3,7 +3,8 @@
 import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { hash53, NameSpill } from '../src/batch/name-spill.js';
+import { NameSpill } from '../src/batch/name-spill.js';
+import { hash53 } from '../src/state/ids.js';
 
 const planDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith('rep-plan-'));
 

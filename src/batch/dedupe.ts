@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExitCode, type ExitCodeValue } from '../errors.js';
 import { parseJson, serializeJson } from '../text.js';
-import { hash53 } from './name-spill.js';
-import { NumberTable } from './number-table.js';
+import { hash53 } from '../state/ids.js';
+import { NumberTable } from '../state/number-table.js';
 import { NOT_AUDITED, type Outcome } from './outcome.js';
 
 /** Outcomes kept in memory (the latest settled) before older ones go to the file. */

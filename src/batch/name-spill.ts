@@ -6,8 +6,8 @@ import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { cyrb64 } from '../state/ids.js';
-import { NumberTable } from './number-table.js';
+import { hash53 } from '../state/ids.js';
+import { NumberTable } from '../state/number-table.js';
 
 /** Names kept in memory before the rest go to the file. */
 const IN_MEMORY = 2048;
@@ -76,10 +76,4 @@ function closeFd(file: { fd: number }): void {
 function openSpill(): { dir: string; fd: number; count: number } {
   const dir = mkdtempSync(join(tmpdir(), 'rep-plan-'));
   return { dir, fd: openSync(join(dir, 'names'), 'wx', 0o600), count: 0 };
-}
-
-/** cyrb53: a fast 53-bit string hash, so the distinct count holds numbers, not names. */
-export function hash53(text: string): number {
-  const [h1, h2] = cyrb64(text);
-  return 4294967296 * (2097151 & h2) + h1;
 }

@@ -15,7 +15,8 @@ import { CACHE_LIMITS, type CacheLimits } from './cache-limits.js';
 import type { AnswerHeaders } from '../store/answer-freshness.js';
 import { createPrivateFile, readPrivateFile, writePrivateFileAsync } from './files.js';
 import { keyId } from './requests.js';
-import { checksum, memoryDigest, sha256Hex } from './ids.js';
+import { checksum, hash53, sha256Hex } from './ids.js';
+import { NumberTable } from './number-table.js';
 import { isFresh, isJsonDocument } from '../store/policy.js';
 import type { CachedAnswer, Freshness, PutOutcome, StoredAnswer } from '../store/port.js';
 import { parseJson } from '../text.js';
@@ -164,12 +165,48 @@ function identify(key: AnswerKey): Identity | undefined {
 }
 
 /**
+ * The SHA-256 of the last KNOWN_MAX questions' texts, as bytes in one buffer, by the text's hash53 in a
+ * NumberTable: ~70 bytes a question outside V8's heap, where a Map of texts and file names was ~270 on
+ * it (5 MB for a batch's 20,000). Two texts with one hash53 would share a file name: an entry checks
+ * its question when read, so that costs a miss, never a wrong answer.
+ */
+class FileHashes {
+  #places = new NumberTable();
+  #digests = Buffer.alloc(0);
+  #count = 0;
+
+  /** The text's SHA-256 in lower-case hex. */
+  hex(text: string): string {
+    const key = hash53(text);
+    let place = this.#places.get(key);
+    if (place === undefined) {
+      if (this.#count === KNOWN_MAX) {
+        this.#places = new NumberTable();
+        this.#count = 0;
+      }
+      place = this.#count++;
+      if (this.#digests.length < this.#count * DIGEST_BYTES) this.#grow();
+      this.#digests.write(sha256Hex(text), place * DIGEST_BYTES, 'hex');
+      this.#places.add(key, place);
+    }
+    return this.#digests.toString('hex', place * DIGEST_BYTES, (place + 1) * DIGEST_BYTES);
+  }
+
+  #grow(): void {
+    const grown = Buffer.alloc(Math.min(KNOWN_MAX, Math.max(256, (this.#digests.length / DIGEST_BYTES) * 2)) * DIGEST_BYTES);
+    this.#digests.copy(grown);
+    this.#digests = grown;
+  }
+}
+
+const DIGEST_BYTES = 32;
+
+/**
  * Names and base URLs already worked out in this process: a batch asks for each name twice (its plan,
  * then its request), and each URL parse and SHA-256 in JavaScript has its cost. Bounded, for a
- * long-lived library user; a file name is kept as its SHA-256 under the question's memoryDigest
- * (~140 bytes, where the question's text and the name were ~270, and a batch keeps 20,000).
+ * long-lived library user.
  */
-const known = { baseUrls: new Map<string, string | undefined>(), fileHashes: new Map<string, string>() };
+const known = { baseUrls: new Map<string, string | undefined>(), fileHashes: new FileHashes() };
 const KNOWN_MAX = 20_000;
 
 /** The base URL as entries are keyed by it (baseUrlKey); undefined for no URL. */
@@ -188,14 +225,7 @@ function cacheBaseUrl(text: string): string | undefined {
 
 function fileName(identity: Identity): string {
   const tuple = JSON.stringify([FORMAT, identity.baseUrl, identity.endpoint, identity.query, identity.key]);
-  const digest = memoryDigest(tuple);
-  let hash = known.fileHashes.get(digest);
-  if (hash === undefined) {
-    hash = sha256Hex(tuple);
-    if (known.fileHashes.size >= KNOWN_MAX) known.fileHashes.clear();
-    known.fileHashes.set(digest, hash);
-  }
-  return `${hash}${ENTRY_EXTENSION}`;
+  return `${known.fileHashes.hex(tuple)}${ENTRY_EXTENSION}`;
 }
 
 function entryText(identity: Identity, answer: StoredAnswer): string {

@@ -1,13 +1,10 @@
-// A set of texts kept as 128-bit digests (memoryDigest's two cyrb64 hashes) in one typed array,
-// outside V8's heap: 16 bytes a slot, at most seven eighths full. A Set of memoryDigest strings was
+// A set of texts kept as 128-bit digests (digest128) in one typed array, outside V8's heap: 16
+// bytes a slot, at most seven eighths full. A Set of 8-character digest strings was
 // ~58 bytes a text on the heap (a string each and the Set's table), which the collector traced and
 // promoted; the local history keeps one for every index line of a run (a batch of 100,000 names adds
 // 100,000). One bit of the 128 marks a used slot, so two texts are taken for one only when 127 bits
 // of their digests agree.
-import { cyrb64 } from './ids.js';
-
-/** memoryDigest's second seed. */
-const SEED = 0x9e3779b9;
+import { digest128 } from './ids.js';
 
 export class DigestSet {
   /** Four words a slot; a used slot's first word has its lowest bit set. */
@@ -68,7 +65,6 @@ export class DigestSet {
 
 /** The text's 128-bit digest as four words, the first with its lowest bit set (a used slot). */
 function digestOf(text: string): [number, number, number, number] {
-  const [a, b] = cyrb64(text, 0);
-  const [c, d] = cyrb64(text, SEED);
+  const [a, b, c, d] = digest128(text);
   return [(a | 1) >>> 0, b, c, d];
 }

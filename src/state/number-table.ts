@@ -1,7 +1,8 @@
-// A table of numbers for a batch's per-name bookkeeping (the plan's distinct names, the dedupe's
-// entries): keys are 53-bit name hashes, values small integers, held in typed arrays outside V8's heap.
-// A Map or Set of 100,000 such hashes was ~4 MB of heap (its table, and a heap number a key), which
-// the collector traced, copied as it grew, and promoted; here it is 12 bytes a slot, at most half full.
+// A table of numbers for per-name bookkeeping (a batch's plan and dedupe, the answer cache's file
+// names): keys are 53-bit hashes (hash53), values small integers, held in typed arrays outside V8's
+// heap. A Map or Set of 100,000 such hashes was ~4 MB of heap (its table, and a heap number a key),
+// which the collector traced, copied as it grew, and promoted; here it is 12 bytes a slot, at most
+// half full.
 
 export class NumberTable {
   /** Each slot's key plus one (0: empty): a key is below 2^53, so the sum is still exact. */
