@@ -64,8 +64,9 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
   // Every line this run writes has an id of its own: the run's and a sequence number.
   const runId = randomHex(8);
   let seq = 0;
-  /** This run's requests, as sent (epoch ms), and its newest rate-limit facts. */
-  const own: number[] = [];
+  /** This run's requests, as sent (epoch ms; a typed array: a batch sends 100,000), and its newest rate-limit facts. */
+  let own = new Float64Array(64);
+  let sent = 0;
   let ownRateLimit: RateLimitSnapshot | undefined;
   // The log stays open for the run: a request costs one write and one lstat (the check that no rewrite
   // replaced the file). Each line is written before record() returns, so a kill loses none.
@@ -108,14 +109,19 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
     record(nowMs) {
       if (!Number.isFinite(nowMs)) return;
       const at = Math.floor(nowMs);
-      own.push(at);
+      if (sent === own.length) {
+        const grown = new Float64Array(own.length * 2);
+        grown.set(own);
+        own = grown;
+      }
+      own[sent++] = at;
       save(`{"id":"${runId}-${++seq}","at":${at}}\n`);
     },
     oldestSince(sinceMs) {
-      return countOf(view().entries, own, runId, sinceMs).oldestAt;
+      return countOf(view().entries, own.subarray(0, sent), runId, sinceMs).oldestAt;
     },
     countSince(sinceMs) {
-      return countOf(view().entries, own, runId, sinceMs);
+      return countOf(view().entries, own.subarray(0, sent), runId, sinceMs);
     },
     noteRateLimit(info) {
       const snapshot = cleanSnapshot({ ...info, seenAt: info.seenAt ?? now() });
@@ -216,7 +222,7 @@ function rewrite(dir: string, path: string, nowMs: number): number {
 }
 
 /** Requests since sinceMs (read ones and this run's own), the oldest one's minute start (never before sinceMs), and how many runs sent them. */
-function countOf(entries: readonly LedgerEntry[], own: readonly number[], runId: string, sinceMs: number) {
+function countOf(entries: readonly LedgerEntry[], own: Iterable<number>, runId: string, sinceMs: number) {
   let requests = 0;
   let oldest = Number.POSITIVE_INFINITY;
   const runs = new Set<string>();
