@@ -172,7 +172,8 @@ function identify(key: AnswerKey): Identity | undefined {
  */
 class FileHashes {
   #places = new NumberTable();
-  #digests = Buffer.alloc(0);
+  /** The SHA-256s, a page of DIGESTS_A_PAGE at a time (typed-pages.ts: no page is ever freed as one large block). */
+  readonly #digests: Buffer[] = [];
   #count = 0;
 
   /** The text's SHA-256 in lower-case hex. */
@@ -185,21 +186,21 @@ class FileHashes {
         this.#count = 0;
       }
       place = this.#count++;
-      if (this.#digests.length < this.#count * DIGEST_BYTES) this.#grow();
-      this.#digests.write(sha256Hex(text), place * DIGEST_BYTES, 'hex');
+      if (place / DIGESTS_A_PAGE >= this.#digests.length) this.#digests.push(Buffer.alloc(DIGESTS_A_PAGE * DIGEST_BYTES));
+      this.#page(place).write(sha256Hex(text), (place % DIGESTS_A_PAGE) * DIGEST_BYTES, 'hex');
       this.#places.add(key, place);
     }
-    return this.#digests.toString('hex', place * DIGEST_BYTES, (place + 1) * DIGEST_BYTES);
+    const at = (place % DIGESTS_A_PAGE) * DIGEST_BYTES;
+    return this.#page(place).toString('hex', at, at + DIGEST_BYTES);
   }
 
-  #grow(): void {
-    const grown = Buffer.alloc(Math.min(KNOWN_MAX, Math.max(256, (this.#digests.length / DIGEST_BYTES) * 2)) * DIGEST_BYTES);
-    this.#digests.copy(grown);
-    this.#digests = grown;
+  #page(place: number): Buffer {
+    return this.#digests[Math.floor(place / DIGESTS_A_PAGE)] as Buffer;
   }
 }
 
 const DIGEST_BYTES = 32;
+const DIGESTS_A_PAGE = 1024;
 
 /**
  * Names and base URLs already worked out in this process: a batch asks for each name twice (its plan,

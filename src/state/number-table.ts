@@ -2,67 +2,78 @@
 // names): keys are 53-bit hashes (hash53), values small integers, held in typed arrays outside V8's
 // heap. A Map or Set of 100,000 such hashes was ~4 MB of heap (its table, and a heap number a key),
 // which the collector traced, copied as it grew, and promoted; here it is 12 bytes a slot, at most
-// half full.
+// half full, in pages (typedPages) that never make malloc raise its mmap threshold.
+import { PAGE_BITS, PAGE_MASK, typedPages } from './typed-pages.js';
 
 export class NumberTable {
   /** Each slot's key plus one (0: empty): a key is below 2^53, so the sum is still exact. */
-  #keys: Float64Array;
-  #values: Int32Array;
+  #keys: Float64Array[];
+  #values: Int32Array[];
+  #slots: number;
   #size = 0;
 
   constructor(slots = 1024) {
-    const size = 2 ** Math.ceil(Math.log2(Math.max(8, slots)));
-    this.#keys = new Float64Array(size);
-    this.#values = new Int32Array(size);
+    this.#slots = 2 ** Math.ceil(Math.log2(Math.max(8, slots)));
+    this.#keys = typedPages(Float64Array, this.#slots);
+    this.#values = typedPages(Int32Array, this.#slots);
   }
 
   get size(): number {
     return this.#size;
   }
 
-  /** Bytes the table holds (both arrays): what a test checks stays proportionate. */
+  /** Bytes the table holds (all its pages): what a test checks stays proportionate. */
   get bytes(): number {
-    return this.#keys.byteLength + this.#values.byteLength;
+    return this.#slots * (Float64Array.BYTES_PER_ELEMENT + Int32Array.BYTES_PER_ELEMENT);
   }
 
   get(key: number): number | undefined {
     const slot = this.#find(key);
-    return this.#keys[slot] === 0 ? undefined : this.#values[slot];
+    const page = slot >>> PAGE_BITS;
+    const at = slot & PAGE_MASK;
+    return this.#keys[page]![at] === 0 ? undefined : this.#values[page]![at];
   }
 
   /** Adds key with value; false (and the value kept is the first one) when key is there already. */
   add(key: number, value: number): boolean {
     if (!Number.isSafeInteger(key) || key < 0) throw new RangeError(`not a table key: ${key}`);
     const slot = this.#find(key);
-    if (this.#keys[slot] !== 0) return false;
-    this.#keys[slot] = key + 1;
-    this.#values[slot] = value;
+    const page = slot >>> PAGE_BITS;
+    const at = slot & PAGE_MASK;
+    if (this.#keys[page]![at] !== 0) return false;
+    this.#keys[page]![at] = key + 1;
+    this.#values[page]![at] = value;
     this.#size += 1;
-    if (this.#size * 2 > this.#keys.length) this.#grow();
+    if (this.#size * 2 > this.#slots) this.#grow();
     return true;
   }
 
   /** The slot holding key, else the empty one where it would go (linear probing from its low 32 bits). */
   #find(key: number): number {
-    const keys = this.#keys;
-    const mask = keys.length - 1;
+    const mask = this.#slots - 1;
     const stored = key + 1;
-    let slot = (key >>> 0) & mask;
-    while (keys[slot] !== 0 && keys[slot] !== stored) slot = (slot + 1) & mask;
-    return slot;
+    for (let slot = (key >>> 0) & mask; ; slot = (slot + 1) & mask) {
+      const found = this.#keys[slot >>> PAGE_BITS]![slot & PAGE_MASK];
+      if (found === 0 || found === stored) return slot;
+    }
   }
 
   #grow(): void {
     const keys = this.#keys;
     const values = this.#values;
-    this.#keys = new Float64Array(keys.length * 2);
-    this.#values = new Int32Array(keys.length * 2);
-    for (let slot = 0; slot < keys.length; slot++) {
-      const stored = keys[slot] as number;
-      if (stored === 0) continue;
-      const at = this.#find(stored - 1);
-      this.#keys[at] = stored;
-      this.#values[at] = values[slot] as number;
+    this.#slots *= 2;
+    this.#keys = typedPages(Float64Array, this.#slots);
+    this.#values = typedPages(Int32Array, this.#slots);
+    for (let page = 0; page < keys.length; page++) {
+      const pageKeys = keys[page]!;
+      const pageValues = values[page]!;
+      for (let at = 0; at < pageKeys.length; at++) {
+        const stored = pageKeys[at]!;
+        if (stored === 0) continue;
+        const slot = this.#find(stored - 1);
+        this.#keys[slot >>> PAGE_BITS]![slot & PAGE_MASK] = stored;
+        this.#values[slot >>> PAGE_BITS]![slot & PAGE_MASK] = pageValues[at]!;
+      }
     }
   }
 }
