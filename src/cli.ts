@@ -58,11 +58,45 @@ function longRun(): void {
   // reads an entry only under the flags it was made under.
   (globalThis as Record<symbol, unknown>)[Symbol.for('rep.v8FlagsTuned')] = true;
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  const young = capYoungGeneration(v8);
   // Back to V8's default before anything else runs at exit: bin/rep.cjs writes its code cache then,
   // and V8 stamps an entry with its flags (an entry made under this one would be refused by every
   // later run, and written again by each).
-  process.prependListener('exit', () => v8.setFlagsFromString('--heap-growing-percent=0'));
+  process.prependListener('exit', () => {
+    young.stop();
+    v8.setFlagsFromString('--heap-growing-percent=0');
+    v8.setFlagsFromString(`--semi-space-growth-factor=${SEMI_SPACE_GROWTH_FACTOR}`);
+  });
 }
+
+/**
+ * V8 doubles the young generation whenever as much as it holds has survived since it last grew, so
+ * under a batch's steady garbage it always reaches its maximum (2 x 16 MB on Node 20), twice what a
+ * short run ends with. Its maximum is fixed when the process starts, but its growth factor is read at
+ * each growth: once a semi-space holds SEMI_SPACE_CAP_BYTES, it grows no further.
+ */
+function capYoungGeneration(v8: typeof import('node:v8')): { stop(): void } {
+  const capped = () => {
+    const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+    // A semi-space's capacity is what is used and available in it (V8 12+ commits pages lazily, so
+    // the space's size says less); a little less than the cap counts, for the pages' own headers.
+    if (!young || young.space_used_size + young.space_available_size < SEMI_SPACE_CAP_BYTES * 0.75) return false;
+    v8.setFlagsFromString('--semi-space-growth-factor=1');
+    return true;
+  };
+  if (capped()) return { stop() {} };
+  const { PerformanceObserver } = process.getBuiltinModule('node:perf_hooks');
+  const observer = new PerformanceObserver(() => {
+    if (capped()) observer.disconnect();
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return { stop: () => observer.disconnect() };
+}
+
+/** The semi-space's capacity at which a long run stops the young generation's growth: what a short batch ends with. */
+const SEMI_SPACE_CAP_BYTES = 8 * 1024 * 1024;
+/** V8's own growth factor of the young generation, set back at exit. */
+const SEMI_SPACE_GROWTH_FACTOR = 2;
 
 /** How far V8 lets the old generation grow past what was live after a full collection, in percent. */
 const HEAP_GROWING_PERCENT = 30;

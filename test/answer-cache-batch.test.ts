@@ -83,6 +83,22 @@ describe('the plan before a big batch', () => {
     expect(api.count()).toBe(150);
   });
 
+  it("tells the CLI a long run starts before the plan reads ahead (V8's heap is kept small for the read-ahead too)", async () => {
+    const api = track(await startFaultServer()).always('/api/audit', (request) => ({ body: auditBody(request.q ?? '') }));
+    let planned = false;
+    let plannedWhenTold: boolean | undefined;
+    const result = await rep(['--format', 'ndjson', 'audit', ...names(150)], {
+      env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_batch_plan_0004' },
+      onStderr: (chunk) => {
+        if (chunk.includes('this batch needs')) planned = true;
+      },
+      longRun: () => void (plannedWhenTold ??= planned),
+    });
+    expect(result.code).toBe(0);
+    expect(planned).toBe(true);
+    expect(plannedWhenTold).toBe(false);
+  });
+
   it('counts the names the cache lacks over an input of many lookup chunks, each distinct name once', async () => {
     const api = track(await startFaultServer()).always('/api/audit', (request) => ({ body: auditBody(request.q ?? '') }));
     const env = { env: { REP_BASE_URL: api.baseUrl.href, REP_API_KEY: 'rk_test_batch_plan_0003' } };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Dedupe } from '../src/batch/dedupe.js';
-import { hash53 } from '../src/batch/name-spill.js';
+import { hash53 } from '../src/state/ids.js';
 import { openNames } from '../src/batch/input.js';
 import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from '../src/batch/outcome.js';
 import { RateLimitError } from '../src/errors.js';
@@ -24,6 +24,33 @@ describe('Dedupe', () => {
       dedupe.wait(name, `${name}-dup`);
       expect(dedupe.settle(name, outcome)).toEqual([`${name}-dup`]);
       expect(dedupe.get(name)).toEqual(outcome);
+    }
+  });
+
+  it('keeps nothing of a name the batch will not meet again: no memory, no file', () => {
+    const saved = process.env.TMPDIR;
+    const root = mkdtempSync(join(tmpdir(), 'dedupe-test-'));
+    process.env.TMPDIR = root;
+    try {
+      const dedupe = new Dedupe<string>({ inMemory: 0 });
+      for (const name of ['once', 'twice']) dedupe.start(name);
+      dedupe.wait('twice', 'twice-dup');
+      expect(dedupe.settle('once', { text: '{"score":1}' }, { again: false })).toEqual([]);
+      expect(dedupe.settle('twice', { text: '{"score":2}' })).toEqual(['twice-dup']);
+      expect([dedupe.get('once'), dedupe.get('twice')]).toEqual([undefined, { text: '{"score":2}' }]);
+      dedupe.start('alone');
+      dedupe.settle('alone', NOT_AUDITED, { again: false });
+      expect(dedupe.get('alone')).toBeUndefined();
+      expect(dedupeDirs()).toHaveLength(1); // the one of 'twice', past the 0 kept in memory
+      dedupe.discard();
+      const fresh = new Dedupe<string>({ inMemory: 0 });
+      fresh.start('once');
+      fresh.settle('once', { text: '{}' }, { again: false });
+      expect(dedupeDirs()).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      rmSync(root, { recursive: true, force: true });
     }
   });
 

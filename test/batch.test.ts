@@ -82,6 +82,18 @@ describe('rep audit: a batch', () => {
     expect(records.slice(-3)).toEqual([records[0], records[1049], records[1049]]);
   });
 
+  it('a planned file whose names mostly come once: the dedupe keeps the ones that come again, and none is sent twice', async () => {
+    const input = [...names(1100), 'Company 1', 'Company 1050', 'Company 1'];
+    const srv = await serve({ companies: input });
+    const file = join(fixture.home().dir, 'far.txt');
+    writeFileSync(file, `${input.join('\n')}\n`);
+    const result = await rep(['--no-cache', '--format', 'ndjson', 'audit', '--file', file]);
+    expect(result.stderr.split('\n').slice(1)).toEqual(['1103 names: 1103 audited', '']); // after the plan's line
+    const records = lines(result.stdout);
+    expect([srv.count('Company 1'), srv.count('Company 1050'), srv.count('Company 2')]).toEqual([1, 1, 1]);
+    expect(records.slice(-3)).toEqual([records[0], records[1049], records[0]]);
+  });
+
   it("tells the CLI a batch starts (it keeps V8's heap small for it), and a single audit does not", async () => {
     await serve({ companies: ['Alpha', 'Beta'] });
     let told = 0;

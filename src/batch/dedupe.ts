@@ -1,8 +1,8 @@
 // The batch's dedupe: a duplicate name is sent once. While the first request is in flight later
 // duplicates wait on it; once answered they reuse its outcome, kept by name as one compact string.
 // The latest few outcomes stay in memory; older ones go to a temporary file (0600 in a private folder,
-// removed by discard()) with only their place kept, by a 30-bit hash of the name (a small integer,
-// so a Map of them stays compact): memory stays flat however many distinct names a batch has, and a
+// removed by discard()) with only their place kept, by a 30-bit hash of the name (in a NumberTable,
+// outside V8's heap): memory stays flat however many distinct names a batch has, and a
 // far duplicate is still never sent again (the answer cache cannot stand in: --max-age 0, no-store
 // answers, errors, and another process's newer answer).
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExitCode, type ExitCodeValue } from '../errors.js';
 import { parseJson, serializeJson } from '../text.js';
-import { hash53 } from './name-spill.js';
+import { hash53 } from '../state/ids.js';
+import { NumberTable } from '../state/number-table.js';
 import { NOT_AUDITED, type Outcome } from './outcome.js';
 
 /** Outcomes kept in memory (the latest settled) before older ones go to the file. */
@@ -52,11 +53,14 @@ export class Dedupe<Waiter> {
     this.#pending.get(name)?.push(waiter);
   }
 
-  /** Keeps the answer (unless `keep` is false: no later line has the name) and returns the duplicates that were waiting for it. */
-  settle(name: string, outcome: Outcome, keep = true): Waiter[] {
+  /**
+   * Keeps the answer and returns the duplicates that were waiting for it. `again: false` (the batch's
+   * plan read the whole input, and it has the name once) keeps nothing: no later name asks for it.
+   */
+  settle(name: string, outcome: Outcome, { again = true }: { again?: boolean } = {}): Waiter[] {
     const waiting = this.#pending.get(name) ?? [];
     this.#pending.delete(name);
-    if (!keep) return waiting;
+    if (!again && waiting.length === 0) return waiting;
     this.#recent.set(name, encode(outcome));
     while (this.#recent.size > this.#inMemory) {
       const [oldest, kept] = this.#recent.entries().next().value as [string, string];
@@ -79,7 +83,7 @@ class OutcomeFile {
   readonly #dir = mkdtempSync(join(tmpdir(), 'rep-dedupe-'));
   #fd = openSync(join(this.#dir, 'outcomes'), 'wx+', 0o600);
   /** Entry number by the name's hash; a name whose hash another name took first is kept by name. */
-  readonly #byHash = new Map<number, number>();
+  readonly #byHash = new NumberTable();
   readonly #collided = new Map<string, number>();
   #offsets = new Float64Array(1024);
   #lengths = new Int32Array(1024);
@@ -95,9 +99,7 @@ class OutcomeFile {
     if (this.#count === this.#offsets.length) this.#grow();
     this.#offsets[this.#count] = this.#written + this.#bufferedBytes;
     this.#lengths[this.#count] = bytes;
-    const hash = hash30(name);
-    if (this.#byHash.has(hash)) this.#collided.set(name, this.#count);
-    else this.#byHash.set(hash, this.#count);
+    if (!this.#byHash.add(hash30(name), this.#count)) this.#collided.set(name, this.#count);
     this.#count += 1;
     this.#buffered.push(record);
     this.#bufferedBytes += bytes;

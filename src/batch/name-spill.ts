@@ -1,21 +1,20 @@
 // What the quota plan holds of the names it reads ahead, in bounded memory: the first few in an array,
-// the rest in a temporary file (0600 in a private folder, removed when replayed or at exit), and a set
-// of 53-bit hashes to count distinct names (two names with one hash, about one in 10^10 at 100,000
-// names, would count once: the plan could say one request too few).
+// the rest in a temporary file (0600 in a private folder, removed when replayed or at exit), and a
+// table of 53-bit hashes to count distinct names (two names with one hash, about one in 10^10 at
+// 100,000 names, would count once: the plan could say one request too few), outside V8's heap.
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { cyrb64 } from '../state/ids.js';
+import { hash53 } from '../state/ids.js';
+import { NumberTable } from '../state/number-table.js';
 
 /** Names kept in memory before the rest go to the file. */
 const IN_MEMORY = 2048;
 
 export class NameSpill {
   readonly #head: string[] = [];
-  readonly #hashes = new Set<number>();
-  /** The hashes of names pushed more than once: kept after the replay, for repeats(). */
-  readonly #repeated = new Set<number>();
+  #hashes = new NumberTable();
   #file: { dir: string; fd: number; count: number } | undefined;
 
   constructor(readonly inMemory = IN_MEMORY) {}
@@ -26,29 +25,24 @@ export class NameSpill {
 
   /** Keeps a name (one line of input: no newline in it); true when it is the first of its kind. */
   push(name: string): boolean {
+    const place = this.size;
     if (this.#head.length < this.inMemory) this.#head.push(name);
     else {
       this.#file ??= openSpill();
       writeSync(this.#file.fd, `${name}\n`);
       this.#file.count++;
     }
-    const hash = hash53(name);
-    if (this.#hashes.has(hash)) {
-      this.#repeated.add(hash);
-      return false;
-    }
-    this.#hashes.add(hash);
-    return true;
+    return this.#hashes.add(hash53(name), place);
   }
 
-  /** Whether a name was pushed more than once (or shares its hash with another name pushed: taken for a repeat). */
-  repeats(name: string): boolean {
-    return this.#repeated.size > 0 && this.#repeated.has(hash53(name));
+  /** The place of the first name pushed with this one's hash (until the replay). */
+  firstPlace(name: string): number | undefined {
+    return this.#hashes.get(hash53(name));
   }
 
   /** The names in the order pushed, once; the file goes after. */
   async *replay(): AsyncGenerator<string> {
-    this.#hashes.clear();
+    this.#hashes = new NumberTable(0);
     yield* this.#head.splice(0);
     const file = this.#file;
     if (!file) return;
@@ -82,10 +76,4 @@ function closeFd(file: { fd: number }): void {
 function openSpill(): { dir: string; fd: number; count: number } {
   const dir = mkdtempSync(join(tmpdir(), 'rep-plan-'));
   return { dir, fd: openSync(join(dir, 'names'), 'wx', 0o600), count: 0 };
-}
-
-/** cyrb53: a fast 53-bit string hash, so the distinct count holds numbers, not names. */
-export function hash53(text: string): number {
-  const [h1, h2] = cyrb64(text);
-  return 4294967296 * (2097151 & h2) + h1;
 }

@@ -12,14 +12,14 @@ import { keyFingerprint } from '../store/policy.js';
 import type { LedgerScope, Store } from '../store/port.js';
 import { formatClock, HOUR_MS } from '../time.js';
 import { getMany } from '../api/cache-lookups.js';
-import { hash53, NameSpill } from './name-spill.js';
+import { NameSpill } from './name-spill.js';
 
 /** The names, unchanged, and how many there are when the whole input was read ahead. */
 export interface PlannedNames extends AsyncIterable<string> {
   total?: number;
-  /** Whether the plan found no cached answer for this name (asked once a name: the answer is then forgotten). */
+  /** Whether the plan found no cached answer for this name, the one the iteration gave last (asked before the next). */
   missed?(name: string): boolean;
-  /** Whether the name comes more than once in the input; only when the whole input was read ahead (a hash two names share counts as a repeat). */
+  /** Whether the input may have this name, the one given last, more than once: false only when it was read whole and has it once. */
   repeats?(name: string): boolean;
 }
 
@@ -34,15 +34,21 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
   const plan = deps.globals.quiet ? undefined : await planContext(deps);
   let needed = 0;
   let ended = false;
-  // The names the plan found missing, as the spill's hashes (bounded memory): the batch's request for
-  // one does not look in the cache again (a hash two names share costs at most a lookup skipped).
-  const misses = new Set<number>();
+  // The names the plan found missing, a bit each by its place in the input (100,000 names: 12.5 KB):
+  // the batch's request for one does not look in the cache again.
+  const misses = new PlaceBits();
+  // The names the input has more than once, a bit each by place too: the first of each (and, should two
+  // names share a hash, each later one), so the batch's dedupe keeps only the answers asked for again.
+  const repeated = new PlaceBits();
   const unseen: string[] = [];
+  const unseenAt: number[] = [];
   const lookUp = async () => {
     if (!plan || unseen.length === 0) return;
-    for (const name of await plan.missing(unseen.splice(0))) {
+    const places = unseenAt.splice(0);
+    for (const [index, missing] of (await plan.missing(unseen.splice(0))).entries()) {
+      if (!missing) continue;
       needed += 1;
-      misses.add(hash53(name));
+      misses.set(places[index] as number);
     }
   };
   while (spill.size < ahead) {
@@ -51,18 +57,35 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
       ended = true;
       break;
     }
-    if (spill.push(next.value) && plan && unseen.push(next.value) >= LOOKUP_CHUNK) await lookUp();
+    const place = spill.size;
+    if (!spill.push(next.value)) {
+      repeated.set(spill.firstPlace(next.value) as number);
+      repeated.set(place);
+      continue;
+    }
+    if (!plan) continue;
+    unseenAt.push(place);
+    if (unseen.push(next.value) >= LOOKUP_CHUNK) await lookUp();
   }
   await lookUp();
   if (ended && spill.size > 0 && plan) {
     const line = await planLine(deps, plan, needed);
     if (line) deps.io.err(`rep: ${line}\n`);
   }
+  // The place and name given last: `missed` is asked about it before the next is taken.
+  let place = -1;
+  let given: string | undefined;
   return {
-    ...(ended ? { total: spill.size, repeats: (name: string) => spill.repeats(name) } : {}),
-    missed: (name) => misses.size > 0 && misses.delete(hash53(name)),
+    ...(ended ? { total: spill.size } : {}),
+    missed: (name) => name === given && misses.has(place),
+    repeats: (name) => !ended || name !== given || repeated.has(place),
     async *[Symbol.asyncIterator]() {
-      yield* spill.replay();
+      for await (const name of spill.replay()) {
+        place += 1;
+        given = name;
+        yield name;
+      }
+      given = undefined;
       if (ended) return;
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
     },
@@ -72,8 +95,8 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
 interface PlanContext {
   store: Store;
   scope: LedgerScope;
-  /** Those of these names that need a request: no fresh answer in the cache. */
-  missing(queries: readonly string[]): Promise<string[]>;
+  /** Whether each of these names needs a request: no fresh answer in the cache. */
+  missing(queries: readonly string[]): Promise<boolean[]>;
 }
 
 /** What the plan looks names up with; undefined when no plan is said (sandbox, no base URL, no store). */
@@ -85,13 +108,13 @@ async function planContext(deps: Deps): Promise<PlanContext | undefined> {
   const scope = { keyFingerprint: keyFingerprint(settings.key || undefined), baseUrl: baseUrlKey(settings.baseUrl) };
   const maxAgeMs = deps.globals.cache === false ? 0 : maxAgeFrom(deps.globals.maxAge, deps.env);
   const missing = async (queries: readonly string[]) => {
-    if (!(maxAgeMs > 0)) return [...queries];
+    if (!(maxAgeMs > 0)) return queries.map(() => true);
     const found = await getMany(
       store.answers,
       queries.map((query) => ({ ...scope, endpoint: 'audit' as const, query })),
       { maxAgeMs, now: deps.now() },
     );
-    return queries.filter((_, index) => found[index] === undefined);
+    return queries.map((_, index) => found[index] === undefined);
   };
   return { store, scope, missing };
 }
@@ -116,4 +139,23 @@ async function planLine(deps: Deps, { store, scope }: PlanContext, needed: numbe
   const tier = fresh ? `limit: ${limit} an hour` : `free tier: ${FREE_TIER} an hour`;
   const wait = deps.globals.wait ? 'it could finish' : 'with --wait it could finish';
   return `this batch needs ${needed} requests; ${left} ${left === 1 ? 'is' : 'are'} left this hour (${tier}); ${wait} around ${formatClock(finish)}`;
+}
+
+/** One bit a place in the input, grown as places are set. */
+class PlaceBits {
+  #bytes = new Uint8Array(1024);
+
+  set(place: number): void {
+    const at = place >>> 3;
+    if (at >= this.#bytes.length) {
+      const grown = new Uint8Array(Math.max(at + 1, this.#bytes.length * 2));
+      grown.set(this.#bytes);
+      this.#bytes = grown;
+    }
+    this.#bytes[at] = (this.#bytes[at] as number) | (1 << (place & 7));
+  }
+
+  has(place: number): boolean {
+    return place >= 0 && (((this.#bytes[place >>> 3] ?? 0) >> (place & 7)) & 1) === 1;
+  }
 }

@@ -43,6 +43,8 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const { io } = deps;
   const concurrency = Math.max(1, Math.floor(options.concurrency));
   const window = Math.max(1, options.window ?? Math.max(64, concurrency * 16));
+  // Before the plan: its read-ahead of up to 100,000 names makes garbage at a batch's rate too.
+  deps.longRun();
   const names = options.planAhead ? await (await import('./plan.js')).planBatch(deps, input, options.planAhead) : input;
   // Known when the input was read ahead in full: the progress line then counts every name from the start.
   const total = 'total' in names && typeof names.total === 'number' ? names.total : undefined;
@@ -55,7 +57,6 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     : createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
   // A second signal exits before this run ends: what was written stays a whole document.
   deps.exiting.addEventListener('abort', () => writer.close(), { once: true });
-  deps.longRun();
   const tally = new BatchTally();
   const dedupe = new Dedupe<Slot>();
   deps.onExit(() => dedupe.discard()); // also when a call settles after an early end
@@ -127,6 +128,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
 
   const send = (slot: Slot) => {
     dedupe.start(slot.name);
+    const again = planned?.repeats?.(slot.name) ?? true;
     unsettled += 1;
     // A cache miss takes a request slot, in the order the misses came (a freed slot goes to the oldest
     // waiting one, without waking the others); once rate limited, nothing more is sent (only the cache answers).
@@ -169,8 +171,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
         rateLimit = answer.rateLimit;
         refuseWaiting();
       }
-      // A name the read-ahead input holds once needs no outcome kept for a later line (most of a big batch).
-      const waiting = dedupe.settle(slot.name, answer.outcome, planned?.repeats?.(slot.name) ?? true);
+      const waiting = dedupe.settle(slot.name, answer.outcome, { again });
       for (const other of waiting) Object.assign(other, { outcome: answer.outcome, change: answer.change });
       settledInQueue += 1 + waiting.length;
       slot.change = answer.change;

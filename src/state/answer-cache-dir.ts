@@ -4,10 +4,10 @@
 // brings it to the count the last measurement allows renames it away (only one process can), measures
 // the folder, evicts the least recently used and writes down what is left (.usage), so the folder is
 // listed a few times per batch, not every N puts.
-import { closeSync, constants, fstatSync, lstatSync, lutimesSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, lutimesSync, openSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { type CacheLimits, type CacheUsage, diskBytes, evictionVictims, putsBeforeCheck } from './cache-limits.js';
-import { readPrivateFile, removeStaleFiles, writePrivateFile } from './files.js';
+import { forEachName, readPrivateFile, removeStaleFiles, writePrivateFile } from './files.js';
 import { randomHex } from './ids.js';
 import { parseJson } from '../text.js';
 
@@ -29,10 +29,29 @@ export interface EntryFile {
 
 /** The entries in dir (regular files with an entry's name); none when dir does not exist. Throws when it cannot be read. */
 export function listEntries(dir: string): EntryFile[] {
-  return listNames(dir).flatMap((name) => {
-    const stat = ENTRY_NAME.test(name) ? statOf(join(dir, name)) : undefined;
-    return stat?.isFile() ? [{ name, size: stat.size, bytes: diskBytes(stat.size, stat.blocks), usedAt: stat.mtimeMs }] : [];
+  const entries: EntryFile[] = [];
+  forEachName(dir, (name) => {
+    const entry = entryFile(dir, name);
+    if (entry) entries.push(entry);
   });
+  return entries;
+}
+
+/** How many entries dir has and their bytes on disk, as listEntries would sum them, without the list. Throws when it cannot be read. */
+function measureEntries(dir: string): CacheUsage {
+  const usage = { entries: 0, bytes: 0 };
+  forEachName(dir, (name) => {
+    const entry = entryFile(dir, name);
+    if (!entry) return;
+    usage.entries += 1;
+    usage.bytes += entry.bytes;
+  });
+  return usage;
+}
+
+function entryFile(dir: string, name: string): EntryFile | undefined {
+  const stat = ENTRY_NAME.test(name) ? statOf(join(dir, name)) : undefined;
+  return stat?.isFile() ? { name, size: stat.size, bytes: diskBytes(stat.size, stat.blocks), usedAt: stat.mtimeMs } : undefined;
 }
 
 /** Marks an entry used now (its mtime; the stored time is in the entry itself), so eviction goes by last use. Never throws. */
@@ -48,10 +67,10 @@ export function touchEntry(path: string): void {
 /** Removes every entry (and rep's temporary files); returns how many entries went. Other files stay. */
 export function removeEntries(dir: string): number {
   let removed = 0;
-  for (const name of listNames(dir)) {
+  forEachName(dir, (name) => {
     if (TEMP_NAME.test(name) || name === PUTS || name === USAGE || name.startsWith(`${PUTS}.`)) removeFile(join(dir, name));
     else if (ENTRY_NAME.test(name) && removeFile(join(dir, name))) removed++;
-  }
+  });
   return removed;
 }
 
@@ -169,7 +188,16 @@ function evictOnce(dir: string, limits: CacheLimits, protectedSince: number): vo
 
 /** Removes the least recently used entries past the bound, and what dead processes left; returns what is left. */
 function evict(dir: string, limits: CacheLimits, protectedSince: number): CacheUsage {
-  const entries = listEntries(dir);
+  // Most measurements find the folder within its bound: then it is counted as it is read, and only a
+  // folder past it is listed (a batch measures a folder of up to 100,000 entries a few times).
+  const usage = measureEntries(dir);
+  const left = usage.bytes > limits.maxBytes ? evictFrom(dir, listEntries(dir), limits, protectedSince) : usage;
+  removeStaleFiles(dir, (name) => TEMP_NAME.test(name) || name.startsWith(`${PUTS}.`));
+  return left;
+}
+
+/** Removes the least recently used of the entries listed, past the bound; returns what is left. */
+function evictFrom(dir: string, entries: EntryFile[], limits: CacheLimits, protectedSince: number): CacheUsage {
   const victims = new Set(evictionVictims(entries, limits, protectedSince));
   let left = { entries: 0, bytes: 0 };
   for (const entry of entries) {
@@ -178,7 +206,6 @@ function evict(dir: string, limits: CacheLimits, protectedSince: number): CacheU
     const gone = victims.has(entry.name) && (statOf(path)?.mtimeMs ?? 0) <= entry.usedAt && removeFile(path);
     if (!gone) left = { entries: left.entries + 1, bytes: left.bytes + entry.bytes };
   }
-  removeStaleFiles(dir, (name) => TEMP_NAME.test(name) || name.startsWith(`${PUTS}.`));
   return left;
 }
 
@@ -191,16 +218,6 @@ function readUsage(dir: string): CacheUsage | undefined {
     return Number.isSafeInteger(usage.entries) && Number.isSafeInteger(usage.bytes) ? (usage as CacheUsage) : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** The names in dir; none when it does not exist. */
-function listNames(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
   }
 }
 

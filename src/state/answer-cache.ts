@@ -15,7 +15,8 @@ import { CACHE_LIMITS, type CacheLimits } from './cache-limits.js';
 import type { AnswerHeaders } from '../store/answer-freshness.js';
 import { createPrivateFile, readPrivateFile, writePrivateFileAsync } from './files.js';
 import { keyId } from './requests.js';
-import { checksum, sha256Hex } from './ids.js';
+import { checksum, hash53, sha256Hex } from './ids.js';
+import { NumberTable } from './number-table.js';
 import { isFresh, isJsonDocument } from '../store/policy.js';
 import type { CachedAnswer, Freshness, PutOutcome, StoredAnswer } from '../store/port.js';
 import { parseJson } from '../text.js';
@@ -164,11 +165,49 @@ function identify(key: AnswerKey): Identity | undefined {
 }
 
 /**
+ * The SHA-256 of the last KNOWN_MAX questions' texts, as bytes in one buffer, by the text's hash53 in a
+ * NumberTable: ~70 bytes a question outside V8's heap, where a Map of texts and file names was ~270 on
+ * it (5 MB for a batch's 20,000). Two texts with one hash53 would share a file name: an entry checks
+ * its question when read, so that costs a miss, never a wrong answer.
+ */
+class FileHashes {
+  #places = new NumberTable();
+  /** The SHA-256s, a page of DIGESTS_A_PAGE at a time (typed-pages.ts: no page is ever freed as one large block). */
+  readonly #digests: Buffer[] = [];
+  #count = 0;
+
+  /** The text's SHA-256 in lower-case hex. */
+  hex(text: string): string {
+    const key = hash53(text);
+    let place = this.#places.get(key);
+    if (place === undefined) {
+      if (this.#count === KNOWN_MAX) {
+        this.#places = new NumberTable();
+        this.#count = 0;
+      }
+      place = this.#count++;
+      if (place / DIGESTS_A_PAGE >= this.#digests.length) this.#digests.push(Buffer.alloc(DIGESTS_A_PAGE * DIGEST_BYTES));
+      this.#page(place).write(sha256Hex(text), (place % DIGESTS_A_PAGE) * DIGEST_BYTES, 'hex');
+      this.#places.add(key, place);
+    }
+    const at = (place % DIGESTS_A_PAGE) * DIGEST_BYTES;
+    return this.#page(place).toString('hex', at, at + DIGEST_BYTES);
+  }
+
+  #page(place: number): Buffer {
+    return this.#digests[Math.floor(place / DIGESTS_A_PAGE)] as Buffer;
+  }
+}
+
+const DIGEST_BYTES = 32;
+const DIGESTS_A_PAGE = 1024;
+
+/**
  * Names and base URLs already worked out in this process: a batch asks for each name twice (its plan,
  * then its request), and each URL parse and SHA-256 in JavaScript has its cost. Bounded, for a
  * long-lived library user.
  */
-const known = { baseUrls: new Map<string, string | undefined>(), fileNames: new Map<string, string>() };
+const known = { baseUrls: new Map<string, string | undefined>(), fileHashes: new FileHashes() };
 const KNOWN_MAX = 20_000;
 
 /** The base URL as entries are keyed by it (baseUrlKey); undefined for no URL. */
@@ -187,13 +226,7 @@ function cacheBaseUrl(text: string): string | undefined {
 
 function fileName(identity: Identity): string {
   const tuple = JSON.stringify([FORMAT, identity.baseUrl, identity.endpoint, identity.query, identity.key]);
-  let name = known.fileNames.get(tuple);
-  if (name === undefined) {
-    name = `${sha256Hex(tuple)}${ENTRY_EXTENSION}`;
-    if (known.fileNames.size >= KNOWN_MAX) known.fileNames.clear();
-    known.fileNames.set(tuple, name);
-  }
-  return name;
+  return `${known.fileHashes.hex(tuple)}${ENTRY_EXTENSION}`;
 }
 
 function entryText(identity: Identity, answer: StoredAnswer): string {

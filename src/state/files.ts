@@ -1,7 +1,7 @@
 // Files rep keeps for itself (request records, cached answers): read only when they are regular files
 // of a sane size, without following a link or blocking on a FIFO; written whole under a temporary
 // name and renamed into place, mode 0600, so a reader in another process sees the old file or the new.
-import { chmodSync, lstatSync, readdirSync, rename, renameSync, rmSync, writeFile, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, opendirSync, rename, renameSync, rmSync, writeFile, writeFileSync, type Dir } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LocalFileError, readLocalFile } from '../local-file.js';
 import { randomHex } from './ids.js';
@@ -97,19 +97,37 @@ export const STALE_MS = 60 * 60 * 1000;
  * temporary files) not changed for STALE_MS. The one cleanup every folder of rep's uses. Never throws.
  */
 export function removeStaleFiles(dir: string, isLeftover: (name: string) => boolean = (name) => name.endsWith(TEMP_SUFFIX), now = Date.now()): void {
-  let names: string[];
   try {
-    names = readdirSync(dir);
+    forEachName(dir, (name) => {
+      if (!isLeftover(name)) return;
+      try {
+        const stat = lstatSync(join(dir, name), { throwIfNoEntry: false });
+        if (stat && now - stat.mtimeMs > STALE_MS) rmSync(join(dir, name), { force: true });
+      } catch {
+        // Gone meanwhile, or not ours to remove: the next cleanup tries again.
+      }
+    });
   } catch {
-    return;
+    // Unreadable: the next cleanup tries again.
   }
-  for (const name of names) {
-    if (!isLeftover(name)) continue;
-    try {
-      const stat = lstatSync(join(dir, name), { throwIfNoEntry: false });
-      if (stat && now - stat.mtimeMs > STALE_MS) rmSync(join(dir, name), { force: true });
-    } catch {
-      // Gone meanwhile, or not ours to remove: the next cleanup tries again.
-    }
+}
+
+/**
+ * Calls fn with each name in dir as the listing reads it, a few at a time: a folder of 100,000 answers
+ * or series is never held as one array of names (which lived long enough for V8 to promote it). None when
+ * dir does not exist; throws when it cannot be read.
+ */
+export function forEachName(dir: string, fn: (name: string) => void): void {
+  let listing: Dir;
+  try {
+    listing = opendirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    for (let entry = listing.readSync(); entry !== null; entry = listing.readSync()) fn(entry.name);
+  } finally {
+    listing.closeSync();
   }
 }

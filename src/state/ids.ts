@@ -53,14 +53,14 @@ function flatHex(bytes: Buffer): string {
 }
 
 /**
- * A 128-bit digest of a text (cyrb53's mixing, two seeds) as one flat 8-character string: to tell
- * many texts apart in memory without keeping them (two texts with one digest would be taken for one;
- * at a million texts the odds are far below one in 10^20). Not a hash for secrets.
+ * A 128-bit digest of a text (cyrb53's mixing, two seeds) as four 32-bit words: to tell many texts
+ * apart in memory without keeping them (two texts with one digest would be taken for one; at a
+ * million texts the odds are far below one in 10^20). Not a hash for secrets.
  */
-export function memoryDigest(text: string): string {
+export function digest128(text: string): [number, number, number, number] {
   const [a, b] = cyrb64(text, 0);
   const [c, d] = cyrb64(text, 0x9e3779b9);
-  return String.fromCharCode(a >>> 16, a & 0xffff, b >>> 16, b & 0xffff, c >>> 16, c & 0xffff, d >>> 16, d & 0xffff);
+  return [a, b, c, d];
 }
 
 /** cyrb53's two 32-bit halves of text's hash (seeded): fast, not cryptographic. */
@@ -75,4 +75,10 @@ export function cyrb64(text: string, seed = 0): [number, number] {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return [h1 >>> 0, h2 >>> 0];
+}
+
+/** cyrb53: a fast 53-bit hash of a text, for keys of a NumberTable (not cryptographic, not for names on disk). */
+export function hash53(text: string): number {
+  const [h1, h2] = cyrb64(text);
+  return 4294967296 * (2097151 & h2) + h1;
 }

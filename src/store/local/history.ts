@@ -10,7 +10,8 @@ import { ensurePrivateDir, readLocalFile } from '../../local-file.js';
 import { removeStaleFiles } from '../../state/files.js';
 import { parsePoint } from '../../state/history.js';
 import { appendToLog, openLogWriter, readLog, recoverRewrites, rewriteLog, type LogWriter } from '../../state/append-log.js';
-import { memoryDigest, sha256Hex } from '../../state/ids.js';
+import { DigestSet } from '../../state/digest-set.js';
+import { sha256Hex } from '../../state/ids.js';
 import { compareNames, nameKey, pointKeys } from '../policy.js';
 import type { HistoryPoint, HistoryPort, HistoryStats, RangeQuestion } from '../port.js';
 import { MARKET_SERIES } from '../port.js';
@@ -99,9 +100,9 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
    * The index lines known, read once a run rather than once an append (a batch's appends were
    * quadratic). Read again when the index was replaced or shrank (a prune elsewhere); lines another
    * process added meanwhile may be written twice, which readers take once. Each is kept as its
-   * memoryDigest (8 characters), not its text: a batch of 100,000 names adds 100,000 lines.
+   * 128-bit digest in a DigestSet (outside V8's heap), not its text: a batch of 100,000 names adds 100,000 lines.
    */
-  let indexLines: Set<string> | undefined;
+  let indexLines: DigestSet | undefined;
   let indexSeen: { id: string; size: number } | undefined;
   /** The index file now, in the form of the append's own check (LogWriter.lastChecked). */
   const indexIdentity = () => {
@@ -111,7 +112,8 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
   const knownIndexLines = () => {
     const now = indexIdentity();
     if (!indexLines || !indexSeen || !now || now.id !== indexSeen.id || now.size < indexSeen.size) {
-      indexLines = new Set(readIndex().map((entry) => memoryDigest(indexLine(entry))));
+      indexLines = new DigestSet();
+      for (const entry of readIndex()) indexLines.add(indexLine(entry));
     }
     indexSeen = now;
     return indexLines;
@@ -168,11 +170,7 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
       for (const point of points) {
         const path = seriesPath(point.base_url, nameKey(point.query));
         const line = indexLine({ base: point.base_url, series: seriesName(path), query: point.query, ...(point.name ? { name: point.name } : {}) });
-        const digest = memoryDigest(line);
-        if (!known.has(digest)) {
-          known.add(digest);
-          newIndex.push(line);
-        }
+        if (known.add(line)) newIndex.push(line);
         const list = bySeries.get(path);
         if (list) list.push(point);
         else bySeries.set(path, [point]);
