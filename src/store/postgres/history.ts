@@ -40,9 +40,12 @@ export function postgresHistory({ sql: ready, failure, machine, where }: Postgre
     } catch (error) {
       // Every statement here may run twice (an append keeps each id once): a connection lost under it is tried once more.
       if (!connectionLost(error)) throw failure(error, doing);
-      return await work(await ready()).catch((again: unknown) => {
-        throw failure(again, doing);
-      });
+    }
+    // Connecting again is part of the retry: what it meets is the store's failure too, never the driver's raw error.
+    try {
+      return await work(await ready());
+    } catch (again) {
+      throw failure(again, doing);
     }
   };
   return {
