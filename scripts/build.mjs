@@ -46,8 +46,8 @@ const LEAVES = [
   // rep's own code that a cached audit never runs: the bundle is read, and its code cache entry
   // deserialised, on every run (~95 KB of the 283 KB bundle was such code; docs/performance.md). Each
   // takes the modules only it reaches; those it imports from the core come from the loading bundle.
-  // The PostgreSQL store (a team store's runs read this file too, and its code cache entry).
-  { name: 'store-postgres', entries: ['src/store/postgres/index.ts'], takesCore: true },
+  // (The team store stays in the bundle: as a leaf, a team store's cached audit, whose bar is nearer,
+  // read one file more and ran its lookup: 4.8 M instructions more, against 0.36 M saved without a store.)
   // A batch (`audit --file`, several names) and its summary.
   { name: 'batch', entries: ['src/batch/run.ts'], takesCore: true },
   { name: 'batch-output', entries: ['src/output/batch.ts'], takesCore: true },
@@ -207,15 +207,15 @@ const leafImports = (from, self = [], selfTakesCore = false) => ({
       const { file, key, takesCore } = args.pluginData;
       if (!takesCore) return { contents: reExport(file), loader: 'js' };
       if (inLeaf && !selfTakesCore) throw new Error(`${self.join(', ')} imports ${file}, which takes the core: give its leaf takesCore too`);
-      // A leaf that takes the core is given the loading bundle's lookup; from another such leaf, the one it was given.
-      const lookup = inLeaf ? '__repCore' : `require(${JSON.stringify(CORE_LOOKUP)}).lookup`;
+      // A leaf that takes the core is given the loading bundle's lookup for it; from another such leaf, the one it was given.
+      const lookup = inLeaf ? '__repCore' : `require(${JSON.stringify(`${CORE_LOOKUP}/${basename(file, '.cjs')}`)}).lookup`;
       return { contents: `module.exports = require(${JSON.stringify(file)})(${lookup})${key ? `.${key}` : ''};\n`, loader: 'js' };
     });
   },
 });
 /** A file of dist/lib/ as a leaf's import names it (`./lib/x.cjs` from the core, `./x.cjs` from another leaf). */
 const LEAF_FILE = /^\.\/(lib\/)?[\w-]+\.cjs$/;
-/** The core's lookup of its modules for the leaves that take the core (coreLookup). */
+/** The core's lookups of its modules, one a leaf that takes the core (`rep:core-lookup/NAME`, coreLookup). */
 const CORE_LOOKUP = 'rep:core-lookup';
 
 /**
@@ -243,35 +243,42 @@ const coreImports = (core, needs) => ({
 });
 
 /**
- * The core's side: CORE_LOOKUP's `lookup`, a function from a module's id to the bundle's copy of that
- * module's exports (`exported`: id → names), for the modules that the leaves the bundle can load ask for.
- * It imports each name, not the module (a namespace object of each, made as the bundle starts, would
- * cost every run), and gives the leaf an object of their values, made when the leaf asks: the exports of
- * rep's modules never change once they have run (no `export let`: the build checks).
+ * The core's side: a lookup for each leaf that takes the core (`rep:core-lookup/NAME`): a function from a
+ * module's id to the bundle's copy of its exports, for the modules that leaf and the leaves it loads
+ * ask for (`exported`: leaf name → id → names). It imports those names, and so runs those modules,
+ * only when that leaf is first loaded: one lookup for every leaf would run every module any leaf asks
+ * for (one of them compiles a Unicode property regex, 13 M instructions). It imports names, not
+ * modules (a namespace object of each, made as the bundle starts, would cost every run), and gives the
+ * leaf an object of their values, made when the leaf asks: the exports of rep's modules never change
+ * once they have run (no `export let`: the build checks). Each lookup carries the bundle's `bundle`
+ * object, by which a leaf keeps one instance a bundle (LEAF_FACTORY).
  */
 const coreLookup = (exported) => ({
   name: 'core-lookup',
   setup(build) {
-    build.onResolve({ filter: /^rep:core-lookup$/ }, () => ({ path: CORE_LOOKUP, namespace: 'core-lookup' }));
-    build.onLoad({ filter: /.*/, namespace: 'core-lookup' }, () => {
-      const ids = [...exported.keys()].sort();
+    build.onResolve({ filter: /^rep:core-lookup\// }, (args) => ({ path: args.path.slice(CORE_LOOKUP.length + 1), namespace: 'core-lookup' }));
+    build.onResolve({ filter: /^rep:bundle$/ }, () => ({ path: 'bundle', namespace: 'core-lookup' }));
+    build.onLoad({ filter: /.*/, namespace: 'core-lookup' }, (args) => {
+      if (args.path === 'bundle') return { contents: 'export const BUNDLE = {};\n', loader: 'js' };
+      const modules = exported.get(args.path) ?? new Map();
+      const ids = [...modules.keys()].sort();
       const local = (index, name) => `m${index}_${name}`;
       const imports = ids.map(
         (id, index) =>
-          `import { ${exported
+          `import { ${modules
             .get(id)
             .map((name) => `${name} as ${local(index, name)}`)
             .join(', ')} } from ${JSON.stringify(`./${id}`)};`,
       );
       const cases = ids.map(
         (id, index) =>
-          `    case ${JSON.stringify(id)}: return { ${exported
+          `    case ${JSON.stringify(id)}: return { ${modules
             .get(id)
             .map((name) => `${name}: ${local(index, name)}`)
             .join(', ')} };`,
       );
-      const lookup = `export function lookup(id) {\n  switch (id) {\n${cases.join('\n')}\n  }\n  throw new Error(\`rep's core has no module \${id} for a leaf\`);\n}\n`;
-      return { contents: `${imports.join('\n')}\n${lookup}`, loader: 'js', resolveDir: root };
+      const lookup = `export function lookup(id) {\n  switch (id) {\n${cases.join('\n')}\n  }\n  throw new Error(\`rep's core has no module \${id} for a leaf\`);\n}\nlookup.bundle = BUNDLE;\n`;
+      return { contents: `import { BUNDLE } from 'rep:bundle';\n${imports.join('\n')}\n${lookup}`, loader: 'js', resolveDir: root };
     });
   },
 });
@@ -281,9 +288,9 @@ const coreLookup = (exported) => ({
  */
 const LEAF_FACTORY = {
   banner: {
-    js: 'var __repLeafMade = new WeakMap();\nmodule.exports = function (__repCore) {\n"use strict";\nif (__repLeafMade.has(__repCore)) return __repLeafMade.get(__repCore);\nvar module = { exports: {} }, exports = module.exports;',
+    js: 'var __repLeafMade = new WeakMap();\nmodule.exports = function (__repCore) {\n"use strict";\nif (__repLeafMade.has(__repCore.bundle)) return __repLeafMade.get(__repCore.bundle);\nvar module = { exports: {} }, exports = module.exports;',
   },
-  footer: { js: '__repLeafMade.set(__repCore, module.exports);\nreturn module.exports;\n};' },
+  footer: { js: '__repLeafMade.set(__repCore.bundle, module.exports);\nreturn module.exports;\n};' },
 };
 
 /**
@@ -430,11 +437,11 @@ const leavesImported = ({ metafile }) =>
   Object.values(metafile.outputs).flatMap(({ imports }) =>
     imports.filter(({ path, external }) => external && LEAF_FILE.test(path)).map(({ path }) => basename(path, '.cjs')),
   );
-/** The ids a core bundle's lookup gives: what each leaf it can load (itself or through another leaf) asks for. */
-const lookupIds = (preBundle) => {
+/** The ids a leaf's lookup gives: what it asks for, and what each leaf it loads (itself, or through another) asks for. */
+const lookupIds = (leaf) => {
   const given = new Set();
   const reached = new Set();
-  for (let queue = leavesImported(preBundle); queue.length > 0; ) {
+  for (let queue = [leaf]; queue.length > 0; ) {
     const name = queue.pop();
     if (reached.has(name)) continue;
     reached.add(name);
@@ -467,8 +474,10 @@ const exportNames = async (ids) => {
       .map(({ entryPoint, exports }) => [entryPoint, exports]),
   );
 };
-const lookups = await Promise.all(corePass.map((bundle) => exportNames(lookupIds(bundle))));
-const bundles = [...(await Promise.all(core.map((options, index) => build({ ...options, plugins: corePlugins(lookups[index]) })))), ...leafBundles.values()];
+const names = await exportNames(new Set([...needs.values()].flatMap((ids) => [...ids])));
+/** Each leaf that takes the core: its lookup's modules and their export names. */
+const lookups = new Map([...needs.keys()].map((leaf) => [leaf, new Map([...lookupIds(leaf)].map((id) => [id, names.get(id)]))]));
+const bundles = [...(await Promise.all(core.map((options) => build({ ...options, plugins: corePlugins(lookups) })))), ...leafBundles.values()];
 
 // A bare import left in dist/ would need a package the tarball does not install. (`node:` names are
 // Node's own even where this Node lacks them, like undici's lazy node:sqlite.)

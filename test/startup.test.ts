@@ -466,10 +466,9 @@ describe.skipIf(!postgresAvailable())('with a PostgreSQL store', () => {
       expect([hit.code, hit.stderr]).toEqual([0, expect.stringMatching(/^rep: cached answer from/)]);
       expect(api.count()).toBe(1);
       expect(heavyIn(hit.packages)).toEqual(['postgres']);
-      // The team store's code is a leaf of dist/lib/ (a local store's runs never read it), given the bundle's modules.
+      // The team store's code is in the bundle; its driver is a leaf.
       expect(hit.files.filter((file) => file.includes(`${sep}dist${sep}`)).map((file) => relative(DIST, file))).toEqual([
         'cli.cjs',
-        join('lib', 'store-postgres.cjs'),
         join('lib', 'postgres.cjs'),
       ]);
       expect(hit.builtins.has('net')).toBe(true); // the recorder sees the driver's modules
@@ -483,13 +482,12 @@ describe.skipIf(!postgresAvailable())('with a PostgreSQL store', () => {
   it("a leaf's error is the bundle's class: a team store the history cannot read is exit 8, told once", async () => {
     cluster ??= await startPostgres();
     const env = { REP_STORE: `postgres:///no_such_database?host=${cluster.socketDir}&port=${cluster.port}&user=postgres` };
-    // The history command and the store are leaves: the StoreError the store's leaf throws must be the
-    // bundle's own class, which the command rethrows (exit 8) and the report tells once.
+    // The history command is a leaf: the StoreError the store throws must be the class the leaf was
+    // given, the bundle's own, which the command rethrows (exit 8) and the report tells once.
     const { code, stderr, files } = await packagesLoaded(['history', 'acme'], env);
     expect([code, stderr]).toEqual([8, expect.stringMatching(/^rep: [^\n]*no_such_database[^\n]*\n(hint: [^\n]*\n)?$/)]);
     expect(files.filter((file) => file.includes(`${sep}dist${sep}lib${sep}`)).map((file) => relative(DIST, file))).toEqual([
       join('lib', 'history.cjs'),
-      join('lib', 'store-postgres.cjs'),
       join('lib', 'postgres.cjs'),
     ]);
   }, 60_000);
