@@ -175,9 +175,16 @@ class FileHashes {
   /** The SHA-256s, a page of DIGESTS_A_PAGE at a time (typed-pages.ts: no page is ever freed as one large block). */
   readonly #digests: Buffer[] = [];
   #count = 0;
+  /** The first question's text and hash, kept as they are: a single lookup (and its put) asks for one, and needs no table. */
+  #first: { text: string; hex: string } | undefined;
 
   /** The text's SHA-256 in lower-case hex. */
   hex(text: string): string {
+    if (this.#first === undefined) {
+      this.#first = { text, hex: sha256Hex(text) };
+      return this.#first.hex;
+    }
+    if (text === this.#first.text) return this.#first.hex;
     const key = hash53(text);
     let place = this.#places.get(key);
     if (place === undefined) {
