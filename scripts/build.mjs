@@ -392,7 +392,7 @@ const core = [
 ];
 const corePlugins = (exported) => [deferRequires, leafImports(dist), coreLookup(exported)];
 // Three passes: what the core bundles (its modules, with every leaf left out), then the leaves (those
-// that take the core get its modules from it), then the core, with a lookup of what those leaves ask for.
+// that take the core get its modules from it), then the core, with a lookup for each such leaf.
 const coreModules = new Set();
 const corePass = await Promise.all(
   core.map((options) => build({ ...options, plugins: corePlugins(new Map()), sourcemap: false, minify: false, legalComments: 'none' })),
