@@ -179,12 +179,16 @@ function formatBytes(bytes: number): string {
 /** Which file a path names now (device and inode, as bigints: exact), undefined when none. */
 export function pathId(path: string): string | undefined {
   const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
-  return stat && `${stat.dev}:${stat.ino}`;
+  return stat && fileId(stat);
 }
 
 /** Which file a descriptor is open on (as pathId says it). */
 export function fdId(fd: number): string {
-  const stat = fstatSync(fd, { bigint: true });
+  return fileId(fstatSync(fd, { bigint: true }));
+}
+
+/** Which file a stat (with bigint numbers, exact past 2^53) is of: its device and inode, as pathId and fdId say it. */
+export function fileId(stat: { dev: bigint; ino: bigint }): string {
   return `${stat.dev}:${stat.ino}`;
 }
 

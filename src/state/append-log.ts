@@ -26,7 +26,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { ensurePrivateDir, fdId, pathId, readFrom, readLocalFile } from '../local-file.js';
+import { ensurePrivateDir, fdId, fileId, pathId, readFrom, readLocalFile } from '../local-file.js';
 import { STALE_MS, writePrivateFile } from './files.js';
 import { randomHex } from './ids.js';
 
@@ -85,7 +85,7 @@ export function openLogWriter(path: string): LogWriter {
         }
         // One lstat: the file the path names now (a rewrite renames another into place) and its size.
         const now = lstatSync(path, { bigint: true, throwIfNoEntry: false });
-        checked = now && { id: `${now.dev}:${now.ino}`, size: Number(now.size) };
+        checked = now && { id: fileId(now), size: Number(now.size) };
         if (checked?.id === open.id || attempt >= APPEND_ATTEMPTS) return checked?.size ?? 0;
         close(); // written to a file no longer there: again, into the one that is
       }
@@ -219,7 +219,7 @@ function openForAppend(path: string): { fd: number; id: string } {
     const stat = fstatSync(fd, { bigint: true });
     if (!stat.isFile()) throw Object.assign(new Error(`ENOTREG: not a regular file, open '${path}'`), { code: 'ENOTREG' });
     if ((stat.mode & 0o077n) !== 0n) fchmodSync(fd, 0o600); // a file restored by a CI cache may come back 0644
-    return { fd, id: `${stat.dev}:${stat.ino}` };
+    return { fd, id: fileId(stat) };
   } catch (error) {
     closeSync(fd);
     throw error;
@@ -273,7 +273,7 @@ function takeLockQuietly(asideDir: string, stem: string): Lock | undefined {
 function staleLockId(path: string): string | undefined {
   const stat = lstatSync(path, { bigint: true, throwIfNoEntry: false });
   if (!stat) return undefined;
-  const id = `${stat.dev}:${stat.ino}`;
+  const id = fileId(stat);
   if (Date.now() - Number(stat.mtimeMs) > STALE_MS) return id;
   let pid: number;
   try {

@@ -6,7 +6,7 @@
 // moment loses nothing acknowledged. No point goes unless prune() is asked.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, readLocalFile } from '../../local-file.js';
+import { ensurePrivateDir, fileId, readLocalFile } from '../../local-file.js';
 import { removeStaleFiles } from '../../state/files.js';
 import { parsePoint } from '../../state/history.js';
 import { appendToLog, openLogWriter, readLog, recoverRewrites, rewriteLog, type LogWriter } from '../../state/append-log.js';
@@ -107,7 +107,7 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
   /** The index file now, in the form of the append's own check (LogWriter.lastChecked). */
   const indexIdentity = () => {
     const stat = lstatSync(join(dir, INDEX_FILE), { bigint: true, throwIfNoEntry: false });
-    return stat ? { id: `${stat.dev}:${stat.ino}`, size: Number(stat.size) } : undefined;
+    return stat ? { id: fileId(stat), size: Number(stat.size) } : undefined;
   };
   const knownIndexLines = () => {
     const now = indexIdentity();
