@@ -210,25 +210,19 @@ const DIGEST_BYTES = 32;
 const DIGESTS_A_PAGE = 1024;
 
 /**
- * Names and base URLs already worked out in this process: a batch asks for each name twice (its plan,
- * then its request), and each URL parse and SHA-256 in JavaScript has its cost. Bounded, for a
- * long-lived library user.
+ * Names already worked out in this process: a batch asks for each name twice (its plan, then its
+ * request), and each SHA-256 in JavaScript has its cost. Bounded, for a long-lived library user.
  */
-const known = { baseUrls: new Map<string, string | undefined>(), fileHashes: new FileHashes() };
+const known = { fileHashes: new FileHashes() };
 const KNOWN_MAX = 20_000;
 
-/** The base URL as entries are keyed by it (baseUrlKey); undefined for no URL. */
+/** The base URL as entries are keyed by it (baseUrlKey, which keeps the one it keyed last); undefined for no URL. */
 function cacheBaseUrl(text: string): string | undefined {
-  if (known.baseUrls.has(text)) return known.baseUrls.get(text);
-  let normal: string | undefined;
   try {
-    normal = baseUrlKey(text);
+    return baseUrlKey(text);
   } catch {
-    normal = undefined;
+    return undefined;
   }
-  if (known.baseUrls.size >= KNOWN_MAX) known.baseUrls.clear();
-  known.baseUrls.set(text, normal);
-  return normal;
 }
 
 function fileName(identity: Identity): string {
