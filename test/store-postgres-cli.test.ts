@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempHome, runCli, runInProcess } from './helpers/cli.js';
 import { closedPort, startFaultServer, type FaultServer } from './helpers/fault-server.js';
 import { ADMIN_PASSWORD, postgresAvailable, startPostgres, type PostgresCluster } from './helpers/postgres.js';
+import { startRelay } from './helpers/relay.js';
 
 const available = postgresAvailable();
 let cluster: PostgresCluster;
@@ -174,6 +175,52 @@ describe.skipIf(!available)('rep with a PostgreSQL store', () => {
       expect([...recorded.map((row) => row.name), ...told].sort()).toEqual(names);
     } finally {
       home.cleanup();
+      await server.close();
+    }
+  });
+
+  it('the store stops answering mid-batch (a partition): it is asked once more, not again for each name', async () => {
+    const names = Array.from({ length: 16 }, (_, i) => `p${i + 1}`);
+    let resume!: () => void;
+    const cut = new Promise<void>((resolve) => (resume = resolve));
+    const server = (await startFaultServer()).always('/api/audit', (request) => ({
+      body: { name: request.q, score: 70, sources: [] },
+      ...(request.q === 'p3' ? { after: cut } : {}),
+    }));
+    const relay = await startRelay(cluster.port);
+    const database = await cluster.createDatabase();
+    const env = {
+      REP_BASE_URL: server.baseUrl.href,
+      REP_API_KEY: KEY,
+      REP_STORE: `postgres://postgres@127.0.0.1:${relay.port}/${database}?sslmode=disable`,
+      PGPASSWORD: ADMIN_PASSWORD,
+    };
+    const home = makeTempHome();
+    try {
+      const file = join(home.dir, 'names.txt');
+      writeFileSync(file, `${names.join('\n')}\n`);
+      const args = ['--retries', '0', '--timeout', '1', 'audit', '--file', file, '--concurrency', '1', '--format', 'ndjson'];
+      const run = runCli(args, { home, env, killAfterMs: 60_000 });
+      await server.arrival((request) => request.q === 'p3');
+      relay.cut();
+      resume();
+      const result = await run;
+      const printed = result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).result?.name);
+      expect([result.code, printed], result.stderr).toEqual([0, names]);
+      expect(result.stderr).toContain(
+        `rep: warning: cannot reach the store at postgres@127.0.0.1:${relay.port}/${database}: no answer in time; going on without it`,
+      );
+      const lost = /rep: warning: cannot record the scores? of (.+) in the history in the postgres store/.exec(result.stderr)?.[1];
+      expect(lost?.split(/, | and /), result.stderr).toEqual(expect.arrayContaining(names.slice(2)));
+      // What was under way when it went, and what came in the connect timeout, each try a connection
+      // (at most the pool's 10); the names after that, none (without the pause: 2-4 a name, 1 s each).
+      expect(relay.connectionsSinceCut, result.stderr).toBeLessThanOrEqual(10);
+    } finally {
+      home.cleanup();
+      await relay.close();
       await server.close();
     }
   });

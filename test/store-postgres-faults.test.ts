@@ -1,14 +1,16 @@
 // The PostgreSQL store when things go wrong, each against the real server: the schema made once by
 // ten stores at once and a newer one refused; the database down, a wrong password, a read-only role,
 // a statement timeout, a connection ended under the store, the server restarted; single-flight.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExitCode } from '../src/api/errors.js';
 import { StoreError } from '../src/store/errors.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/port.js';
+import { OUTAGE_MS } from '../src/store/postgres/index.js';
 import { SCHEMA_VERSION } from '../src/store/postgres/schema.js';
 import { point } from './store-contract.js';
 import { ADMIN_PASSWORD, postgresAvailable, startPostgres, type PostgresCluster } from './helpers/postgres.js';
+import { startRelay } from './helpers/relay.js';
 
 const available = postgresAvailable();
 let cluster: PostgresCluster;
@@ -110,6 +112,39 @@ describe.skipIf(!available)('PostgreSQL store: faults', () => {
     expect(store.warnings).toEqual([`cannot reach the store at rep@127.0.0.1:${port}/team: connection refused (is PostgreSQL running?); going on without it`]);
     await store.ledger.record({ keyFingerprint: 'f', baseUrl: key.baseUrl }, T0);
     expect((await store.ledger.settle())?.message).toMatch(/^cannot reach the store/);
+  });
+
+  it('cut off mid-run: told once, then not asked again for OUTAGE_MS (no connection tried); asked again after, it answers', async () => {
+    const database = await cluster.createDatabase();
+    const relay = await startRelay(cluster.port);
+    const warnings: string[] = [];
+    const url = `postgres://postgres@127.0.0.1:${relay.port}/${database}?sslmode=disable`;
+    const store = openStore(url, { env: { PGPASSWORD: ADMIN_PASSWORD }, machine: 'm', timeout: 1, warn: (text) => warnings.push(text), home: '/nonexistent' });
+    opened.push(store);
+    const key = { baseUrl: 'https://api.example.test', endpoint: 'audit' as const, query: 'x', keyFingerprint: 'f' };
+    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
+    try {
+      await store.history.append([point('a', T0, 1)]);
+      relay.cut();
+      const first = await failureOf(store.history.range({ key: 'a' }));
+      expect(first.message).toBe(`cannot reach the store at postgres@127.0.0.1:${relay.port}/${database}: no answer in time`);
+      const tried = relay.connectionsSinceCut;
+      expect(tried).toBeGreaterThan(0);
+      relay.heal();
+      vi.setSystemTime(T0 + OUTAGE_MS - 1);
+      expect(await failureOf(store.history.range({ key: 'a' }))).toBe(first);
+      expect(await store.answers.get(key, { maxAgeMs: 60_000, now: T0 })).toBeUndefined();
+      await store.ledger.record({ keyFingerprint: 'f', baseUrl: key.baseUrl }, T0);
+      expect(await store.ledger.settle()).toBe(first);
+      expect(warnings).toEqual([`${first.message}; going on without it`]);
+      expect(relay.connectionsSinceCut).toBe(tried);
+      vi.setSystemTime(T0 + OUTAGE_MS);
+      expect((await store.history.range({ key: 'a' })).map((p) => p.score)).toEqual([1]);
+      expect(relay.connections).toBeGreaterThan(tried + 1);
+    } finally {
+      vi.useRealTimers();
+      await relay.close();
+    }
   });
 
   it('a wrong password is named as such and never echoed', async () => {

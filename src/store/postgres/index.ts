@@ -1,8 +1,10 @@
 // The PostgreSQL store: one database for a team's machines and CI runners. Answers, the request
 // ledger and the history are tables (schema.ts, docs/store-schema.md), shared per base URL and key
 // fingerprint; identical questions asked at once on any machine wait on one advisory lock.
-// It connects on first use and remembers a failure to connect: a batch with the database down
-// asks the API for every name at once instead of waiting on the database for each.
+// It connects on first use. A store found unreachable (refused, not resolving, no answer in time)
+// is not asked again for OUTAGE_MS: a batch with the database down or cut off goes on without it
+// at once, instead of waiting on a connection (up to --timeout, or the driver's growing backoff)
+// for each name; after that it is tried again, so a long batch records again once it is back.
 import type { Sql } from 'postgres';
 import { randomHex } from '../../state/ids.js';
 import { isFresh } from '../policy.js';
@@ -26,6 +28,8 @@ export interface PostgresStoreOptions extends ConnectOptions {
 
 /** Ledger rows older than this go (the quota is counted over the last hour). */
 const LEDGER_KEEP_MS = 24 * 60 * 60 * 1000;
+/** How long a store found unreachable is not asked again. */
+export const OUTAGE_MS = 30_000;
 
 export function openPostgresStore(options: PostgresStoreOptions): Store {
   const { target, machine: given, warn } = options;
@@ -33,17 +37,24 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
   const machine = () => (machineId ??= typeof given === 'string' ? given : given());
   const run = randomHex(8);
   const session = openSession(target, options);
-  const ready = session.ready;
+  /** The store found unreachable, and until when it is not asked again. */
+  let outage: { error: StoreError; until: number } | undefined;
+  const reachable = <T>(ask: () => Promise<T>): Promise<T> => (outage && Date.now() < outage.until ? Promise.reject(outage.error) : ask());
+  const ready = () => reachable(session.ready);
+  const read = <T extends object>(text: string) => reachable(() => session.read<T>(text));
   const warned = new Set<string>();
+  /** What was told, by message; a lost connection once a run, whatever was being done when it went. */
+  const toldAs = (found: StoreError) => (found.failure === 'dropped' ? 'dropped' : found.message);
   const failure = (error: unknown, doing: string) => {
     const found = storeError(error, target, doing);
-    found.told ||= warned.has(found.message);
+    if (found.failure === 'unreachable' && found !== outage?.error) outage = { error: found, until: Date.now() + OUTAGE_MS };
+    found.told ||= warned.has(toldAs(found));
     return found;
   };
   const carryOn = (error: unknown, doing: string) => {
     const told = failure(error, doing);
-    if (!warned.has(told.message)) warn?.(`${told.message}; going on without it`);
-    warned.add(told.message);
+    if (!warned.has(toldAs(told))) warn?.(`${told.message}; going on without it`);
+    warned.add(toldAs(told));
     told.told = warn !== undefined;
     return told;
   };
@@ -60,7 +71,7 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
       if (asked.length === 0) return found;
       try {
         const values = asked.map(({ key, i }) => `(${i}, ${[key.baseUrl, key.endpoint, key.keyFingerprint, key.query].map(literal).join(', ')})`);
-        const rows = await session.read<AnswerRow & { i: number }>(
+        const rows = await read<AnswerRow & { i: number }>(
           `select q.i, a.status, a.body, a.content_type, a.stored_at, a.fresh_until
            from (values ${values.join(', ')}) as q(i, base_url, endpoint, key_fingerprint, query)
            join rep_answers a using (base_url, endpoint, key_fingerprint, query)`,

@@ -4,7 +4,7 @@
 // Reads carry their values as literals, not parameters: Postgres.js asks the server to describe a
 // statement with parameters before it sends them, a round trip more for each.
 import type { Sql } from 'postgres';
-import { connect, type ConnectOptions, type Pool } from './connect.js';
+import { connect, unreachable, type ConnectOptions, type Pool } from './connect.js';
 import { migrate, SCHEMA_VERSION, VERSION_QUERY } from './schema.js';
 import type { StoreTarget } from './url.js';
 
@@ -26,30 +26,43 @@ export function openSession(target: StoreTarget, options: ConnectOptions): Sessi
       pool = opened;
       return opened.sql;
     }));
+  /** The check, kept; one that could not reach the database is forgotten, so a later call connects again. */
+  const check = (checking: Promise<Sql>): Promise<Sql> => {
+    const kept: Promise<Sql> = checking.catch((error: unknown) => {
+      if (checked === kept && unreachable(error)) checked = undefined;
+      throw error;
+    });
+    checked = kept;
+    return kept;
+  };
   const ready = () =>
-    (checked ??= connection().then(async (db) => {
-      await migrate(db);
-      return db;
-    }));
+    checked ??
+    check(
+      connection().then(async (db) => {
+        await migrate(db);
+        return db;
+      }),
+    );
   return {
     ready,
     async read<T extends object>(text: string) {
       if (checked) return (await ready()).unsafe<T[]>(text);
       let first: T[] | undefined;
-      checked = (async () => {
-        const db = await connection();
-        let version = 0;
-        try {
-          const [versions, rows] = await db.unsafe<[Array<{ version: number | null }>, T[]]>(`${VERSION_QUERY};\n${text}`);
-          version = versions?.[0]?.version ?? 0;
-          if (version === SCHEMA_VERSION) first = rows;
-        } catch (error) {
-          if ((error as { code?: unknown }).code !== '42P01') throw error; // no such table: an empty database
-        }
-        await migrate(db, version);
-        return db;
-      })();
-      const db = await checked;
+      const db = await check(
+        (async () => {
+          const db = await connection();
+          let version = 0;
+          try {
+            const [versions, rows] = await db.unsafe<[Array<{ version: number | null }>, T[]]>(`${VERSION_QUERY};\n${text}`);
+            version = versions?.[0]?.version ?? 0;
+            if (version === SCHEMA_VERSION) first = rows;
+          } catch (error) {
+            if ((error as { code?: unknown }).code !== '42P01') throw error; // no such table: an empty database
+          }
+          await migrate(db, version);
+          return db;
+        })(),
+      );
       return first ?? db.unsafe<T[]>(text);
     },
     async end() {
