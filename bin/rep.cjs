@@ -83,7 +83,9 @@ function run() {
       require(bundle);
     } else {
       runCached(bundle);
-      process.on('exit', () => keepPending()); // ('exit' comes once: `on` does, and costs less than `once` on Node 20)
+      // ('exit' comes once: `on` does, and costs less than `once` on Node 20.) A run that read lean entries
+      // only has nothing to write, and does not compile keepPending to find that out.
+      process.on('exit', () => ran.length > 0 && keepPending());
     }
   } catch (error) {
     // The package always ships dist/; a clone has it only once built (npm ci does not build).
@@ -160,7 +162,9 @@ function runCached(file) {
     lineOffset: -1,
     ...(cachedData ? { cachedData } : {}),
   });
-  if (stem && writes) ran.push({ stem, script, ...(script.cachedDataRejected ? { rejected: read } : { read }) });
+  // A lean entry V8 took is kept as it is (see keepPending): only the others are noted for the exit.
+  if (stem && writes && (read !== LEAN || script.cachedDataRejected))
+    ran.push({ stem, script, ...(script.cachedDataRejected ? { rejected: read } : { read }) });
   const module = new Module(file, null);
   module.filename = file;
   module.loaded = true;
