@@ -1,11 +1,11 @@
 // Hashes and random ids for rep's local files, without node:crypto until a batch's many hashes pay for
 // it: loading it costs a run 17 of Node's own modules, more than a cached answer's whole lookup.
-// SHA-256 comes from @noble/hashes (audited, no dependencies) until then; the random ids only keep
+// SHA-256 is rep's own until then (state/sha256.ts, checked against node:crypto); the random ids only keep
 // apart the files and records of processes that already differ by pid and time, so Math.random
 // (seeded per process by V8 from the system's entropy) is enough for them. Nothing here protects a
 // secret from an attacker: the key's fingerprint is a SHA-256, which keeps the key out of file names
 // and files.
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from './sha256.js';
 
 /**
  * Hashes made in JavaScript before Node's own SHA-256 takes over: a run's few (a cached answer's name,
