@@ -41,8 +41,9 @@ export function openSocket(target: StoreTarget): Socket {
   socket.on('newListener', function deliver(event: string | symbol) {
     if (event !== 'data') return;
     socket.off('newListener', deliver);
-    // Once the listener is on (it is added after 'newListener'), and before anything read later.
-    queueMicrotask(() => {
+    // Once the listener is on (it is added after 'newListener'), and before anything read later. A
+    // promise's turn, not queueMicrotask, which makes an AsyncResource of its callback.
+    void Promise.resolve().then(() => {
       const chunks = held ?? [];
       held = undefined;
       for (const chunk of chunks) socket.emit('data', chunk);
