@@ -1,6 +1,6 @@
 // The entry point (bin/rep.cjs requires the bundle of this file, dist/cli.cjs), and the only module that touches the
 // process: it watches signals and the output streams from its first line, so nothing that happens
-// later goes unnoticed, hands main() the process's IO, environment and an abort signal, and sets the
+// later goes unnoticed, hands main() the process's IO, environment and an abort (a link), and sets the
 // exit code main() chose. `rep --version` is answered here without loading the command-line parser.
 import { linkSignals } from './api/abort-link.js';
 import { ExitCode, InterruptedError } from './errors.js';
