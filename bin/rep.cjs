@@ -83,7 +83,9 @@ function run() {
       require(bundle);
     } else {
       runCached(bundle);
-      process.on('exit', () => keepPending()); // ('exit' comes once: `on` does, and costs less than `once` on Node 20)
+      // ('exit' comes once: `on` does, and costs less than `once` on Node 20.) A run that read lean entries
+      // only has nothing to write, and does not compile keepPending to find that out.
+      process.on('exit', () => ran.length > 0 && keepPending());
     }
   } catch (error) {
     // The package always ships dist/; a clone has it only once built (npm ci does not build).
@@ -160,7 +162,9 @@ function runCached(file) {
     lineOffset: -1,
     ...(cachedData ? { cachedData } : {}),
   });
-  if (stem && writes) ran.push({ stem, script, ...(script.cachedDataRejected ? { rejected: read } : { read }) });
+  // A lean entry V8 took is kept as it is (see keepPending): only the others are noted for the exit.
+  if (stem && writes && (read !== LEAN || script.cachedDataRejected))
+    ran.push({ stem, script, ...(script.cachedDataRejected ? { rejected: read } : { read }) });
   const module = new Module(file, null);
   module.filename = file;
   module.loaded = true;
@@ -173,13 +177,15 @@ function runCached(file) {
 
 /**
  * A file's code inside WRAP_HEAD and WRAP_TAIL, read into one buffer and decoded once: joined as strings,
- * V8 copies the whole text again when it compiles it (283 KB for the bundle).
+ * V8 copies the whole text again when it compiles it (283 KB for the bundle). Decoded by Buffer's own
+ * utf8Slice or latin1Slice, which toString() calls after looking the encoding up by name: that lookup
+ * is more of Node's code to compile, and a cached answer runs no other toString().
  */
 function readWrapped(fd, size) {
   const bytes = Buffer.allocUnsafe(WRAP_HEAD.length + size + WRAP_TAIL.length);
   let at = readInto(fd, bytes, bytes.latin1Write(WRAP_HEAD, 0), WRAP_HEAD.length + size);
   at += bytes.latin1Write(WRAP_TAIL, at);
-  return bytes.toString(SOURCE_ENCODING, 0, at);
+  return SOURCE_ENCODING === 'utf8' ? bytes.utf8Slice(0, at) : bytes.latin1Slice(0, at);
 }
 
 /** Reads on from the open file into bytes[at, end); returns where it stopped (before end if the file was shorter). */

@@ -1,19 +1,22 @@
 // The entry point (bin/rep.cjs requires the bundle of this file, dist/cli.cjs), and the only module that touches the
 // process: it watches signals and the output streams from its first line, so nothing that happens
-// later goes unnoticed, hands main() the process's IO, environment and an abort signal, and sets the
+// later goes unnoticed, hands main() the process's IO, environment and an abort (a link), and sets the
 // exit code main() chose. `rep --version` is answered here without loading the command-line parser.
+import { linkSignals } from './api/abort-link.js';
 import { ExitCode, InterruptedError } from './errors.js';
 import { directOutput, exitAfterOutput, streamIO } from './io.js';
 import { VERSION } from './version.js';
 
 /**
  * Aborted on the first Ctrl-C, SIGTERM, SIGHUP or SIGQUIT (so a signal during start-up still ends in
- * exit 130). A second one exits at once, after `exiting`'s listeners have closed the output.
+ * exit 130). A second one exits at once, after `exiting`'s listeners have closed the output. Links, not
+ * AbortControllers: an AbortSignal is made only for who needs one (a run answered from the cache asks
+ * only `aborted`, and Node's AbortController costs a run its own compile).
  */
-const interrupt = new AbortController();
-const exiting = new AbortController();
+const interrupt = linkSignals([]);
+const exiting = linkSignals([]);
 const onSignal = () => {
-  if (interrupt.signal.aborted) {
+  if (interrupt.aborted) {
     exiting.abort(); // its listeners are synchronous: they finish before the exit
     process.exit(ExitCode.interrupted);
   }
@@ -44,7 +47,7 @@ async function run(args: string[]): Promise<number> {
     return exitAfterOutput(io, ExitCode.ok, false);
   }
   const { main } = await import('./main.js');
-  return main(process.argv, { io, env: process.env, signal: interrupt.signal, exiting: exiting.signal, longRun });
+  return main(process.argv, { io, env: process.env, signal: interrupt, exiting, longRun });
 }
 
 /**

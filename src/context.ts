@@ -4,6 +4,7 @@ import { readConfigFile, type StoredConfig } from './config/file.js';
 import { home, repPaths, type RepPaths } from './config/paths.js';
 import { resolveProfileSettings, type Settings } from './config/settings.js';
 import { chooseProfile, dataScope, profileConfig, SANDBOX_IDENTITY, sandboxEnv, scopedPaths } from './config/profiles.js';
+import { linkSignals, signalOf, type Abortable } from './api/abort-link.js';
 import { createClient, type ClientOptions, type RepClient } from './api/client.js';
 import { baseUrlKey } from './api/base-url.js';
 import { requestsDir } from './state/requests.js';
@@ -25,15 +26,15 @@ export interface DepsInput {
   globals: GlobalOptions;
   io: IO;
   env: NodeJS.ProcessEnv;
-  signal: AbortSignal;
+  signal: Abortable;
   /** Aborted when the process exits at once; never, by default. */
-  exiting?: AbortSignal;
+  exiting?: Abortable;
   now?: () => number;
   /** See MainOptions.longRun; nothing, by default. */
   longRun?: () => void;
 }
 
-export function createDeps({ globals, io, env: given, signal, exiting = new AbortController().signal, now = Date.now, longRun = () => {} }: DepsInput): {
+export function createDeps({ globals, io, env: given, signal, exiting = linkSignals([]), now = Date.now, longRun = () => {} }: DepsInput): {
   deps: Deps;
   cleanup: () => Promise<void>;
   /** What an error's hint needs of this run (the settings once resolved). */
@@ -137,7 +138,10 @@ async function clientFor(deps: Deps, settings: Settings): Promise<RepClient> {
     retries: deps.globals.retries,
     wait: deps.globals.wait,
     maxWait: deps.globals.maxWait / 1000,
-    signal: deps.signal,
+    // Read by the client only as it sends: an answer from the cache makes no AbortSignal.
+    get signal() {
+      return signalOf(deps.signal);
+    },
     hooks: clientHooks(deps),
     ...clientStoreFor(deps, settings),
     userAgent: `rep/${VERSION} (node ${process.version})`,
@@ -176,7 +180,7 @@ export function openStore(deps: Deps): Store {
   const watchExit = () => {
     if (watching) return;
     watching = true;
-    deps.exiting.addEventListener('abort', () => void store.ledger.settle(), { once: true });
+    signalOf(deps.exiting).addEventListener('abort', () => void store.ledger.settle(), { once: true });
   };
   const ledger: LedgerPort = {
     ...store.ledger,

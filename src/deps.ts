@@ -1,5 +1,6 @@
 // The dependency container handed to every command's `run(opts, deps)`. Everything in it that costs
 // start-up time (config, HTTP client) is built lazily, on first use, so `--help` and `--version` pay nothing.
+import type { Abortable } from './api/abort-link.js';
 import type { RepClient } from './api/client.js';
 import type { RepPaths } from './config/paths.js';
 import type { Settings } from './config/settings.js';
@@ -46,13 +47,17 @@ export interface Deps {
   env: NodeJS.ProcessEnv;
   globals: GlobalOptions;
   now(): number;
-  /** Aborted on Ctrl-C, SIGTERM, SIGHUP or SIGQUIT: stop sending, end with exit 130. */
-  signal: AbortSignal;
+  /**
+   * Aborted on Ctrl-C, SIGTERM, SIGHUP or SIGQUIT: stop sending, end with exit 130. A signal, or a link
+   * whose AbortSignal is made only for who needs one (`signalOf`): a run answered from the cache asks
+   * only `aborted`.
+   */
+  signal: Abortable;
   /**
    * Aborted when a second signal ends the process at once: onExit cleanups will not run, so a listener
    * closes what must not be left open (a JSON array), synchronously.
    */
-  exiting: AbortSignal;
+  exiting: Abortable;
   /** Says a long loop (a batch) starts: the CLI then keeps V8's heap closer to what is live (cli.ts). */
   longRun(): void;
   /** Writes one `--debug` line to stderr (no-op without `--debug`). Callers never pass the key. */

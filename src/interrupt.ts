@@ -3,7 +3,7 @@
 import { InterruptedError } from './errors.js';
 
 /** Gives the event loop a turn, so a pending signal is heard; throws InterruptedError once `signal` is aborted. */
-export async function checkpoint(signal: AbortSignal | undefined): Promise<void> {
+export async function checkpoint(signal: { readonly aborted: boolean } | undefined): Promise<void> {
   if (signal?.aborted) throw new InterruptedError();
   await new Promise((resolve) => setImmediate(resolve));
   if (signal?.aborted) throw new InterruptedError();

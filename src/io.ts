@@ -3,6 +3,7 @@
 // `testIO()` is the twin with string buffers, for running any command in a test's own process.
 import { fstatSync, statSync, writeSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
+import { linkSignals } from './api/abort-link.js';
 import { describeError, formatReport, OutputError } from './errors.js';
 
 export interface IO {
@@ -163,10 +164,11 @@ function later(callback: () => void): void {
  * output and must not pass for success. A failed write to stderr loses only talk, never the exit code.
  */
 export function streamIO({ stdin, stdout, stderr, stderrStream }: Streams, env: NodeJS.ProcessEnv): IO {
-  const stopped = new AbortController();
+  // A link with no sources: its AbortSignal is made only when asked for (a run answered from the cache never asks).
+  const stopped = linkSignals([]);
   let failure: OutputError | undefined;
   stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (stopped.signal.aborted) return; // the first error decides; later ones follow from it
+    if (stopped.aborted) return; // the first error decides; later ones follow from it
     if (error.code !== 'EPIPE') failure = new OutputError(error);
     stopped.abort(error);
   });
@@ -190,9 +192,9 @@ export function streamIO({ stdin, stdout, stderr, stderrStream }: Streams, env: 
     colorOut: colorEnabled(stdoutIsTTY, { env }),
     colorErr: colorEnabled(stderrIsTTY, { env }),
     out(text) {
-      if (stopped.signal.aborted) return false;
+      if (stopped.aborted) return false;
       stdout.write(text);
-      return !stopped.signal.aborted;
+      return !stopped.aborted;
     },
     err(text) {
       stderr.write(text);
@@ -201,7 +203,7 @@ export function streamIO({ stdin, stdout, stderr, stderrStream }: Streams, env: 
       return stderrStream();
     },
     drain() {
-      if (!stdout.writableNeedDrain || stopped.signal.aborted) return Promise.resolve();
+      if (!stdout.writableNeedDrain || stopped.aborted) return Promise.resolve();
       return new Promise((resolve) => {
         const done = () => {
           stdout.off('drain', done);
@@ -212,10 +214,12 @@ export function streamIO({ stdin, stdout, stderr, stderrStream }: Streams, env: 
         stopped.signal.addEventListener('abort', done, { once: true });
       });
     },
-    stdoutClosed: stopped.signal,
+    get stdoutClosed() {
+      return stopped.signal;
+    },
     async settle() {
       // The callback of an empty write runs once everything before it has been written or has failed.
-      if (!stopped.signal.aborted) await new Promise<void>((resolve) => stdout.write('', () => resolve()));
+      if (!stopped.aborted) await new Promise<void>((resolve) => stdout.write('', () => resolve()));
       await new Promise((resolve) => setImmediate(resolve)); // a failed write's 'error' comes on a later tick
       return failure;
     },

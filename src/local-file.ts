@@ -49,7 +49,7 @@ export function readLocalFile(
       if (read === 0 || (read < want && total === stat.size)) break;
       want = CHUNK_BYTES;
     }
-    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+    return utf8Text(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
   } finally {
     closeSync(fd);
   }
@@ -202,4 +202,8 @@ export function readFrom(fd: number, start: number): Buffer {
     read += n;
   }
   return buffer.subarray(0, read);
+}
+const utf8Slice = (Buffer.prototype as unknown as { utf8Slice(this: Uint8Array, start: number, end: number): string }).utf8Slice;
+function utf8Text(bytes: Uint8Array): string {
+  return utf8Slice.call(bytes, 0, bytes.length);
 }

@@ -3,6 +3,7 @@
 // touches nothing of the process: it writes through `io`, reads `env`, stops when `signal` aborts, and
 // returns the exit code (cli.ts sets it), so tests run any command through it.
 import { CommanderError, type Command, type OutputConfiguration } from 'commander';
+import type { Abortable } from './api/abort-link.js';
 import type { GlobalOptions } from './deps.js';
 import { describeError, ExitCode, formatReport, InterruptedError, UsageError, type HintContext } from './errors.js';
 import { exitAfterOutput, withoutColor, type IO } from './io.js';
@@ -13,10 +14,10 @@ export interface MainOptions {
   io: IO;
   /** The environment rep reads (REP_*, HOME, XDG_*, NO_COLOR, proxies): process.env, or a test's own. */
   env: NodeJS.ProcessEnv;
-  /** Aborted on Ctrl-C, SIGTERM, SIGHUP or SIGQUIT: the command stops and the run exits 130. */
-  signal: AbortSignal;
+  /** Aborted on Ctrl-C, SIGTERM, SIGHUP or SIGQUIT: the command stops and the run exits 130 (see Deps.signal). */
+  signal: Abortable;
   /** Aborted when the process exits at once (a second signal): listeners close what must be closed, synchronously. */
-  exiting?: AbortSignal;
+  exiting?: Abortable;
   /** The clock every command reads (dates of points, the sandbox's day); default Date.now. */
   now?: () => number;
   /** Called as a long loop starts (a batch): the process may trade a little CPU for a heap that stays small. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../src/api/errors.js';
 import { chooseStoreUrl } from '../src/store/choose.js';
-import { describeTarget, parseStoreUrl } from '../src/store/postgres/url.js';
+import { describeTarget, parseStoreUrl, queryValues } from '../src/store/postgres/url.js';
 import { useRep } from './helpers/cli.js';
 
 describe('chooseStoreUrl', () => {
@@ -61,6 +61,15 @@ describe('parseStoreUrl', () => {
     expect(() => parseStoreUrl('postgres://u@h/d?sslmode=sometimes', {})).toThrow(
       /sslmode must be one of disable, allow, prefer, require, verify-ca, verify-full, not sometimes/,
     );
+  });
+
+  it('reads the query as URLSearchParams does', () => {
+    const searches = ['', '?', '?a=1&a=2&b', '?&&x=%41%e2%82%ac+y&%zz=%4&%C3=%FF', '?options=-c%20a%3Db&application_name=r+e%2Bp', '?=v&k=a=b'];
+    for (const search of searches) {
+      const expected = new Map<string, string>();
+      for (const [name, value] of new URLSearchParams(search)) if (!expected.has(name)) expected.set(name, value);
+      expect(queryValues(search), search).toEqual(expected);
+    }
   });
 
   it('takes the password from the URL, else PGPASSWORD, else a private ~/.pgpass; describing it never shows it', () => {

@@ -18,8 +18,8 @@ export interface LinkedSignal {
   onAbort(listener: (reason: unknown) => void): void;
   /** Detaches from the sources; call when the request is settled. */
   dispose(): void;
-  /** Aborts this link alone (a timeout of its own), not its sources. */
-  abort(): void;
+  /** Aborts this link alone (a timeout of its own), not its sources; with no reason, an AbortError. */
+  abort(reason?: unknown): void;
 }
 
 /** The links following each source signal, aborted together by the source's one listener. */
@@ -64,8 +64,8 @@ class Link implements LinkedSignal {
     for (const group of this.#followed) group.delete(this);
   }
 
-  abort(): void {
-    this.abortWith(undefined);
+  abort(reason?: unknown): void {
+    this.abortWith(reason);
   }
 
   abortWith(reason: unknown): void {
@@ -87,6 +87,8 @@ export function linkSignals(sources: ReadonlyArray<Abortable | undefined>): Link
 }
 
 /** The AbortSignal of a signal or a link (a link's is made on first use). */
+export function signalOf(source: Abortable): AbortSignal;
+export function signalOf(source: Abortable | undefined): AbortSignal | undefined;
 export function signalOf(source: Abortable | undefined): AbortSignal | undefined {
   return source instanceof Link ? source.signal : (source as AbortSignal | undefined);
 }

@@ -1,6 +1,7 @@
 // Runs a batch of audits: up to `concurrency` requests in flight, each distinct name sent once, records
 // written in input order as soon as the input-order prefix is complete. Only a bounded window of names
 // is held at a time, so memory stays flat however long the input is.
+import { signalOf } from '../api/abort-link.js';
 import { shapeOf } from '../commands/shape.js';
 import type { CallOptions, RepClient } from '../api/client.js';
 import type { AuditView } from '../views/audit.js';
@@ -56,7 +57,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     ? (await import('../output/shaped.js')).shapedBatchWriter(io, deps.format(), shape)
     : createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
   // A second signal exits before this run ends: what was written stays a whole document.
-  deps.exiting.addEventListener('abort', () => writer.close(), { once: true });
+  signalOf(deps.exiting).addEventListener('abort', () => writer.close(), { once: true });
   const tally = new BatchTally();
   const dedupe = new Dedupe<Slot>();
   deps.onExit(() => dedupe.discard()); // also when a call settles after an early end
@@ -113,7 +114,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     onInterrupt();
   };
   io.stdoutClosed.addEventListener('abort', onClosed, { once: true });
-  deps.signal.addEventListener('abort', onInterrupt, { once: true });
+  signalOf(deps.signal).addEventListener('abort', onInterrupt, { once: true });
 
   const flush = () => {
     while (queue[0]?.outcome && !io.stdoutClosed.aborted) {
@@ -203,7 +204,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     dedupe.discard();
     progress.stop();
     io.stdoutClosed.removeEventListener('abort', onClosed);
-    deps.signal.removeEventListener('abort', onInterrupt);
+    signalOf(deps.signal).removeEventListener('abort', onInterrupt);
   }
 
   if (deps.signal.aborted) {

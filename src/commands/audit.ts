@@ -1,3 +1,4 @@
+import { signalOf } from '../api/abort-link.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { contextArgs, suggestedCommand } from '../shell-quote.js';
@@ -46,7 +47,7 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
     ...(opts.file === undefined ? {} : { file: opts.file }),
     stdin: deps.io.stdin,
     stdinIsTTY: deps.io.stdinIsTTY,
-    stop: AbortSignal.any([deps.signal, deps.io.stdoutClosed]),
+    stop: AbortSignal.any([signalOf(deps.signal), deps.io.stdoutClosed]),
     onTerminalStdin: () => {
       if (!deps.globals.quiet) deps.io.err('reading company names from stdin, one a line (Ctrl-D to end)\n');
     },

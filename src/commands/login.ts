@@ -1,5 +1,6 @@
 // `rep login`: read the key (hidden prompt on a terminal, first line of stdin otherwise), check it with
 // one pulse call unless --no-verify, then store key and base URL in the config file.
+import { signalOf } from '../api/abort-link.js';
 import { looseConfigPermissions, updateConfigFile, readConfigFile } from '../config/file.js';
 import { baseUrlText } from '../api/base-url.js';
 import { checkKey, maskKey, parseBaseUrl, resolveBaseUrl } from '../config/settings.js';
@@ -26,15 +27,17 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
     if (!io.stdinIsTTY || !io.stderrIsTTY) {
       throw new UsageError('no base URL to log in to', { hint: 'pass --base-url URL (the service address, ending in /api)' });
     }
-    baseUrl = parseBaseUrl(await ask(io, 'Base URL of the API (ends in /api): ', { hidden: false, signal: deps.signal }));
+    baseUrl = parseBaseUrl(await ask(io, 'Base URL of the API (ends in /api): ', { hidden: false, signal: signalOf(deps.signal) }));
   }
-  const entered = (io.stdinIsTTY ? await ask(io, 'API key (input hidden): ', { hidden: true, signal: deps.signal }) : await readKeyFromStdin(deps)).trim();
+  const entered = (
+    io.stdinIsTTY ? await ask(io, 'API key (input hidden): ', { hidden: true, signal: signalOf(deps.signal) }) : await readKeyFromStdin(deps)
+  ).trim();
   if (!entered) throw new UsageError('no API key given', { hint: 'paste the key at the prompt, or pipe it: printf %s "$KEY" | rep login' });
   const key = checkKey(entered, io.stdinIsTTY ? 'the prompt' : 'stdin');
 
   if (opts.verify) {
     const client = await deps.clientFor({ baseUrl, key, keySource: 'config', baseUrlSource: 'flag', configPath: configFile });
-    await client.pulse({ signal: deps.signal }).catch((error: unknown) => {
+    await client.pulse({ signal: signalOf(deps.signal) }).catch((error: unknown) => {
       // The usual hint is to run `rep login`, which is what the user just did.
       if (!(error instanceof AuthError)) throw error;
       const checked = new AuthError(error.message, { hint: 'check the key (copy it again from your account) and the base URL, then try again', cause: error });
@@ -57,5 +60,5 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<void> {
 
 function readKeyFromStdin(deps: Deps): Promise<string> {
   deps.debug('reading the API key from the first line of stdin');
-  return readFirstLine(deps.io, deps.signal);
+  return readFirstLine(deps.io, signalOf(deps.signal));
 }

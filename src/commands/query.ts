@@ -3,6 +3,7 @@ import type { Endpoint } from '../views/index.js';
 import type { EndpointView } from '../views/index.js';
 import type { Deps } from '../deps.js';
 import type { Change } from '../history/change.js';
+import { signalOf } from '../api/abort-link.js';
 import { UsageError } from '../errors.js';
 import { withSpinner } from '../progress.js';
 import { formatRelative } from '../time.js';
@@ -31,7 +32,12 @@ export async function fetchAndShow(
   const shape = await shapeOf(deps.globals); // a broken --query is told before any request
   const client = await deps.client();
   const label = query === undefined ? `Fetching ${endpoint}…` : `Fetching ${endpoint} for ${query}…`;
-  const call = { signal: deps.signal };
+  // Read by the client only as it sends: an answer from the cache makes no AbortSignal.
+  const call = {
+    get signal() {
+      return signalOf(deps.signal);
+    },
+  };
   const response = await withSpinner(deps, label, async () => (endpoint === 'pulse' ? client.pulse(call) : client[endpoint](query ?? '', call)));
   if (response.fromCache && !deps.globals.quiet) deps.io.err(`rep: cached answer from ${cachedAge(response.fromCache.ageMs)} (--max-age 0 to refresh)\n`);
   const change = await onAnswer?.(response.view, response.fromCache);

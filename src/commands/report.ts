@@ -1,6 +1,7 @@
 // `rep report [NAMES...] [--file F] [--since 90d]`: one self-contained HTML document (or Markdown with
 // --format markdown) from the history alone: no request. With no names, every series recorded at the
 // base URL in use. Exits 3 when there is nothing to report.
+import { signalOf } from '../api/abort-link.js';
 import type { Deps } from '../deps.js';
 import { ExitCode, NotFoundError, RepError, systemErrorText, UsageError } from '../errors.js';
 import { localDate, localDateTime } from '../history/change.js';
@@ -68,7 +69,13 @@ async function namesOf(opts: ReportOptions, deps: Deps): Promise<string[]> {
   if (opts.file === undefined) return opts.names.map((name) => name.trim()).filter(Boolean);
   const { openNames } = await import('../batch/input.js');
   const names: string[] = [];
-  for await (const name of await openNames({ args: opts.names, file: opts.file, stdin: deps.io.stdin, stdinIsTTY: deps.io.stdinIsTTY, stop: deps.signal }))
+  for await (const name of await openNames({
+    args: opts.names,
+    file: opts.file,
+    stdin: deps.io.stdin,
+    stdinIsTTY: deps.io.stdinIsTTY,
+    stop: signalOf(deps.signal),
+  }))
     names.push(name);
   return names;
 }

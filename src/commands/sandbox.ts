@@ -1,5 +1,6 @@
 // `rep sandbox`: serve the built-in data set until Ctrl-C. The URL and key go to stdout (data a script
 // may read); the "how to use it" talk goes to stderr.
+import { signalOf } from '../api/abort-link.js';
 import type { Deps } from '../deps.js';
 
 export interface SandboxCommandOptions {
@@ -26,7 +27,7 @@ export async function run(opts: SandboxCommandOptions, deps: Deps): Promise<void
   await new Promise<void>((resolve) => {
     if (deps.signal.aborted)
       resolve(); // Ctrl-C came while the server was starting
-    else deps.signal.addEventListener('abort', () => resolve(), { once: true });
+    else signalOf(deps.signal).addEventListener('abort', () => resolve(), { once: true });
   });
   await sandbox.close();
 }

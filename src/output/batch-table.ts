@@ -56,7 +56,7 @@ function sameName(a: string, b: string): boolean {
   return normal(a) === normal(b);
 }
 
-export async function drawBatchSummary(io: IO, summaries: readonly BatchSummary[], signal?: AbortSignal): Promise<string> {
+export async function drawBatchSummary(io: IO, summaries: readonly BatchSummary[], signal?: { readonly aborted: boolean }): Promise<string> {
   if (summaries.length === 0) return '';
   const kit = await loadTableKit(io, signal);
   const scoreDecimals = sharedDecimals(summaries.map((summary) => summary.score));

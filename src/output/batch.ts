@@ -95,7 +95,7 @@ function streamingWriter(
   };
 }
 
-function tableWriter(io: IO, signal: AbortSignal | undefined): BatchWriter {
+function tableWriter(io: IO, signal: RenderOptions['signal']): BatchWriter {
   const summaries: BatchSummary[] = [];
   return {
     write(record, change) {

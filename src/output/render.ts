@@ -16,8 +16,8 @@ import type { Shape } from './shaped.js';
 export type ViewedBody = EndpointView & { body: unknown };
 
 export interface RenderOptions {
-  /** Ctrl-C or SIGTERM: nothing more is written, and a long table stops being drawn. */
-  signal?: AbortSignal;
+  /** Ctrl-C or SIGTERM: nothing more is written, and a long table stops being drawn (only `aborted` is asked). */
+  signal?: { readonly aborted: boolean };
   /** CSV starts with a UTF-8 byte-order mark (see BOM). */
   bom?: boolean;
   /** The audit's change since the previous recorded point (the table shows it). */
@@ -92,7 +92,7 @@ async function markdownOf(answer: EndpointView, change: Change | undefined): Pro
   return answer.endpoint === 'search' ? searchMarkdown(answer.view) : pulseMarkdown(answer.view);
 }
 
-async function tableOf(io: IO, answer: EndpointView, signal: AbortSignal | undefined, change?: Change): Promise<string> {
+async function tableOf(io: IO, answer: EndpointView, signal: RenderOptions['signal'], change?: Change): Promise<string> {
   const [{ loadTableKit }, { auditTable, pulseTable, searchTable }] = await Promise.all([import('./table-kit.js'), import('./table.js')]);
   const kit = await loadTableKit(io, signal);
   let table: string;

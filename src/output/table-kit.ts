@@ -19,7 +19,7 @@ export interface TableKit {
   pause(): Promise<void>;
 }
 
-export async function loadTableKit(io: IO, signal?: AbortSignal): Promise<TableKit> {
+export async function loadTableKit(io: IO, signal?: { readonly aborted: boolean }): Promise<TableKit> {
   const { default: Table } = await import('cli-table3');
   return { Table, chalk: new Chalk({ level: io.colorOut ? 1 : 0 }), width: Math.max(io.columns, 20), pause: () => checkpoint(signal) };
 }

@@ -1,12 +1,11 @@
 // Hashes and random ids for rep's local files, without node:crypto until a batch's many hashes pay for
 // it: loading it costs a run 17 of Node's own modules, more than a cached answer's whole lookup.
-// SHA-256 comes from @noble/hashes (audited, no dependencies) until then; the random ids only keep
+// SHA-256 is rep's own until then (state/sha256.ts, checked against node:crypto); the random ids only keep
 // apart the files and records of processes that already differ by pid and time, so Math.random
 // (seeded per process by V8 from the system's entropy) is enough for them. Nothing here protects a
 // secret from an attacker: the key's fingerprint is a SHA-256, which keeps the key out of file names
 // and files.
-import { sha256 } from '@noble/hashes/sha2.js';
-import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { sha256 } from './sha256.js';
 
 /**
  * Hashes made in JavaScript before Node's own SHA-256 takes over: a run's few (a cached answer's name,
@@ -20,10 +19,10 @@ let nativeHash: ((algorithm: string, data: string) => string) | undefined;
 export function sha256Hex(text: string): string {
   if (nativeHash || ++hashesInJs > HASHES_BEFORE_NATIVE) {
     nativeHash ??= process.getBuiltinModule('node:crypto').hash;
-    return nativeHash('sha256', text); // a string goes as UTF-8, a lone surrogate as U+FFFD, as utf8ToBytes does
+    return nativeHash('sha256', text); // a string goes as UTF-8, a lone surrogate as U+FFFD, as Buffer.from does
   }
-  const digest = sha256(utf8ToBytes(text));
-  return flatHex(Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength));
+  // Buffer.from, not noble's utf8ToBytes: its TextEncoder is more of Node's code for a run to compile.
+  return flatHex(sha256(Buffer.from(text)));
 }
 
 /**
@@ -48,9 +47,15 @@ export function randomHex(bytes: number): string {
  * Bytes in hex as one flat string: built with `+=` a piece at a time, V8 keeps it as a tree of its
  * pieces, several times its size, for as long as it lives (a batch's cache and history names).
  */
-function flatHex(bytes: Buffer): string {
-  return bytes.toString('hex');
+function flatHex(bytes: Uint8Array): string {
+  return hexSlice.call(bytes, 0, bytes.length);
 }
+
+/**
+ * Buffer's own hex writer, which toString('hex') calls once it has looked the encoding up by name: a
+ * run that calls toString() compiles Node's table of encodings, and a cached answer needs no other.
+ */
+const hexSlice = (Buffer.prototype as unknown as { hexSlice(this: Uint8Array, start: number, end: number): string }).hexSlice;
 
 /**
  * A 128-bit digest of a text (cyrb53's mixing, two seeds) as four 32-bit words: to tell many texts

@@ -19,7 +19,54 @@ export interface EarlyConnection {
 export function openSocket(target: StoreTarget): Socket {
   const { connect } = process.getBuiltinModule('node:net');
   const path = socketPath(target);
-  return path ? connect({ path }) : connect({ host: target.host, port: target.port });
+  const where = path ? { path } : { host: target.host, port: target.port };
+  if (!startsInTheClear(target)) return connect(where);
+  // In the clear (no TLS to hand the socket to), what arrives goes to the driver as 'data' events
+  // emitted here, each read into a buffer of its own (Node's `onread`), not through the socket's
+  // Readable; and pause() then stops reading at once (see stopReading). What arrives before the driver
+  // listens (the server's answer to an early startup message) is held until it does, as a Readable would.
+  let held: Buffer[] | undefined = [];
+  const socket: Socket = connect({
+    ...where,
+    onread: {
+      buffer: () => Buffer.allocUnsafe(READ_BYTES),
+      callback: (bytes, buffer) => {
+        const chunk = buffer.subarray(0, bytes) as Buffer;
+        if (held) held.push(chunk);
+        else socket.emit('data', chunk);
+        return true;
+      },
+    },
+  });
+  socket.on('newListener', function deliver(event: string | symbol) {
+    if (event !== 'data') return;
+    socket.off('newListener', deliver);
+    // Once the listener is on (it is added after 'newListener'), and before anything read later. A
+    // promise's turn, not queueMicrotask, which makes an AsyncResource of its callback.
+    void Promise.resolve().then(() => {
+      const chunks = held ?? [];
+      held = undefined;
+      for (const chunk of chunks) socket.emit('data', chunk);
+    });
+  });
+  readsOnItsOwn.add(socket);
+  return socket;
+}
+
+/** What one read of a socket in the clear may take (Node reads a stream 64 KiB at a time too). */
+const READ_BYTES = 64 * 1024;
+
+/** The sockets openSocket reads through `onread`. */
+const readsOnItsOwn = new WeakSet<Socket>();
+
+/**
+ * Reads no more from a socket the driver is done with (its Terminate sent): the server's close, once
+ * read, would have Node destroy the socket, and net.js's destroy looks up process.stderr, which makes
+ * the process's stderr stream, as the process ends and for nothing. A socket with TLS is
+ * left as it was.
+ */
+export function stopReading(socket: Socket): void {
+  if (readsOnItsOwn.has(socket)) socket.pause();
 }
 
 /** Whether the driver's first message on a new connection is its startup message (no TLS to ask for first). */

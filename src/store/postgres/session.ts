@@ -5,6 +5,7 @@
 // statement with parameters before it sends them, a round trip more for each.
 import type { Sql } from 'postgres';
 import { connect, unreachable, type ConnectOptions, type Pool } from './connect.js';
+import { stopReading } from './early.js';
 import { migrate, SCHEMA_VERSION, VERSION_QUERY } from './schema.js';
 import type { StoreTarget } from './url.js';
 
@@ -71,7 +72,10 @@ export function openSession(target: StoreTarget, options: ConnectOptions): Sessi
       // until it is out; the server's closing of the sockets, a round trip and more, is not waited for
       // (nor is a timer set to cut it short: it would hold the process as long).
       const ended = pool.sql.end().catch(() => undefined);
-      for (const socket of pool.sockets) socket.unref();
+      for (const socket of pool.sockets) {
+        socket.unref();
+        stopReading(socket);
+      }
       await Promise.race([ended, new Promise((resolve) => setImmediate(resolve))]);
     },
   };

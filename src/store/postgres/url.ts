@@ -47,7 +47,7 @@ export function parseStoreUrl(text: string, env: Record<string, string | undefin
     throw new Error('the store URL is not a valid URL (expected postgres://user@host:5432/database)');
   }
   if (!isPostgresUrl(url.href)) throw new Error(`the store URL must start with postgres:// or postgresql://, not ${url.protocol}//`);
-  const query = url.searchParams;
+  const query = queryValues(url.search);
   const decode = (value: string) => {
     try {
       return decodeURIComponent(value);
@@ -73,6 +73,39 @@ export function parseStoreUrl(text: string, env: Record<string, string | undefin
   if (env.PGPASSWORD) return { ...target, password: env.PGPASSWORD, passwordSource: 'PGPASSWORD' };
   const pgpass = fromPgpass();
   return pgpass === undefined ? target : { ...target, password: pgpass, passwordSource: 'pgpass' };
+}
+
+/**
+ * The first value of each name in a URL's query, as URLSearchParams reads them (WHATWG's form encoding:
+ * `+` is a space, %-escapes are UTF-8 bytes, a malformed one stays as it is). URLSearchParams itself is
+ * more of Node's code for a run to compile than all the rest of this file.
+ */
+export function queryValues(search: string): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const pair of search.slice(search.startsWith('?') ? 1 : 0).split('&')) {
+    if (pair === '') continue;
+    const at = pair.indexOf('=');
+    const name = formDecode(at === -1 ? pair : pair.slice(0, at));
+    if (!values.has(name)) values.set(name, at === -1 ? '' : formDecode(pair.slice(at + 1)));
+  }
+  return values;
+}
+
+/** A name or value of a form-encoded query: `+` a space, then %-escapes decoded as UTF-8 bytes (a bad sequence as U+FFFD). */
+function formDecode(text: string): string {
+  const spaced = text.replaceAll('+', ' ');
+  if (!spaced.includes('%')) return spaced;
+  const bytes = Buffer.from(spaced);
+  const decoded = Buffer.allocUnsafe(bytes.length);
+  let length = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const hex = bytes[i] === 0x25 && i + 2 < bytes.length ? String.fromCharCode(bytes[i + 1]!, bytes[i + 2]!) : '';
+    if (/^[0-9a-f]{2}$/i.test(hex)) {
+      decoded[length++] = Number.parseInt(hex, 16);
+      i += 2;
+    } else decoded[length++] = bytes[i]!;
+  }
+  return decoded.toString('utf8', 0, length);
 }
 
 /** libpq's `options`: `-c name=value` pairs (and `--name=value`). */
