@@ -1,7 +1,7 @@
 // The file worker: a thread that makes a long batch's file writes (a series file a new name, an answer
 // entry an answer), so that the event loop sends and reads the next requests while the kernel creates
-// files (its slowest calls in a batch). The writes asked in one turn of the event loop go as one message
-// and come back as one; each caller gets its own outcome. The thread runs file-ops.ts's own function
+// files (its slowest calls in a batch). The writes asked within a few milliseconds go as one message and
+// come back as one; each caller gets its own outcome. The thread runs file-ops.ts's own function
 // (its source text): it writes by the same definition as the event loop. A leaf: only file-writes.ts
 // loads it, once a run has made enough such writes.
 import { fileId } from '../local-file.js';
@@ -17,6 +17,15 @@ interface Waiting {
   resolve: (result: FileJobResult) => void;
   reject: (error: Error) => void;
 }
+
+/**
+ * How long the first job of a message waits for others, and how many go at most. Fewer, larger messages
+ * cost the event loop less (each answer settles its jobs, and the batch writes their records, at once);
+ * the wait is no request's (a batch's request slots free as answers arrive), and the jobs are a few
+ * dozen names' at most, well within a batch's window of names read ahead.
+ */
+const FLUSH_MS = 2;
+const FLUSH_JOBS = 64;
 
 type Outcome = { value: FileJobResult } | { error: { message: string; code?: string } };
 
@@ -46,8 +55,9 @@ parentPort.on('message', (jobs) => {
 export function startFileWorker(ops: FileOps): FileWorker {
   const { Worker } = process.getBuiltinModule('node:worker_threads');
   let thread: InstanceType<typeof Worker> | undefined;
-  /** This turn's jobs, sent together when the turn ends. */
+  /** Jobs not sent yet: sent together FLUSH_MS after the first, or at once when there are FLUSH_JOBS. */
   let queue: Waiting[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
   /** Messages sent and not answered, oldest first (the thread answers them in order). */
   const sent: Waiting[][] = [];
   const settleInPlace = (waiting: Waiting) => {
@@ -88,6 +98,8 @@ export function startFileWorker(ops: FileOps): FileWorker {
     thread = undefined;
   }
   const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
     const batch = queue;
     queue = [];
     if (!thread) return batch.forEach(settleInPlace);
@@ -98,7 +110,9 @@ export function startFileWorker(ops: FileOps): FileWorker {
   return {
     run(job) {
       return new Promise((resolve, reject) => {
-        if (queue.push({ job, resolve, reject }) === 1) setImmediate(flush);
+        const queued = queue.push({ job, resolve, reject });
+        if (queued >= FLUSH_JOBS) flush();
+        else if (queued === 1) timer = setTimeout(flush, FLUSH_MS);
       });
     },
   };
