@@ -32,8 +32,15 @@ const MAX_LOG_BYTES = 64 * 1024 * 1024;
 const MINUTE_MS = 60 * 1000;
 
 export interface RequestLog {
-  /** One request reached the server at nowMs. */
+  /** One request reached the server at nowMs: its line written before record() returns. */
   record(nowMs: number): void;
+  /**
+   * One request is about to go at nowMs: its line is written with the other lines of this turn of the
+   * event loop, in one write at its end (or by flush, whichever comes first); settles once it is (a
+   * failed write is flush's to tell). Never rejects. The request waits for it: a run killed once the
+   * request went has its line.
+   */
+  recordSoon(nowMs: number): Promise<void>;
   /** The start of the minute of the oldest request at or after sinceMs (never before sinceMs). */
   oldestSince(sinceMs: number): number | undefined;
   /** Requests (every run's) since sinceMs, the oldest one's minute, and how many runs sent them. */
@@ -109,14 +116,42 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
     return (known = { entries: read?.entries() ?? [], ...(rateLimit ? { rateLimit } : {}) });
   };
 
+  /** The request's line, and the request counted among this run's own; undefined for a time that is none. */
+  const requestLine = (nowMs: number) => {
+    if (!Number.isFinite(nowMs)) return undefined;
+    const at = Math.floor(nowMs);
+    if (sent >>> PAGE_BITS === own.length) own.push(new Float64Array(PAGE_SLOTS));
+    own[sent >>> PAGE_BITS]![sent & PAGE_MASK] = at;
+    sent += 1;
+    return `{"id":"${runId}-${++seq}","at":${at}}\n`;
+  };
+  /** This turn's lines of recordSoon, and who waits for them. */
+  let soon: { text: string; waiting: Array<() => void> } | undefined;
+  const saveSoon = () => {
+    const group = soon;
+    soon = undefined;
+    if (!group) return;
+    save(group.text);
+    for (const resolve of group.waiting) resolve();
+  };
+
   return {
     record(nowMs) {
-      if (!Number.isFinite(nowMs)) return;
-      const at = Math.floor(nowMs);
-      if (sent >>> PAGE_BITS === own.length) own.push(new Float64Array(PAGE_SLOTS));
-      own[sent >>> PAGE_BITS]![sent & PAGE_MASK] = at;
-      sent += 1;
-      save(`{"id":"${runId}-${++seq}","at":${at}}\n`);
+      const line = requestLine(nowMs);
+      if (line) save(line);
+    },
+    recordSoon(nowMs) {
+      const line = requestLine(nowMs);
+      if (!line) return Promise.resolve();
+      return new Promise((resolve) => {
+        if (soon) {
+          soon.text += line;
+          soon.waiting.push(resolve);
+        } else {
+          soon = { text: line, waiting: [resolve] };
+          setImmediate(saveSoon);
+        }
+      });
     },
     oldestSince(sinceMs) {
       return countOf(view().entries, sentTimes(), runId, sinceMs).oldestAt;
@@ -135,6 +170,7 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
       return view().rateLimit;
     },
     flush() {
+      saveSoon(); // synchronously: a second signal's exit saves what is held
       try {
         writer?.close();
       } catch (error) {

@@ -126,6 +126,7 @@ function localLedger(stateDir: string, now: () => number): LedgerPort {
     async record(scope, at) {
       logOf(scope).record(at);
     },
+    recordInTurn: (scope, at) => logOf(scope).recordSoon(at),
     async noteRateLimit(scope, facts) {
       logOf(scope).noteRateLimit(facts);
     },
