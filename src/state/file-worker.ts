@@ -24,7 +24,7 @@ interface Waiting {
  * the wait is no request's (a batch's request slots free as answers arrive), and the jobs are a few
  * dozen names' at most, well within a batch's window of names read ahead.
  */
-const FLUSH_MS = 2;
+const FLUSH_MS = 4;
 const FLUSH_JOBS = 64;
 
 type Outcome = { value: FileJobResult } | { error: { message: string; code?: string } };
