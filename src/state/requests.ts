@@ -46,6 +46,11 @@ export interface RequestLog {
   /** Requests (every run's) since sinceMs, the oldest one's minute, and how many runs sent them. */
   countSince(sinceMs: number): { requests: number; oldestAt?: number; contributors: number };
   noteRateLimit(info: Omit<RateLimitSnapshot, 'seenAt'> & { seenAt?: number }): void;
+  /**
+   * noteRateLimit, its line written with this turn's lines of recordSoon (at the turn's end, or by flush),
+   * and only the turn's newest facts: a batch's answers each carry them, and only the newest is read.
+   */
+  noteRateLimitInTurn(info: Omit<RateLimitSnapshot, 'seenAt'> & { seenAt?: number }): void;
   lastRateLimit(): RateLimitSnapshot | undefined;
   /** Closes the run's log (each request is saved as it is sent); why a save failed, if one did. Never throws. */
   flush(): Error | undefined;
@@ -125,14 +130,29 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
     sent += 1;
     return `{"id":"${runId}-${++seq}","at":${at}}\n`;
   };
-  /** This turn's lines of recordSoon, and who waits for them. */
-  let soon: { text: string; waiting: Array<() => void> } | undefined;
+  /** This turn's request lines (recordSoon's) and who waits for them, and its newest facts' line (only the newest counts). */
+  let soon: { text: string; facts: string; waiting: Array<() => void> } | undefined;
   const saveSoon = () => {
     const group = soon;
     soon = undefined;
     if (!group) return;
-    save(group.text);
+    save(group.text + group.facts);
     for (const resolve of group.waiting) resolve();
+  };
+  const turn = () => {
+    if (!soon) {
+      soon = { text: '', facts: '', waiting: [] };
+      setImmediate(saveSoon);
+    }
+    return soon;
+  };
+  /** The facts' line, and the facts this run's own; undefined for facts without a sound time. */
+  const factsLine = (info: Omit<RateLimitSnapshot, 'seenAt'> & { seenAt?: number }) => {
+    const snapshot = cleanSnapshot({ ...info, seenAt: info.seenAt ?? now() });
+    if (!snapshot) return undefined;
+    ownRateLimit = snapshot;
+    if (known) known.rateLimit = snapshot;
+    return `${JSON.stringify({ id: `${runId}-${++seq}`, rateLimit: snapshot })}\n`;
   };
 
   return {
@@ -144,13 +164,9 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
       const line = requestLine(nowMs);
       if (!line) return Promise.resolve();
       return new Promise((resolve) => {
-        if (soon) {
-          soon.text += line;
-          soon.waiting.push(resolve);
-        } else {
-          soon = { text: line, waiting: [resolve] };
-          setImmediate(saveSoon);
-        }
+        const group = turn();
+        group.text += line;
+        group.waiting.push(resolve);
       });
     },
     oldestSince(sinceMs) {
@@ -160,11 +176,12 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
       return countOf(view().entries, sentTimes(), runId, sinceMs);
     },
     noteRateLimit(info) {
-      const snapshot = cleanSnapshot({ ...info, seenAt: info.seenAt ?? now() });
-      if (!snapshot) return;
-      ownRateLimit = snapshot;
-      if (known) known.rateLimit = snapshot;
-      save(`${JSON.stringify({ id: `${runId}-${++seq}`, rateLimit: snapshot })}\n`);
+      const line = factsLine(info);
+      if (line) save(line);
+    },
+    noteRateLimitInTurn(info) {
+      const line = factsLine(info);
+      if (line) turn().facts = line;
     },
     lastRateLimit() {
       return view().rateLimit;

@@ -128,7 +128,7 @@ function localLedger(stateDir: string, now: () => number): LedgerPort {
     },
     recordInTurn: (scope, at) => logOf(scope).recordSoon(at),
     async noteRateLimit(scope, facts) {
-      logOf(scope).noteRateLimit(facts);
+      logOf(scope).noteRateLimitInTurn(facts); // with the turn's request lines: one write
     },
     async count(scope, since, at) {
       const log = logs.get(`${scope.keyFingerprint}\n${scope.baseUrl}`);
