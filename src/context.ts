@@ -13,7 +13,7 @@ import { cacheDirFrom, historyPlace } from './config/paths.js';
 import { openLocalStore } from './store/local/index.js';
 import { chooseStoreUrl } from './store/choose.js';
 import { openStore as openTeamStore } from './store/open.js';
-import type { LedgerPort, Store } from './store/port.js';
+import type { LedgerPort, LedgerScope, Store } from './store/port.js';
 import type { Deps, Format, GlobalOptions } from './deps.js';
 import { scrubLine } from './text.js';
 import { AuthError, systemErrorText, UsageError, type HintContext } from './errors.js';
@@ -188,6 +188,14 @@ export function openStore(deps: Deps): Store {
       watchExit();
       return store.ledger.record(scope, at);
     },
+    ...(store.ledger.recordInTurn
+      ? {
+          recordInTurn: (scope: LedgerScope, at: number) => {
+            watchExit();
+            return store.ledger.recordInTurn!(scope, at);
+          },
+        }
+      : {}),
     noteRateLimit: (scope, facts) => {
       watchExit();
       return store.ledger.noteRateLimit(scope, facts);

@@ -1,7 +1,7 @@
 // The local request count across processes: exact however many rep processes (the built CLI) run at
 // once (the counting server is the truth), bounded and private (0600) on disk, and counting
 // only requests that reached a server. A TLS certificate failure cannot succeed, so it is not retried.
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRep } from './helpers/cli.js';
@@ -69,6 +69,30 @@ describe('the request count', () => {
     expect(status.stderr).toBe(
       `rep: warning: cannot read the request count in ${where} (not a directory)\nrep: warning: cannot read the history in ${history} (not a directory)\n`,
     );
+  });
+
+  it('each request of a batch is in the log before it reaches the server (a turn’s lines go as one write)', async () => {
+    const dir = join(session.home().dir, 'state', 'rep', 'requests');
+    const logged = () =>
+      existsSync(dir)
+        ? readdirSync(dir)
+            .filter((name) => name.endsWith('.log'))
+            .reduce((lines, name) => lines + (readFileSync(join(dir, name), 'utf8').match(/"at":/g)?.length ?? 0), 0)
+        : 0;
+    let received = 0;
+    const shortfalls: number[] = [];
+    const server = track(await startFaultServer()).always('/api/audit', (request) => {
+      received += 1;
+      if (logged() < received) shortfalls.push(received);
+      return { body: { name: request.q, score: 50, sources: [] } };
+    });
+    const names = Array.from({ length: 60 }, (_, index) => `Company ${index}`);
+    const result = await session.rep(['--quiet', 'audit', '--format', 'ndjson', '--no-cache', '--concurrency', '4', ...names], {
+      env: { REP_BASE_URL: server.baseUrl.href },
+    });
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect([received, shortfalls]).toEqual([60, []]);
+    expect(logged()).toBe(60);
   });
 
   it('a refused connection reached no server: not counted', async () => {

@@ -2,7 +2,7 @@
 // window's bounds to the millisecond, which logs count for which base URL, a folder it must not trust,
 // and what is refused rather than counted as nothing. The module is loaded afresh for each test: its
 // names and sizes are constants made as it loads.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -122,6 +122,24 @@ describe('what is refused, not counted as nothing', () => {
     log.record(NOW);
     expect(String(log.flush())).toMatch(/the folder /);
     expect(readdirSync(join(stateDir, 'requests'))).toEqual([]);
+  });
+
+  it('a turn’s requests and newest rate-limit facts go in one write at its end; each request’s promise settles once written', async () => {
+    const { openRequestLog, readRequestStatus } = await ledger();
+    const log = openRequestLog(stateDir, ID, () => NOW, BASE);
+    const file = () => join(stateDir, 'requests', readdirSync(join(stateDir, 'requests'))[0]!);
+    let written = 0;
+    const requests = [log.recordSoon(NOW), log.recordSoon(NOW + 1)].map((done) => done.then(() => (written += 1)));
+    log.noteRateLimitInTurn({ limit: 100, remaining: 99 });
+    log.noteRateLimitInTurn({ limit: 100, remaining: 98 }); // the turn's newest: the one written
+    expect([existsSync(join(stateDir, 'requests')), written]).toEqual([false, 0]);
+    await Promise.all(requests);
+    expect(readFileSync(file(), 'utf8').split('\n').filter(Boolean)).toHaveLength(3);
+    expect(readRequestStatus(stateDir, ID, NOW + 5, BASE)).toMatchObject({ lastHour: 2, rateLimit: { limit: 100, remaining: 98, seenAt: NOW } });
+    // Facts alone, then flush (a run's end, a second signal): written at once.
+    log.noteRateLimitInTurn({ limit: 100, remaining: 97 });
+    log.flush();
+    expect(readRequestStatus(stateDir, ID, NOW + 5, BASE)).toMatchObject({ rateLimit: { remaining: 97 } });
   });
 
   it('a status with rate-limit facts shows them', async () => {

@@ -1,5 +1,5 @@
 // The store contract on the local-files store.
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLocalStore } from '../src/store/local/index.js';
@@ -43,6 +43,19 @@ describe('the local answers’ getMany (a batch’s lookups, the folder looked a
     await store.answers.put(key('d'), stored(4));
     const found = await store.answers.getMany!(keys, fresh);
     expect(found.map((answer) => answer && JSON.parse(answer.bodyText).score)).toEqual([undefined, 2, undefined, 4]);
+    await store.close();
+  });
+
+  it('misses many keys at once in a folder that holds no entry, and finds one another store put there next time', async () => {
+    const store = storeAt(dir);
+    const keys = Array.from({ length: 12 }, (_, index) => key(`q${index}`));
+    mkdirSync(join(dir, 'cache', 'code'), { recursive: true, mode: 0o700 }); // the code cache, there before any answer
+    expect(await store.answers.getMany!(keys, fresh)).toEqual(keys.map(() => undefined));
+    const other = storeAt(dir);
+    await other.answers.put(key('q7'), stored(7));
+    await other.close();
+    const found = await store.answers.getMany!(keys, fresh);
+    expect(found.map((answer) => answer && JSON.parse(answer.bodyText).score)).toEqual(keys.map((_, index) => (index === 7 ? 7 : undefined)));
     await store.close();
   });
 

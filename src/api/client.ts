@@ -72,8 +72,9 @@ export function createClient(options: ClientOptions): RepClient {
     // None when no hook listens: the transport then builds no event for either.
     ...(hooks.onRequest ? { onRequest: (request) => hooks.onRequest?.(request) } : {}),
     ...(hooks.onResponse ? { onResponse: (response) => hooks.onResponse?.(response) } : {}),
-    // Counted as it is sent (not awaited: the store settles it at close), so a run killed afterwards keeps it.
-    onSend: () => void ledger?.record(scope, now()),
+    // Counted as it is sent, so a run killed afterwards keeps it: where the request's bytes can wait, they
+    // wait for a turn's requests to be counted at once (recordInTurn); else not awaited (the store settles it at close).
+    onSend: (held) => (held && ledger?.recordInTurn ? ledger.recordInTurn(scope, now()) : void ledger?.record(scope, now())),
   });
   // Rate-limit waits under way: calls in flight together meet the limit together and wait together,
   // so their waits are one stretch of the wall clock, counted once against maxWait and told once.

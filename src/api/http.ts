@@ -31,8 +31,20 @@ export function directRequest(): RequestFn {
       // Before the answer: the request's promise fails. After it, the body's reader sees the error.
       request.on('error', reject);
       // Just before it is written: a new connection writes it first thing once connected (TLS: secured).
+      // The socket is corked meanwhile: the request's bytes wait in it until what onSent returns settles.
       const connected = url.protocol === 'https:' ? 'secureConnect' : 'connect';
-      if (onSent) request.once('socket', (socket) => (socket.connecting ? socket.prependOnceListener(connected, onSent) : onSent()));
+      if (onSent)
+        request.once('socket', (socket) => {
+          socket.cork();
+          const uncork = () => socket.uncork();
+          const send = () => {
+            const recorded = onSent(true);
+            if (recorded) recorded.then(uncork, uncork);
+            else uncork();
+          };
+          if (socket.connecting) socket.prependOnceListener(connected, send);
+          else send();
+        });
       request.end();
     });
   };

@@ -31,8 +31,15 @@ export interface BodyStream {
 }
 
 /** One GET through a back-end; fails with the back-end's own error (transport.ts names it). */
-/** `onSent`, where the client can tell, once the request goes out on a connection to the server. */
-export type RequestFn = (url: URL, options: { headers: Record<string, string>; abort: LinkedSignal; onSent?: () => void }) => Promise<RawResponse>;
+/**
+ * `onSent`, where the client can tell, once the request goes out on a connection to the server. `held`:
+ * the request's bytes wait for the promise it returns (Node's client: the socket is corked until then);
+ * the proxy's back-end cannot hold them, and says so.
+ */
+export type RequestFn = (
+  url: URL,
+  options: { headers: Record<string, string>; abort: LinkedSignal; onSent?: (held: boolean) => PromiseLike<void> | void },
+) => Promise<RawResponse>;
 
 /** A server's answer to one GET. */
 export interface ApiResponse {
@@ -71,8 +78,8 @@ export interface TransportOptions {
   redact: Redact;
   onRequest?: (request: RequestEvent) => void;
   onResponse?: (response: ResponseEvent) => void;
-  /** Called once per HTTP request that reached a server (for the local request count). */
-  onSend: () => void;
+  /** Called once per HTTP request that reached a server (for the local request count); with `held`, the request's bytes wait for what it returns. */
+  onSend: (held: boolean) => PromiseLike<void> | void;
 }
 
 export type Transport = (url: URL, signal: Abortable | undefined) => Promise<ApiResponse>;
@@ -115,15 +122,16 @@ export function createTransport(options: TransportOptions): Transport {
         phase = 'connect';
         // Counted as soon as it is sent, so a run killed while it waits for the answer has counted it.
         let counted = false;
-        const sent = () => {
-          if (!counted) options.onSend();
+        const sent = (held: boolean) => {
+          if (counted) return undefined;
           counted = true;
+          return options.onSend(held);
         };
         const response = await request(url, { headers: options.headers, abort: linked, onSent: sent }).catch((error: unknown) => {
-          if (!neverSent(error)) sent();
+          if (!neverSent(error)) void sent(false);
           throw error;
         });
-        sent();
+        void sent(false);
         const headers = flattenHeaders(response.headers);
         const location = headers.location;
         if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {

@@ -29,10 +29,10 @@ export function proxyRequest(proxy: URL): RequestFn {
  * onRequestStart just before it writes the request, after the proxy's tunnel is up), so a run killed
  * while it waits for the answer has counted the request.
  */
-function sentFirst(handler: Dispatcher.DispatchHandler, onSent: () => void): Dispatcher.DispatchHandler {
+function sentFirst(handler: Dispatcher.DispatchHandler, onSent: (held: false) => unknown): Dispatcher.DispatchHandler {
   return {
     onRequestStart(controller, context) {
-      onSent();
+      onSent(false); // its bytes cannot wait: counted now
       handler.onRequestStart?.(controller, context);
     },
     onRequestUpgrade: (...args) => handler.onRequestUpgrade?.(...args),

@@ -26,6 +26,8 @@ export interface AuditHistory {
   previous(query: string, name?: string, before?: number): Promise<HistoryPoint | undefined>;
   /** Records a FRESHLY FETCHED answer (never a cache hit). The point, or undefined when the answer has no score. */
   record(query: string, answer: AuditAnswer): HistoryPoint | undefined;
+  /** record(), settled once the point is written (or its failure noted for settle()): what is shown after it is in the history. */
+  recordWritten(query: string, answer: AuditAnswer): Promise<HistoryPoint | undefined>;
   /** Waits for every record to be written (a failure was warned). */
   settle(): Promise<void>;
   /** Why a lookup could not read the history (each such lookup answered "no previous point"), if one could not. */
@@ -88,6 +90,19 @@ export function openAuditHistory(
     return points.map(() => undefined);
   });
   const pending = new Set<Promise<void>>();
+  const recordPoint = (query: string, answer: AuditAnswer) => {
+    const point = pointFromAudit(answer, { at: deps.now(), baseUrl: base, query });
+    if (!point) return undefined;
+    for (const key of reads ? pointKeys(point) : []) {
+      const ids = own.get(key);
+      if (ids) ids.push(point.id);
+      else own.set(key, [point.id]);
+    }
+    const written = appends(point);
+    pending.add(written);
+    void written.finally(() => pending.delete(written));
+    return { point, written };
+  };
   return {
     previous(query, name, before) {
       // A point dated after now (a wrong clock on some machine) would otherwise stay "previous" for ever.
@@ -95,18 +110,11 @@ export function openAuditHistory(
       const nameText = name === undefined ? undefined : nameKey(name);
       return lookups({ baseUrl: base, queryKey: nameKey(query), ...(nameText ? { nameKey: nameText } : {}), before: until });
     },
-    record(query, answer) {
-      const point = pointFromAudit(answer, { at: deps.now(), baseUrl: base, query });
-      if (!point) return undefined;
-      for (const key of reads ? pointKeys(point) : []) {
-        const ids = own.get(key);
-        if (ids) ids.push(point.id);
-        else own.set(key, [point.id]);
-      }
-      const written = appends(point);
-      pending.add(written);
-      void written.finally(() => pending.delete(written));
-      return point;
+    record: (query, answer) => recordPoint(query, answer)?.point,
+    async recordWritten(query, answer) {
+      const recorded = recordPoint(query, answer);
+      await recorded?.written;
+      return recorded?.point;
     },
     async settle() {
       while (pending.size > 0) await Promise.all(pending);

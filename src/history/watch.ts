@@ -18,8 +18,8 @@ export class GateError extends RepError {
 
 export interface AuditWatch {
   /**
-   * Records a fresh answer (a cached one is no new point) and judges it; returns its change since the
-   * previous point (read before this run; for a cached answer, the one before the answer was fetched).
+   * Records a fresh answer (a cached one is no new point), settling once its point is written, and judges
+   * it; returns its change since the previous point (read before this run; for a cached answer, the one before the answer was fetched).
    */
   see(query: string, view: AuditView, fromCache?: { fetchedAt: number }): Promise<Change | undefined>;
   /** Awaits the run, lists the gate failures, and throws the run's error, else a GateError when a gate failed. */
@@ -38,7 +38,8 @@ export async function startWatch(deps: Deps, limits: GateLimits, { showsChange =
   return {
     async see(query, view, fromCache) {
       const previous = readsPrevious ? await history?.previous(query, view.name, fromCache?.fetchedAt) : undefined;
-      if (!fromCache) history?.record(query, { name: view.name, score: view.score, scoreMax: view.scoreMax, sources: view.sources });
+      // Written before the answer is shown: a run killed once its line is printed has the point.
+      if (!fromCache) await history?.recordWritten(query, { name: view.name, score: view.score, scoreMax: view.scoreMax, sources: view.sources });
       const judged = evaluateGates({ name: view.name ?? query, score: view.score, previousScore: previous?.score }, limits);
       failures.push(...judged.map((failure) => failure.reason));
       return view.score === undefined ? undefined : changeFrom(previous, view.score);

@@ -32,13 +32,25 @@ const MAX_LOG_BYTES = 64 * 1024 * 1024;
 const MINUTE_MS = 60 * 1000;
 
 export interface RequestLog {
-  /** One request reached the server at nowMs. */
+  /** One request reached the server at nowMs: its line written before record() returns. */
   record(nowMs: number): void;
+  /**
+   * One request is about to go at nowMs: its line is written with the other lines of this turn of the
+   * event loop, in one write at its end (or by flush, whichever comes first); settles once it is (a
+   * failed write is flush's to tell). Never rejects. The request waits for it: a run killed once the
+   * request went has its line.
+   */
+  recordSoon(nowMs: number): Promise<void>;
   /** The start of the minute of the oldest request at or after sinceMs (never before sinceMs). */
   oldestSince(sinceMs: number): number | undefined;
   /** Requests (every run's) since sinceMs, the oldest one's minute, and how many runs sent them. */
   countSince(sinceMs: number): { requests: number; oldestAt?: number; contributors: number };
   noteRateLimit(info: Omit<RateLimitSnapshot, 'seenAt'> & { seenAt?: number }): void;
+  /**
+   * noteRateLimit, its line written with this turn's lines of recordSoon (at the turn's end, or by flush),
+   * and only the turn's newest facts: a batch's answers each carry them, and only the newest is read.
+   */
+  noteRateLimitInTurn(info: Omit<RateLimitSnapshot, 'seenAt'> & { seenAt?: number }): void;
   lastRateLimit(): RateLimitSnapshot | undefined;
   /** Closes the run's log (each request is saved as it is sent); why a save failed, if one did. Never throws. */
   flush(): Error | undefined;
@@ -109,14 +121,53 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
     return (known = { entries: read?.entries() ?? [], ...(rateLimit ? { rateLimit } : {}) });
   };
 
+  /** The request's line, and the request counted among this run's own; undefined for a time that is none. */
+  const requestLine = (nowMs: number) => {
+    if (!Number.isFinite(nowMs)) return undefined;
+    const at = Math.floor(nowMs);
+    if (sent >>> PAGE_BITS === own.length) own.push(new Float64Array(PAGE_SLOTS));
+    own[sent >>> PAGE_BITS]![sent & PAGE_MASK] = at;
+    sent += 1;
+    return `{"id":"${runId}-${++seq}","at":${at}}\n`;
+  };
+  /** This turn's request lines (recordSoon's) and who waits for them, and its newest facts' line (only the newest counts). */
+  let soon: { text: string; facts: string; waiting: Array<() => void> } | undefined;
+  const saveSoon = () => {
+    const group = soon;
+    soon = undefined;
+    if (!group) return;
+    save(group.text + group.facts);
+    for (const resolve of group.waiting) resolve();
+  };
+  const turn = () => {
+    if (!soon) {
+      soon = { text: '', facts: '', waiting: [] };
+      setImmediate(saveSoon);
+    }
+    return soon;
+  };
+  /** The facts' line, and the facts this run's own; undefined for facts without a sound time. */
+  const factsLine = (info: Omit<RateLimitSnapshot, 'seenAt'> & { seenAt?: number }) => {
+    const snapshot = cleanSnapshot({ ...info, seenAt: info.seenAt ?? now() });
+    if (!snapshot) return undefined;
+    ownRateLimit = snapshot;
+    if (known) known.rateLimit = snapshot;
+    return `${JSON.stringify({ id: `${runId}-${++seq}`, rateLimit: snapshot })}\n`;
+  };
+
   return {
     record(nowMs) {
-      if (!Number.isFinite(nowMs)) return;
-      const at = Math.floor(nowMs);
-      if (sent >>> PAGE_BITS === own.length) own.push(new Float64Array(PAGE_SLOTS));
-      own[sent >>> PAGE_BITS]![sent & PAGE_MASK] = at;
-      sent += 1;
-      save(`{"id":"${runId}-${++seq}","at":${at}}\n`);
+      const line = requestLine(nowMs);
+      if (line) save(line);
+    },
+    recordSoon(nowMs) {
+      const line = requestLine(nowMs);
+      if (!line) return Promise.resolve();
+      return new Promise((resolve) => {
+        const group = turn();
+        group.text += line;
+        group.waiting.push(resolve);
+      });
     },
     oldestSince(sinceMs) {
       return countOf(view().entries, sentTimes(), runId, sinceMs).oldestAt;
@@ -125,16 +176,18 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
       return countOf(view().entries, sentTimes(), runId, sinceMs);
     },
     noteRateLimit(info) {
-      const snapshot = cleanSnapshot({ ...info, seenAt: info.seenAt ?? now() });
-      if (!snapshot) return;
-      ownRateLimit = snapshot;
-      if (known) known.rateLimit = snapshot;
-      save(`${JSON.stringify({ id: `${runId}-${++seq}`, rateLimit: snapshot })}\n`);
+      const line = factsLine(info);
+      if (line) save(line);
+    },
+    noteRateLimitInTurn(info) {
+      const line = factsLine(info);
+      if (line) turn().facts = line;
     },
     lastRateLimit() {
       return view().rateLimit;
     },
     flush() {
+      saveSoon(); // synchronously: a second signal's exit saves what is held
       try {
         writer?.close();
       } catch (error) {

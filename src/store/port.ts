@@ -103,6 +103,12 @@ export interface LedgerCount {
 export interface LedgerPort {
   /** One request was sent at `at`: counted at once (a run killed afterwards keeps it). Never rejects; a failure is told by settle(). */
   record(scope: LedgerScope, at: number): Promise<void>;
+  /**
+   * One request is about to go at `at`, and its bytes wait for this to settle: counted with the other
+   * requests of this turn of the event loop in one write, settling once it is. A store without it is
+   * asked record() (which does not hold the request). Never rejects; a failure is told by settle().
+   */
+  recordInTurn?(scope: LedgerScope, at: number): Promise<void>;
   /** The rate-limit facts a response carried. Never rejects. */
   noteRateLimit(scope: LedgerScope, facts: RateLimitFacts): Promise<void>;
   /** Requests of this scope (every run's, this one's included) sent at or after `since`. Rejects when unreadable. */

@@ -3,6 +3,7 @@
 // history in its own folder (history.ts here). Each keeps its on-disk format and its safety: private
 // modes, foreign files refused, whole-file writes or O_APPEND lines (state/append-log.ts), no link followed.
 import { lstatSync } from 'node:fs';
+import { holdsEntries } from '../../state/answer-cache-dir.js';
 import { forgetEntry, openAnswerCache, protectedSinceFor, readEntry, writeEntry, CACHE_LIMITS, type CacheLimits } from '../../state/answer-cache.js';
 import { openRequestLog, readRequestCount, readRequestStatus, requestsDir, type RequestLog } from '../../state/requests.js';
 import { folderForeignness, foreignnessOnce } from '../../local-file.js';
@@ -75,10 +76,11 @@ function localAnswers(dir: string, limits: CacheLimits, warn?: (text: string) =>
     },
     async getMany(keys, freshness) {
       if (foreign()) return keys.map(() => undefined);
-      // A file an answer, each read as get reads it; the folder looked at once for them all: none there
-      // (a first batch), every key misses at no cost of its own; there, a missing entry costs one lstat.
+      // A file an answer, each read as get reads it; the folder looked at once for them all: none there,
+      // or (for many keys) no entry in it (a first batch), every key misses at no cost of its own; else a
+      // missing entry costs one lstat.
       const folder = folderKind(dir);
-      if (folder === 'none') return keys.map(() => undefined);
+      if (folder === 'none' || (folder === 'folder' && keys.length >= LIST_FROM_KEYS && !holdsEntries(dir))) return keys.map(() => undefined);
       return keys.map((key) => readEntry(dir, identity(key), freshness, warn, folder === 'folder'));
     },
     async put(key, answer) {
@@ -97,6 +99,9 @@ function localAnswers(dir: string, limits: CacheLimits, warn?: (text: string) =>
     },
   };
 }
+
+/** Lookups from which a listing of the folder (stopped at its first entry) costs less than a look a key. */
+const LIST_FROM_KEYS = 8;
 
 /** What is at dir: nothing, a folder (not a link), or anything else (a link, or unreadable: each read finds out for itself). */
 function folderKind(dir: string): 'none' | 'folder' | 'other' {
@@ -121,8 +126,9 @@ function localLedger(stateDir: string, now: () => number): LedgerPort {
     async record(scope, at) {
       logOf(scope).record(at);
     },
+    recordInTurn: (scope, at) => logOf(scope).recordSoon(at),
     async noteRateLimit(scope, facts) {
-      logOf(scope).noteRateLimit(facts);
+      logOf(scope).noteRateLimitInTurn(facts); // with the turn's request lines: one write
     },
     async count(scope, since, at) {
       const log = logs.get(`${scope.keyFingerprint}\n${scope.baseUrl}`);
