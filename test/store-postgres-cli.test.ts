@@ -134,75 +134,28 @@ describe.skipIf(!available)('rep with a PostgreSQL store', () => {
     await server.close();
   });
 
-  it('the database stopped mid-batch: the process goes on; every printed name is in the history or named in a warning', async () => {
-    const names = ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'];
+  /**
+   * A batch of `names` at concurrency 1 by the built rep (the driver's own write after a close ended the
+   * process; the bundle guards it), through `storePort`; `fault` runs while the API holds `faultAt`'s answer.
+   */
+  async function batchWithFault(names: string[], faultAt: string, storePort: number, timeout: string, fault: () => void) {
     let resume!: () => void;
-    const stopped = new Promise<void>((resolve) => (resume = resolve));
+    const faulted = new Promise<void>((resolve) => (resume = resolve));
     const server = (await startFaultServer()).always('/api/audit', (request) => ({
       body: { name: request.q, score: 70, sources: [] },
-      ...(request.q === 'n4' ? { after: stopped } : {}),
+      ...(request.q === faultAt ? { after: faulted } : {}),
     }));
     const database = await cluster.createDatabase();
-    const store = `postgres://postgres@127.0.0.1:${cluster.port}/${database}?sslmode=disable`;
+    const store = `postgres://postgres@127.0.0.1:${storePort}/${database}?sslmode=disable`;
     const env = { REP_BASE_URL: server.baseUrl.href, REP_API_KEY: KEY, REP_STORE: store, PGPASSWORD: ADMIN_PASSWORD };
     const home = makeTempHome();
     try {
       const file = join(home.dir, 'names.txt');
       writeFileSync(file, `${names.join('\n')}\n`);
-      // The built rep: the driver's own write after a close ended the process (the bundle guards it).
-      const args = ['--retries', '0', '--timeout', '3', 'audit', '--file', file, '--concurrency', '1', '--format', 'ndjson'];
+      const args = ['--retries', '0', '--timeout', timeout, 'audit', '--file', file, '--concurrency', '1', '--format', 'ndjson'];
       const run = runCli(args, { home, env, killAfterMs: 60_000 });
-      await server.arrival((request) => request.q === 'n4');
-      cluster.stop();
-      resume();
-      const result = await run;
-      cluster.start();
-      expect(
-        [
-          result.code,
-          result.stdout
-            .trim()
-            .split('\n')
-            .map((line) => JSON.parse(line).result?.name),
-        ],
-        result.stderr,
-      ).toEqual([0, names]);
-      const lost = /rep: warning: cannot record the scores? of (.+) in the history in the postgres store/.exec(result.stderr)?.[1];
-      expect(lost, result.stderr).toBeDefined();
-      const recorded = await cluster.admin((sql) => sql<Array<{ name: string }>>`select name from rep_history order by name`, database);
-      const told = lost!.split(/, | and /);
-      expect(told).toEqual(expect.arrayContaining(['n4', 'n5', 'n6']));
-      expect([...recorded.map((row) => row.name), ...told].sort()).toEqual(names);
-    } finally {
-      home.cleanup();
-      await server.close();
-    }
-  });
-
-  it('the store stops answering mid-batch (a partition): it is asked once more, not again for each name', async () => {
-    const names = Array.from({ length: 16 }, (_, i) => `p${i + 1}`);
-    let resume!: () => void;
-    const cut = new Promise<void>((resolve) => (resume = resolve));
-    const server = (await startFaultServer()).always('/api/audit', (request) => ({
-      body: { name: request.q, score: 70, sources: [] },
-      ...(request.q === 'p3' ? { after: cut } : {}),
-    }));
-    const relay = await startRelay(cluster.port);
-    const database = await cluster.createDatabase();
-    const env = {
-      REP_BASE_URL: server.baseUrl.href,
-      REP_API_KEY: KEY,
-      REP_STORE: `postgres://postgres@127.0.0.1:${relay.port}/${database}?sslmode=disable`,
-      PGPASSWORD: ADMIN_PASSWORD,
-    };
-    const home = makeTempHome();
-    try {
-      const file = join(home.dir, 'names.txt');
-      writeFileSync(file, `${names.join('\n')}\n`);
-      const args = ['--retries', '0', '--timeout', '1', 'audit', '--file', file, '--concurrency', '1', '--format', 'ndjson'];
-      const run = runCli(args, { home, env, killAfterMs: 60_000 });
-      await server.arrival((request) => request.q === 'p3');
-      relay.cut();
+      await server.arrival((request) => request.q === faultAt);
+      fault();
       resume();
       const result = await run;
       const printed = result.stdout
@@ -210,18 +163,35 @@ describe.skipIf(!available)('rep with a PostgreSQL store', () => {
         .split('\n')
         .map((line) => JSON.parse(line).result?.name);
       expect([result.code, printed], result.stderr).toEqual([0, names]);
-      expect(result.stderr).toContain(
-        `rep: warning: cannot reach the store at postgres@127.0.0.1:${relay.port}/${database}: no answer in time; going on without it`,
-      );
       const lost = /rep: warning: cannot record the scores? of (.+) in the history in the postgres store/.exec(result.stderr)?.[1];
-      expect(lost?.split(/, | and /), result.stderr).toEqual(expect.arrayContaining(names.slice(2)));
-      // What was under way when it went, and what came in the connect timeout, each try a connection
-      // (at most the pool's 10); the names after that, none (without the pause: 2-4 a name, 1 s each).
-      expect(relay.connectionsSinceCut, result.stderr).toBeLessThanOrEqual(10);
+      expect(lost, result.stderr).toBeDefined();
+      return { database, stderr: result.stderr, told: lost!.split(/, | and /) };
     } finally {
       home.cleanup();
-      await relay.close();
       await server.close();
+    }
+  }
+
+  it('the database stopped mid-batch: the process goes on; every printed name is in the history or named in a warning', async () => {
+    const names = ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'];
+    const { database, told } = await batchWithFault(names, 'n4', cluster.port, '3', () => cluster.stop()).finally(() => cluster.start());
+    const recorded = await cluster.admin((sql) => sql<Array<{ name: string }>>`select name from rep_history order by name`, database);
+    expect(told).toEqual(expect.arrayContaining(['n4', 'n5', 'n6']));
+    expect([...recorded.map((row) => row.name), ...told].sort()).toEqual(names);
+  });
+
+  it('the store stops answering mid-batch (a partition): it is asked once more, not again for each name', async () => {
+    const names = Array.from({ length: 16 }, (_, i) => `p${i + 1}`);
+    const relay = await startRelay(cluster.port);
+    try {
+      const { database, stderr, told } = await batchWithFault(names, 'p3', relay.port, '1', () => relay.cut());
+      expect(stderr).toContain(`rep: warning: cannot reach the store at postgres@127.0.0.1:${relay.port}/${database}: no answer in time; going on without it`);
+      expect(told, stderr).toEqual(expect.arrayContaining(names.slice(2)));
+      // What was under way when it went, and what came in the connect timeout, each try a connection
+      // (at most the pool's 10); the names after that, none (without the pause: 2-4 a name, 1 s each).
+      expect(relay.connectionsSinceCut, stderr).toBeLessThanOrEqual(10);
+    } finally {
+      await relay.close();
     }
   });
 
