@@ -51,8 +51,6 @@ const LEAVES = [
   // A batch (`audit --file`, several names) and its summary.
   { name: 'batch', entries: ['src/batch/run.ts'], takesCore: true },
   { name: 'batch-output', entries: ['src/output/batch.ts'], takesCore: true },
-  // The file worker's thread, started only once a run has made many file writes (a long batch).
-  { name: 'file-worker', entries: ['src/state/file-worker.ts'], takesCore: true },
   // Commands other than the lookups, and the help topics.
   { name: 'history', entries: ['src/commands/history.ts'], takesCore: true },
   { name: 'report', entries: ['src/commands/report.ts'], takesCore: true },

@@ -13,8 +13,7 @@ import { ensurePrivateDir, folderForeignness, foreignnessOnce } from '../local-f
 import { countPut, ENTRY_EXTENSION, listEntries, removeEntries, removeFile, touchEntry } from './answer-cache-dir.js';
 import { CACHE_LIMITS, type CacheLimits } from './cache-limits.js';
 import type { AnswerHeaders } from '../store/answer-freshness.js';
-import { readPrivateFile, writePrivateFileAsync } from './files.js';
-import { createPrivateFileSoon } from './file-writes.js';
+import { createPrivateFile, readPrivateFile, writePrivateFileAsync } from './files.js';
 import { keyId } from './requests.js';
 import { checksum, hash53, sha256Hex } from './ids.js';
 import { NumberTable } from './number-table.js';
@@ -286,12 +285,12 @@ export async function writeEntry(
     // already there is replaced whole, so a reader of that one never misses.
     let made: boolean;
     try {
-      made = await createPrivateFileSoon(path, text);
+      made = createPrivateFile(path, text);
     } catch (error) {
       // The folder went meanwhile (a `rep cache clear` elsewhere, a cleaner): made again, once.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       ensurePrivateDir(dir);
-      made = await createPrivateFileSoon(path, text);
+      made = createPrivateFile(path, text);
     }
     if (!made) await writePrivateFileAsync(path, text);
     await countPut(dir, limits, protectedSince);

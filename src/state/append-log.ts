@@ -4,7 +4,7 @@
 // - An append is one write() with O_APPEND (the kernel puts it whole at the end), never through a link
 //   (O_NOFOLLOW) nor into a FIFO (O_NONBLOCK, then fstat), to a file made 0600. After writing, the
 //   path is checked to still name the file written to; if a rewrite renamed another into place
-//   meanwhile, the text is written again there. (Defined in file-ops.ts, which a worker thread runs too.)
+//   meanwhile, the text is written again there.
 // - A rewrite (under a lock per log) reads the file, links it aside, renames the kept text into place,
 //   copies the tail appended to the old file since the read, and only then lets the aside go. A rewrite
 //   killed at any moment leaves the aside, which the next rewrite of that log (or recoverRewrites)
@@ -12,6 +12,7 @@
 import {
   closeSync,
   constants,
+  fchmodSync,
   fstatSync,
   linkSync,
   lstatSync,
@@ -26,11 +27,18 @@ import {
 } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { ensurePrivateDir, fdId, fileId, pathId, readFrom, readLocalFile } from '../local-file.js';
-import { inPlace, type FileOps } from './file-ops.js';
 import { STALE_MS, writePrivateFile } from './files.js';
 import { randomHex } from './ids.js';
 
-export type { LogWriter } from './file-ops.js';
+/** A log kept open for many appends (the ledger's, a line a request). */
+export interface LogWriter {
+  /** Writes text at the end of the log (one write; again if a rewrite replaced the file meanwhile); the log's size after. Throws when it cannot. */
+  append(text: Buffer): number;
+  /** The file the path named at the last append's check (pathId's form) and its size then; undefined before one. */
+  lastChecked(): { id: string; size: number } | undefined;
+  /** Closes the file; append() after it opens it again. */
+  close(): void;
+}
 
 export interface RewriteOptions {
   /** The folder the old file is linked into until its tail is copied (made 0700); its lock is there too. */
@@ -50,14 +58,52 @@ export interface RewriteOptions {
 /** What a rewrite did: 'busy' when another process's rewrite holds the log (or replaced it first). */
 export type RewriteOutcome = 'rewritten' | 'unchanged' | 'busy' | 'missing';
 
+/** Rewrites after a rewrite renamed the file under an appender; more means something else keeps renaming it. */
+const APPEND_ATTEMPTS = 8;
 /** An aside's name: the log's name before its extension, the tag, a random word, the log's extension. */
 const ASIDE_NAME = /^([^.]+)\.([0-9a-z]+)\.[0-9a-f]+(\.[0-9a-z]+)$/;
 
-/** A writer for the log at path (file-ops.ts): the file stays open between appends, its identity read once. */
-export const openLogWriter: FileOps['openLogWriter'] = inPlace.openLogWriter;
+/** A writer for the log at path: the file stays open between appends, its identity read once. */
+export function openLogWriter(path: string): LogWriter {
+  let open: { fd: number; id: string } | undefined;
+  let checked: { id: string; size: number } | undefined;
+  const close = () => {
+    const fd = open?.fd;
+    open = undefined;
+    if (fd !== undefined) closeSync(fd);
+  };
+  return {
+    append(text) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          open ??= openForAppend(path);
+          const written = writeSync(open.fd, text);
+          if (written !== text.length) throw new Error(`only ${written} of ${text.length} bytes could be written to ${path}`);
+        } catch (error) {
+          close();
+          throw error;
+        }
+        // One lstat: the file the path names now (a rewrite renames another into place) and its size.
+        const now = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+        checked = now && { id: fileId(now), size: Number(now.size) };
+        if (checked?.id === open.id || attempt >= APPEND_ATTEMPTS) return checked?.size ?? 0;
+        close(); // written to a file no longer there: again, into the one that is
+      }
+    },
+    lastChecked: () => checked,
+    close,
+  };
+}
 
 /** Appends text at the end of the log (created 0600), again if a rewrite replaced the file meanwhile; the size after. Throws when it cannot. */
-export const appendToLog: FileOps['appendToLog'] = inPlace.appendToLog;
+export function appendToLog(path: string, text: Buffer): number {
+  const writer = openLogWriter(path);
+  try {
+    return writer.append(text);
+  } finally {
+    writer.close();
+  }
+}
 
 /** The log's text ('' when there is none); only a regular file of this user's, never through a link. Throws when it cannot be read. */
 export function readLog(path: string, maxBytes: number): string {
@@ -163,6 +209,20 @@ function recoverStem(asideDir: string, stem: string, path: string, options: Pick
     const back = options.recover(readLog(aside, options.maxBytes), readLog(path, options.maxBytes), match[2]!);
     if (back.length > 0) appendToLog(path, Buffer.from(back));
     unlinkSync(aside);
+  }
+}
+
+function openForAppend(path: string): { fd: number; id: string } {
+  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+  try {
+    // One fstat tells the kind, the mode and which file this is (for the check after each write).
+    const stat = fstatSync(fd, { bigint: true });
+    if (!stat.isFile()) throw Object.assign(new Error(`ENOTREG: not a regular file, open '${path}'`), { code: 'ENOTREG' });
+    if ((stat.mode & 0o077n) !== 0n) fchmodSync(fd, 0o600); // a file restored by a CI cache may come back 0644
+    return { fd, id: fileId(stat) };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
   }
 }
 

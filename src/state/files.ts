@@ -4,7 +4,6 @@
 import { chmodSync, lstatSync, opendirSync, rename, renameSync, rmSync, writeFile, writeFileSync, type Dir } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LocalFileError, readLocalFile } from '../local-file.js';
-import { inPlace, type FileOps } from './file-ops.js';
 import { randomHex } from './ids.js';
 
 /** What reading a private file found: its text, or why there is none. */
@@ -71,9 +70,16 @@ export async function writePrivateFileAsync(path: string, text: string): Promise
  * (EEXIST; a link included, never followed), which writePrivateFileAsync then replaces whole. A reader
  * may meet the new file before its last byte: only for files whose readers find a cut-off one by
  * its checksum (the answer cache's entries), and take it for a miss. Throws on any other failure.
- * (Defined in file-ops.ts; file-writes.ts's createPrivateFileSoon makes it on the file worker's thread.)
  */
-export const createPrivateFile: FileOps['createPrivateFile'] = inPlace.createPrivateFile;
+export function createPrivateFile(path: string, text: string): boolean {
+  try {
+    writeFileSync(path, text, { mode: 0o600, flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
 
 /** A temporary name beside path that no other process or call picks. */
 function tempPathFor(path: string): string {

@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { ensurePrivateDir, fileId, readLocalFile } from '../../local-file.js';
 import { removeStaleFiles } from '../../state/files.js';
 import { parsePoint } from '../../state/history.js';
-import { appendToLogSoon } from '../../state/file-writes.js';
-import { openLogWriter, readLog, recoverRewrites, rewriteLog, type LogWriter } from '../../state/append-log.js';
+import { appendToLog, openLogWriter, readLog, recoverRewrites, rewriteLog, type LogWriter } from '../../state/append-log.js';
 import { DigestSet } from '../../state/digest-set.js';
 import { sha256Hex } from '../../state/ids.js';
 import { compareNames, nameKey, pointKeys } from '../policy.js';
@@ -178,21 +177,15 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
       }
       // The index first: a point is never where no index line leads (a line without points is harmless).
       if (newIndex.length > 0) appendToIndex(Buffer.from(newIndex.map((line) => `${line}\n`).join('')));
-      // No read of the series to skip ids it holds: readers take each id once (an append stays flat as a
-      // series grows). A long batch's go to the file worker's thread together (file-writes.ts).
-      const appends = [...bySeries].map(async ([path, list]) => {
-        const text = onePerId(list)
-          .map((point) => `${JSON.stringify(point)}\n`)
-          .join('');
-        try {
-          await appendToLogSoon(path, text);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-          ensureSeriesDir(); // the folder went meanwhile: made again, once
-          await appendToLogSoon(path, text);
-        }
-      });
-      for (const outcome of await Promise.allSettled(appends)) if (outcome.status === 'rejected') throw outcome.reason;
+      // No read of the series to skip ids it holds: readers take each id once (an append stays flat as a series grows).
+      for (const [path, list] of bySeries) {
+        const text = Buffer.from(
+          onePerId(list)
+            .map((point) => `${JSON.stringify(point)}\n`)
+            .join(''),
+        );
+        appendAgainIfGone(() => appendToLog(path, text));
+      }
     },
 
     close: closeIndex,
