@@ -4,7 +4,7 @@
 // brings it to the count the last measurement allows renames it away (only one process can), measures
 // the folder, evicts the least recently used and writes down what is left (.usage), so the folder is
 // listed a few times per batch, not every N puts.
-import { closeSync, constants, fstatSync, lstatSync, lutimesSync, opendirSync, openSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, lutimesSync, openSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { type CacheLimits, type CacheUsage, diskBytes, evictionVictims, putsBeforeCheck } from './cache-limits.js';
 import { forEachName, readPrivateFile, removeStaleFiles, writePrivateFile } from './files.js';
@@ -57,22 +57,13 @@ function entryFile(dir: string, name: string): EntryFile | undefined {
 /**
  * Whether dir has a name an entry could have, read until the first one: a folder that has none (a first
  * batch's, which holds only the code cache) answers many lookups with one listing, not a look each.
- * True when it cannot tell. Never throws.
+ * True when it cannot tell (gone meanwhile: none). Never throws.
  */
 export function holdsEntries(dir: string): boolean {
-  let listing: ReturnType<typeof opendirSync>;
   try {
-    listing = opendirSync(dir);
+    return forEachName(dir, (name) => ENTRY_NAME.test(name));
   } catch {
     return true;
-  }
-  try {
-    for (let entry = listing.readSync(); entry !== null; entry = listing.readSync()) if (ENTRY_NAME.test(entry.name)) return true;
-    return false;
-  } catch {
-    return true;
-  } finally {
-    listing.closeSync();
   }
 }
 

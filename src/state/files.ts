@@ -115,18 +115,20 @@ export function removeStaleFiles(dir: string, isLeftover: (name: string) => bool
 /**
  * Calls fn with each name in dir as the listing reads it, a few at a time: a folder of 100,000 answers
  * or series is never held as one array of names (which lived long enough for V8 to promote it). None when
- * dir does not exist; throws when it cannot be read.
+ * dir does not exist; throws when it cannot be read. fn returning true stops the listing there; whether
+ * one did.
  */
-export function forEachName(dir: string, fn: (name: string) => void): void {
+export function forEachName(dir: string, fn: (name: string) => unknown): boolean {
   let listing: Dir;
   try {
     listing = opendirSync(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
   }
   try {
-    for (let entry = listing.readSync(); entry !== null; entry = listing.readSync()) fn(entry.name);
+    for (let entry = listing.readSync(); entry !== null; entry = listing.readSync()) if (fn(entry.name) === true) return true;
+    return false;
   } finally {
     listing.closeSync();
   }
