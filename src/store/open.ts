@@ -56,7 +56,7 @@ export function machineId(home: string): string {
 function lazyPostgresStore(options: PostgresStoreOptions): Store {
   let opened: Promise<Store> | undefined;
   const store = () => (opened ??= import('./postgres/index.js').then(({ openPostgresStore }) => openPostgresStore(options)));
-  const ledger = later(async () => (await store()).ledger, LEDGER_METHODS);
+  const ledger: LedgerPort = later<Omit<LedgerPort, 'recordInTurn'>>(async () => (await store()).ledger, LEDGER_METHODS);
   return {
     answers: later(async () => (await store()).answers, ANSWER_METHODS),
     // Nothing recorded yet, nothing to settle.
@@ -87,7 +87,7 @@ const LEDGER_METHODS: Record<Exclude<keyof LedgerPort, 'recordInTurn'>, true> = 
 const HISTORY_METHODS: Record<keyof HistoryPort, true> = { append: true, previous: true, range: true, names: true, prune: true, stats: true };
 
 /** A port whose every method waits for the real one (all of a port's methods are async). */
-function later<T extends object>(port: () => Promise<T>, methods: Partial<Record<keyof T, true>>): T {
+function later<T extends object>(port: () => Promise<T>, methods: Record<keyof T, true>): T {
   const entries = Object.keys(methods).map((name) => [
     name,
     async (...args: unknown[]) => {

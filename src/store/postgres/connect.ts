@@ -78,13 +78,6 @@ function sslOption(target: StoreTarget): Options<Record<string, never>>['ssl'] {
 
 const CONNECTION_LOST = new Set(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'ECONNRESET', 'EPIPE', '57P01', '57P02', '57P03']);
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOENT', 'ENOTFOUND', 'EAI_AGAIN', 'CONNECT_TIMEOUT', 'ETIMEDOUT']);
-
-/** Whether no connection could be made (refused, not resolving, no answer in time): storeError's 'unreachable'. */
-export function unreachable(error: unknown): boolean {
-  return UNREACHABLE.has(String((error as { code?: unknown })?.code));
-}
-
 /** Whether the connection went away under a statement (the database restarted, a backend was ended). */
 export function connectionLost(error: unknown): boolean {
   return CONNECTION_LOST.has(String((error as { code?: unknown })?.code));

@@ -4,7 +4,7 @@
 // Reads carry their values as literals, not parameters: Postgres.js asks the server to describe a
 // statement with parameters before it sends them, a round trip more for each.
 import type { Sql } from 'postgres';
-import { connect, unreachable, type ConnectOptions, type Pool } from './connect.js';
+import { connect, storeError, type ConnectOptions, type Pool } from './connect.js';
 import { stopReading } from './early.js';
 import { migrate, SCHEMA_VERSION, VERSION_QUERY } from './schema.js';
 import type { StoreTarget } from './url.js';
@@ -30,7 +30,7 @@ export function openSession(target: StoreTarget, options: ConnectOptions): Sessi
   /** The check, kept; one that could not reach the database is forgotten, so a later call connects again. */
   const check = (checking: Promise<Sql>): Promise<Sql> => {
     const kept: Promise<Sql> = checking.catch((error: unknown) => {
-      if (checked === kept && unreachable(error)) checked = undefined;
+      if (checked === kept && storeError(error, target, 'connect').failure === 'unreachable') checked = undefined;
       throw error;
     });
     checked = kept;
