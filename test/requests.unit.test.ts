@@ -129,7 +129,7 @@ describe('what is refused, not counted as nothing', () => {
     const log = openRequestLog(stateDir, ID, () => NOW, BASE);
     const file = () => join(stateDir, 'requests', readdirSync(join(stateDir, 'requests'))[0]!);
     let written = 0;
-    const requests = [log.recordSoon(NOW), log.recordSoon(NOW + 1)].map((done) => done.then(() => (written += 1)));
+    const requests = [log.recordInTurn(NOW), log.recordInTurn(NOW + 1)].map((done) => done.then(() => (written += 1)));
     log.noteRateLimitInTurn({ limit: 100, remaining: 99 });
     log.noteRateLimitInTurn({ limit: 100, remaining: 98 }); // the turn's newest: the one written
     expect([existsSync(join(stateDir, 'requests')), written]).toEqual([false, 0]);

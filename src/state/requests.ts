@@ -40,14 +40,14 @@ export interface RequestLog {
    * failed write is flush's to tell). Never rejects. The request waits for it: a run killed once the
    * request went has its line.
    */
-  recordSoon(nowMs: number): Promise<void>;
+  recordInTurn(nowMs: number): Promise<void>;
   /** The start of the minute of the oldest request at or after sinceMs (never before sinceMs). */
   oldestSince(sinceMs: number): number | undefined;
   /** Requests (every run's) since sinceMs, the oldest one's minute, and how many runs sent them. */
   countSince(sinceMs: number): { requests: number; oldestAt?: number; contributors: number };
   noteRateLimit(info: Omit<RateLimitSnapshot, 'seenAt'> & { seenAt?: number }): void;
   /**
-   * noteRateLimit, its line written with this turn's lines of recordSoon (at the turn's end, or by flush),
+   * noteRateLimit, its line written with this turn's lines of recordInTurn (at the turn's end, or by flush),
    * and only the turn's newest facts: a batch's answers each carry them, and only the newest is read.
    */
   noteRateLimitInTurn(info: Omit<RateLimitSnapshot, 'seenAt'> & { seenAt?: number }): void;
@@ -130,7 +130,7 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
     sent += 1;
     return `{"id":"${runId}-${++seq}","at":${at}}\n`;
   };
-  /** This turn's request lines (recordSoon's) and who waits for them, and its newest facts' line (only the newest counts). */
+  /** This turn's request lines (recordInTurn's) and who waits for them, and its newest facts' line (only the newest counts). */
   let soon: { text: string; facts: string; waiting: Array<() => void> } | undefined;
   const saveSoon = () => {
     const group = soon;
@@ -160,7 +160,7 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
       const line = requestLine(nowMs);
       if (line) save(line);
     },
-    recordSoon(nowMs) {
+    recordInTurn(nowMs) {
       const line = requestLine(nowMs);
       if (!line) return Promise.resolve();
       return new Promise((resolve) => {

@@ -126,7 +126,7 @@ function localLedger(stateDir: string, now: () => number): LedgerPort {
     async record(scope, at) {
       logOf(scope).record(at);
     },
-    recordInTurn: (scope, at) => logOf(scope).recordSoon(at),
+    recordInTurn: (scope, at) => logOf(scope).recordInTurn(at),
     async noteRateLimit(scope, facts) {
       logOf(scope).noteRateLimitInTurn(facts); // with the turn's request lines: one write
     },
