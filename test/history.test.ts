@@ -52,7 +52,7 @@ describe('the history of an audit run', () => {
       [2, 74.5],
     ] as const) {
       clock.now = T0 + day * DAY;
-      run.record('blue bottle', answer(score));
+      await run.record('blue bottle', answer(score));
     }
     await run.settle();
     expect((await all(store)).map(({ id: _id, ...rest }) => rest)).toEqual(
@@ -73,7 +73,7 @@ describe('the history of an audit run', () => {
     const folder = join(root, 'ci-cache', 'scores');
     const stateDir = join(root, 'state');
     const { run } = auditRun({ REP_HISTORY_FILE: folder }, stateDir);
-    run.record('Blue Bottle', answer(80));
+    await run.record('Blue Bottle', answer(80));
     await run.settle();
     const [series] = readdirSync(join(folder, 'series'));
     expect(statSync(join(folder, 'series', series!)).mode & 0o777).toBe(0o600);
@@ -94,7 +94,7 @@ describe('the history of an audit run', () => {
     const folder = join(stateDir, 'history', 'series');
     const file = join(folder, readdirSync(folder)[0]!);
     chmodSync(file, 0o644);
-    run.record('a', answer(2));
+    await run.record('a', answer(2));
     await run.settle();
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
@@ -122,11 +122,11 @@ describe('the history of an audit run', () => {
   it('an audit run never sees its own points: a name audited twice compares both times with the same point', async () => {
     const stateDir = join(tempDir(), 'state');
     const first = auditRun({}, stateDir);
-    first.run.record('Blue Bottle', answer(80));
+    await first.run.record('Blue Bottle', answer(80));
     await first.run.settle();
     const { run } = auditRun({}, stateDir, { now: T0 + DAY });
     expect((await run.previous('blue  BOTTLE'))?.score).toBe(80);
-    run.record('Blue Bottle', answer(70));
+    await run.record('Blue Bottle', answer(70));
     await run.settle();
     expect((await run.previous('Blue Bottle'))?.score).toBe(80);
     expect((await run.previous('blue bottle coffee'))?.score).toBe(80); // by the company's name too
@@ -146,16 +146,16 @@ describe('the history of an audit run', () => {
     };
     const deps = { now: () => T0, warn: () => {} };
     const run = openAuditHistory(deps, spy, 'h', BASE);
-    const a = run.record('Blue Bottle', answer(80))!; // also answers to its company name, blue bottle coffee
-    const b = run.record('Ritual', answer(70, 'Ritual Roasters'))!;
-    run.record('Sightglass', answer(60, 'Sightglass'));
+    const a = (await run.record('Blue Bottle', answer(80)))!; // also answers to its company name, blue bottle coffee
+    const b = (await run.record('Ritual', answer(70, 'Ritual Roasters')))!;
+    await run.record('Sightglass', answer(60, 'Sightglass'));
     await Promise.all([run.previous('blue bottle'), run.previous('Ritual Roasters'), run.previous('Acme', 'Blue Bottle Coffee'), run.previous('Acme')]);
     expect(asked).toEqual([[a.id], [b.id], [a.id], []]);
     await run.settle();
 
     asked.length = 0;
     const writeOnly = openAuditHistory(deps, spy, 'h', BASE, { reads: false });
-    writeOnly.record('Blue Bottle', answer(75));
+    await writeOnly.record('Blue Bottle', answer(75));
     await writeOnly.settle();
     expect(await writeOnly.previous('Blue Bottle')).toBeDefined(); // not told apart: such a run does not ask
     expect(asked).toEqual([[]]);
@@ -179,10 +179,10 @@ describe('the history of an audit run', () => {
     const folder = join(root, 'history');
     writeFileSync(folder, 'a file of the user where the history folder should be');
     const { run, warnings } = auditRun({}, root);
-    expect(run.record('x', { sources: [] })).toBeUndefined();
+    expect(await run.record('x', { sources: [] })).toBeUndefined();
     await run.settle();
     expect(warnings).toEqual([]);
-    run.record('x', answer(50));
+    await run.record('x', answer(50));
     await run.settle();
     expect(await run.previous('x')).toBeUndefined();
     const why = `the history path ${folder} is a file, not rep's history folder: it is left untouched`;

@@ -24,10 +24,12 @@ export interface AuditHistory {
    * that time: for a cached answer, the time it was fetched.
    */
   previous(query: string, name?: string, before?: number): Promise<HistoryPoint | undefined>;
-  /** Records a FRESHLY FETCHED answer (never a cache hit). The point, or undefined when the answer has no score. */
-  record(query: string, answer: AuditAnswer): HistoryPoint | undefined;
-  /** record(), settled once the point is written (or its failure noted for settle()): what is shown after it is in the history. */
-  recordWritten(query: string, answer: AuditAnswer): Promise<HistoryPoint | undefined>;
+  /**
+   * Records a FRESHLY FETCHED answer (never a cache hit), settling once the point is written (or its
+   * failure noted for settle()): what is shown after it is in the history. The point, or undefined when
+   * the answer has no score.
+   */
+  record(query: string, answer: AuditAnswer): Promise<HistoryPoint | undefined>;
   /** Waits for every record to be written (a failure was warned). */
   settle(): Promise<void>;
   /** Why a lookup could not read the history (each such lookup answered "no previous point"), if one could not. */
@@ -110,8 +112,7 @@ export function openAuditHistory(
       const nameText = name === undefined ? undefined : nameKey(name);
       return lookups({ baseUrl: base, queryKey: nameKey(query), ...(nameText ? { nameKey: nameText } : {}), before: until });
     },
-    record: (query, answer) => recordPoint(query, answer)?.point,
-    async recordWritten(query, answer) {
+    async record(query, answer) {
       const recorded = recordPoint(query, answer);
       await recorded?.written;
       return recorded?.point;

@@ -39,7 +39,7 @@ export async function startWatch(deps: Deps, limits: GateLimits, { showsChange =
     async see(query, view, fromCache) {
       const previous = readsPrevious ? await history?.previous(query, view.name, fromCache?.fetchedAt) : undefined;
       // Written before the answer is shown: a run killed once its line is printed has the point.
-      if (!fromCache) await history?.recordWritten(query, { name: view.name, score: view.score, scoreMax: view.scoreMax, sources: view.sources });
+      if (!fromCache) await history?.record(query, { name: view.name, score: view.score, scoreMax: view.scoreMax, sources: view.sources });
       const judged = evaluateGates({ name: view.name ?? query, score: view.score, previousScore: previous?.score }, limits);
       failures.push(...judged.map((failure) => failure.reason));
       return view.score === undefined ? undefined : changeFrom(previous, view.score);
