@@ -4,21 +4,28 @@
 import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connect } from '../src/store/postgres/connect.js';
-import { connectEarly, startupMessage, startsInTheClear, type EarlyConnection } from '../src/store/postgres/early.js';
+import { connectEarly, startupMessage, startsInTheClear, stopReading, type EarlyConnection } from '../src/store/postgres/early.js';
 import { openStore } from '../src/store/open.js';
 import { parseStoreUrl, type StoreTarget } from '../src/store/postgres/url.js';
 import { ADMIN_PASSWORD, postgresAvailable, sharedPostgres, type PostgresCluster } from './helpers/postgres.js';
 
-/** A loopback listener that keeps what each connection sent; it never answers. */
-async function recorder(): Promise<{ server: Server; port: number; received: () => Promise<Buffer>; closed: () => Promise<void> }> {
+/** A loopback listener that keeps what each connection sent; it never answers, or answers the first bytes with `reply` (and never closes). */
+async function recorder({
+  reply,
+}: {
+  reply?: Buffer;
+} = {}): Promise<{ server: Server; port: number; received: () => Promise<Buffer>; closed: () => Promise<void> }> {
   const chunks: Buffer[] = [];
   let connection: Socket | undefined;
   const connected = new Promise<Socket>((resolve) => {
     const server = createServer((socket) => {
       connection = socket;
-      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('data', (chunk) => {
+        if (reply && chunks.length === 0) socket.write(reply);
+        chunks.push(chunk);
+      });
       resolve(socket);
     });
     servers.push(server);
@@ -47,6 +54,15 @@ afterAll(() => {
 });
 
 const target = (url: string, env: Record<string, string> = {}): StoreTarget => parseStoreUrl(url, env);
+
+/** A server's ErrorResponse (protocol 3.0): severity, SQLSTATE and message. */
+function errorResponse(code: string, message: string): Buffer {
+  const body = Buffer.from(`SFATAL\0C${code}\0M${message}\0\0`);
+  const head = Buffer.alloc(5);
+  head.write('E', 0);
+  head.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([head, body]);
+}
 
 describe('the early startup message', () => {
   it('is the driver’s own, byte for byte, with settings and an application name', async () => {
@@ -93,6 +109,23 @@ describe('the early startup message', () => {
     expect(await listener.received()).toEqual(startupMessage(parseStoreUrl(url, {}, tmpdir()))); // out at once, before any use
     await store.close();
     await listener.closed(); // else this waits out the test's timeout
+  });
+
+  it('a connection refused before it was ready, its close not read yet, is closed as the store ends', async () => {
+    // A refusal (a database that is not there) whose close the process has not read when the store
+    // ends: paused, its socket stayed open, and the driver's connect timer with it held the process for
+    // the whole --timeout (30 s by default). The listener answers the startup message and never closes.
+    const listener = await recorder({ reply: errorResponse('3D000', 'database "d" does not exist') });
+    const connects = vi.spyOn(process.getBuiltinModule('node:net'), 'connect'); // counted, not replaced
+    try {
+      const store = openStore(`postgres://u@127.0.0.1:${listener.port}/d?sslmode=disable`, { connectNow: true, home: tmpdir(), timeout: 30 });
+      await expect(store.history.names('')).rejects.toThrow('database "d" does not exist');
+      await store.close();
+      expect(connects).toHaveBeenCalledTimes(1);
+      expect((connects.mock.results[0]!.value as Socket).destroyed).toBe(true);
+    } finally {
+      connects.mockRestore();
+    }
   });
 
   it('one that fails (nothing listening) fails as the driver’s own connection would: connection refused', async () => {
@@ -147,7 +180,12 @@ describe.skipIf(!available)('the early connection on a real server', () => {
         expect(taken).toHaveLength(1);
         expect(pool.sockets.has(taken[0]!)).toBe(true);
       } finally {
-        await pool.sql.end();
+        // Ready (the server said so): as the store ends (session.end) it is only paused, its close left unread.
+        const ended = pool.sql.end();
+        stopReading(taken[0]!);
+        expect([taken[0]!.isPaused(), taken[0]!.destroyed]).toEqual([true, false]);
+        taken[0]!.destroy(); // the close the driver waits for
+        await ended;
       }
     }
   });

@@ -26,12 +26,15 @@ export function openSocket(target: StoreTarget): Socket {
   // Readable; and pause() then stops reading at once (see stopReading). What arrives before the driver
   // listens (the server's answer to an early startup message) is held until it does, as a Readable would.
   let held: Buffer[] | undefined = [];
+  const state = { ready: false };
+  const untilReady = readyWatcher();
   const socket: Socket = connect({
     ...where,
     onread: {
       buffer: () => Buffer.allocUnsafe(READ_BYTES),
       callback: (bytes, buffer) => {
         const chunk = buffer.subarray(0, bytes) as Buffer;
+        if (!state.ready) state.ready = untilReady(chunk);
         if (held) held.push(chunk);
         else socket.emit('data', chunk);
         return true;
@@ -49,24 +52,54 @@ export function openSocket(target: StoreTarget): Socket {
       for (const chunk of chunks) socket.emit('data', chunk);
     });
   });
-  readsOnItsOwn.add(socket);
+  readsOnItsOwn.set(socket, state);
   return socket;
+}
+
+/**
+ * Follows the server's messages across reads (a type byte, then a length that counts itself and the
+ * body) until its first ReadyForQuery ('Z'): true once it came. A socket in the clear never asks for
+ * TLS, so the server's first byte starts a message.
+ */
+function readyWatcher(): (chunk: Buffer) => boolean {
+  let header: number[] = [];
+  let skip = 0;
+  return (chunk) => {
+    for (let at = 0; at < chunk.length; ) {
+      if (skip > 0) {
+        const taken = Math.min(skip, chunk.length - at);
+        skip -= taken;
+        at += taken;
+        continue;
+      }
+      header.push(chunk[at++]!);
+      if (header.length < 5) continue;
+      if (header[0] === 0x5a) return true;
+      skip = ((header[1]! << 24) | (header[2]! << 16) | (header[3]! << 8) | header[4]!) - 4;
+      header = [];
+    }
+    return false;
+  };
 }
 
 /** What one read of a socket in the clear may take (Node reads a stream 64 KiB at a time too). */
 const READ_BYTES = 64 * 1024;
 
-/** The sockets openSocket reads through `onread`. */
-const readsOnItsOwn = new WeakSet<Socket>();
+/** The sockets openSocket reads through `onread`, and whether the server has said it is ready on each. */
+const readsOnItsOwn = new WeakMap<Socket, { ready: boolean }>();
 
 /**
  * Reads no more from a socket the driver is done with (its Terminate sent): the server's close, once
  * read, would have Node destroy the socket, and net.js's destroy looks up process.stderr, which makes
- * the process's stderr stream, as the process ends and for nothing. A socket with TLS is
- * left as it was.
+ * the process's stderr stream, as the process ends and for nothing. A connection that never got to
+ * ready (refused: a database that is not there) is closed instead: the driver's connect timer runs
+ * until the socket closes, and with its close unread it held the process for the whole --timeout. A
+ * socket with TLS is left as it was.
  */
 export function stopReading(socket: Socket): void {
-  if (readsOnItsOwn.has(socket)) socket.pause();
+  const state = readsOnItsOwn.get(socket);
+  if (state?.ready) socket.pause();
+  else if (state) socket.destroy();
 }
 
 /** Whether the driver's first message on a new connection is its startup message (no TLS to ask for first). */
