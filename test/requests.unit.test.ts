@@ -146,7 +146,7 @@ describe('what is refused, not counted as nothing', () => {
     const { openRequestLog, readRequestStatus } = await ledger();
     const log = openRequestLog(stateDir, ID, () => NOW, BASE);
     log.record(NOW);
-    log.noteRateLimit({ limit: 100, remaining: 99 });
+    log.noteRateLimitInTurn({ limit: 100, remaining: 99 });
     log.flush();
     expect(readRequestStatus(stateDir, ID, NOW, BASE)).toMatchObject({ lastHour: 1, rateLimit: { limit: 100, remaining: 99, seenAt: NOW } });
   });

@@ -45,10 +45,10 @@ export interface RequestLog {
   oldestSince(sinceMs: number): number | undefined;
   /** Requests (every run's) since sinceMs, the oldest one's minute, and how many runs sent them. */
   countSince(sinceMs: number): { requests: number; oldestAt?: number; contributors: number };
-  noteRateLimit(info: Omit<RateLimitSnapshot, 'seenAt'> & { seenAt?: number }): void;
   /**
-   * noteRateLimit, its line written with this turn's lines of recordInTurn (at the turn's end, or by flush),
-   * and only the turn's newest facts: a batch's answers each carry them, and only the newest is read.
+   * The rate-limit facts an answer carried (dated now without seenAt), this run's newest at once; their
+   * line is written with this turn's lines of recordInTurn (at the turn's end, or by flush), and only
+   * the turn's newest facts: a batch's answers each carry them, and only the newest is read.
    */
   noteRateLimitInTurn(info: Omit<RateLimitSnapshot, 'seenAt'> & { seenAt?: number }): void;
   lastRateLimit(): RateLimitSnapshot | undefined;
@@ -174,10 +174,6 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
     },
     countSince(sinceMs) {
       return countOf(view().entries, sentTimes(), runId, sinceMs);
-    },
-    noteRateLimit(info) {
-      const line = factsLine(info);
-      if (line) save(line);
     },
     noteRateLimitInTurn(info) {
       const line = factsLine(info);
