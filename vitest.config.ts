@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestFirstSequencer } from './test/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -14,5 +15,7 @@ export default defineConfig({
     // Test files share a worker's module cache: each main() run is independent (test/main.test.ts), and
     // loading src/ and vitest afresh per file was about a quarter of the suite's CPU time.
     isolate: false,
+    // A fresh clone has no durations to order the files by: its first run starts the known slowest first.
+    sequence: { sequencer: SlowestFirstSequencer },
   },
 });

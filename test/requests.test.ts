@@ -49,11 +49,13 @@ describe('openRequestLog', () => {
     expect(readRequestStatus(dir, 'abc', NOW).lastHour).toBe(3);
   });
 
-  it('saves each request as it is sent (a kill loses none) in a 0600 file in a 0700 dir, read back by a new log', () => {
+  it('saves each request as it is sent (a kill loses none), and the facts at the turn’s end, in a 0600 file in a 0700 dir, read back by a new log', async () => {
     const log = openRequestLog(dir, 'abc', () => NOW);
     expect(() => statSync(dir)).toThrow();
     log.record(NOW);
-    log.noteRateLimit({ limit: 100, remaining: 42, resetAt: NOW + 600_000, seenAt: NOW });
+    expect(readRequestStatus(dir, 'abc', NOW)).toEqual({ lastHour: 1 });
+    log.noteRateLimitInTurn({ limit: 100, remaining: 42, resetAt: NOW + 600_000, seenAt: NOW });
+    await new Promise(setImmediate); // the turn's end, no flush
     expect(readRequestStatus(dir, 'abc', NOW)).toEqual({ lastHour: 1, rateLimit: { limit: 100, remaining: 42, resetAt: NOW + 600_000, seenAt: NOW } });
     expect(log.flush()).toBeUndefined();
     expect(statSync(join(dir, REQUESTS_DIR)).mode & 0o777).toBe(0o700);
@@ -71,18 +73,18 @@ describe('openRequestLog', () => {
   it('reads the files only when asked (a request only counts), then adds its own requests and facts to theirs', () => {
     const earlier = openRequestLog(dir, 'abc', () => NOW);
     earlier.record(NOW - 40 * MINUTE);
-    earlier.noteRateLimit({ limit: 100, remaining: 60, seenAt: NOW - 40 * MINUTE });
+    earlier.noteRateLimitInTurn({ limit: 100, remaining: 60, seenAt: NOW - 40 * MINUTE });
     earlier.flush();
     const log = openRequestLog(dir, 'abc', () => NOW);
     log.record(NOW - 5 * MINUTE); // a request of this run: nothing read yet
     // Another process writes meanwhile: read when asked, it counts too.
     const other = openRequestLog(dir, 'abc', () => NOW);
     other.record(NOW - 50 * MINUTE);
-    other.noteRateLimit({ limit: 100, remaining: 7, seenAt: NOW - MINUTE });
+    other.noteRateLimitInTurn({ limit: 100, remaining: 7, seenAt: NOW - MINUTE });
     other.flush();
     expect(log.oldestSince(NOW - HOUR)).toBe(NOW - 50 * MINUTE);
     expect(log.lastRateLimit()).toMatchObject({ remaining: 7 });
-    log.noteRateLimit({ limit: 100, remaining: 5, seenAt: NOW });
+    log.noteRateLimitInTurn({ limit: 100, remaining: 5, seenAt: NOW });
     expect(log.lastRateLimit()).toMatchObject({ remaining: 5 });
     log.flush();
     expect(readRequestStatus(dir, 'abc', NOW)).toMatchObject({ lastHour: 3, rateLimit: { remaining: 5 } });
@@ -90,13 +92,14 @@ describe('openRequestLog', () => {
 
   it('a rate limit seen before the files are read wins over theirs', () => {
     const other = openRequestLog(dir, 'abc', () => NOW);
-    other.noteRateLimit({ limit: 100, remaining: 50, seenAt: NOW - 30 * MINUTE });
+    other.noteRateLimitInTurn({ limit: 100, remaining: 50, seenAt: NOW - 30 * MINUTE });
     other.flush();
     const log = openRequestLog(dir, 'abc', () => NOW);
     log.record(NOW);
-    log.noteRateLimit({ limit: 100, remaining: 4, seenAt: NOW });
+    log.noteRateLimitInTurn({ limit: 100, remaining: 4, seenAt: NOW });
     expect(log.lastRateLimit()).toMatchObject({ remaining: 4 });
     expect(log.oldestSince(NOW - HOUR)).toBe(NOW);
+    log.flush(); // the turn's line, before the folder goes
   });
 
   it('stays small for 10,000 requests and drops what is older than an hour', () => {
@@ -154,7 +157,7 @@ describe('openRequestLog', () => {
     for (let run = 0; run < 15; run++) {
       const log = openRequestLog(dir, 'abc', () => NOW - 2 * HOUR);
       log.record(NOW - 2 * HOUR);
-      log.noteRateLimit({ remaining: run, seenAt: NOW - 2 * HOUR + run });
+      log.noteRateLimitInTurn({ remaining: run, seenAt: NOW - 2 * HOUR + run });
       log.flush();
     }
     const now = openRequestLog(dir, 'abc', () => NOW);
@@ -232,7 +235,7 @@ describe('the rate-limit facts and counts read back', () => {
   function mergeAfter(seenAts: number[], at: number): void {
     for (const seenAt of seenAts) {
       const log = openRequestLog(dir, 'abc', () => at);
-      log.noteRateLimit({ remaining: 1, seenAt });
+      log.noteRateLimitInTurn({ remaining: 1, seenAt });
       log.flush();
     }
     for (let run = seenAts.length; run < MANY_RUNS; run++) {
@@ -246,8 +249,8 @@ describe('the rate-limit facts and counts read back', () => {
     it('the newest snapshot wins, whichever process wrote it last', () => {
       const newer = openRequestLog(dir, 'abc', () => NOW);
       const older = openRequestLog(dir, 'abc', () => NOW);
-      newer.noteRateLimit({ remaining: 5, seenAt: NOW });
-      older.noteRateLimit({ remaining: 9, seenAt: NOW - MINUTE });
+      newer.noteRateLimitInTurn({ remaining: 5, seenAt: NOW });
+      older.noteRateLimitInTurn({ remaining: 9, seenAt: NOW - MINUTE });
       newer.flush();
       older.flush();
       expect(readRequestStatus(dir, 'abc', NOW).rateLimit).toEqual({ remaining: 5, seenAt: NOW });
@@ -257,7 +260,7 @@ describe('the rate-limit facts and counts read back', () => {
     it('of two seen at the same moment, the one read last wins', () => {
       for (const remaining of [1, 2]) {
         const log = openRequestLog(dir, 'abc', () => NOW);
-        log.noteRateLimit({ remaining, seenAt: NOW });
+        log.noteRateLimitInTurn({ remaining, seenAt: NOW });
         log.flush();
       }
       expect([1, 2]).toContain(readRequestStatus(dir, 'abc', NOW).rateLimit?.remaining);
@@ -265,10 +268,11 @@ describe('the rate-limit facts and counts read back', () => {
 
     it('are dated now when no time is given, and keep only sound numbers', () => {
       const log = openRequestLog(dir, 'abc', () => NOW);
-      log.noteRateLimit({ limit: 100, remaining: -1, resetAt: Number.NaN, windowSeconds: 3600 });
+      log.noteRateLimitInTurn({ limit: 100, remaining: -1, resetAt: Number.NaN, windowSeconds: 3600 });
       expect(log.lastRateLimit()).toEqual({ limit: 100, windowSeconds: 3600, seenAt: NOW });
-      log.noteRateLimit({ limit: 7, seenAt: -5 });
+      log.noteRateLimitInTurn({ limit: 7, seenAt: -5 });
       expect(log.lastRateLimit()).toEqual({ limit: 100, windowSeconds: 3600, seenAt: NOW });
+      log.flush(); // the turn's line, before the folder goes
     });
 
     it('are kept for 24 hours, not longer', () => {
@@ -281,7 +285,7 @@ describe('the rate-limit facts and counts read back', () => {
 
     it('the newest facts of each key are kept apart', () => {
       const other = openRequestLog(dir, 'def', () => NOW);
-      other.noteRateLimit({ remaining: 42, seenAt: NOW - HOUR });
+      other.noteRateLimitInTurn({ remaining: 42, seenAt: NOW - HOUR });
       other.flush();
       mergeAfter([NOW - 2 * HOUR, NOW - HOUR], NOW);
       expect(readRequestStatus(dir, 'abc', NOW).rateLimit).toEqual({ remaining: 1, seenAt: NOW - HOUR });
@@ -363,7 +367,7 @@ describe("an earlier rep's record files (requests/*.jsonl)", () => {
     const log = openRequestLog(dir, 'abc', () => NOW, BASE);
     expect(log.countSince(NOW - HOUR)).toEqual({ requests: 7, oldestAt: NOW - 30 * MINUTE, contributors: 3 });
     log.record(NOW);
-    log.noteRateLimit({ remaining: 59, seenAt: NOW });
+    log.noteRateLimitInTurn({ remaining: 59, seenAt: NOW });
     expect(log.flush()).toBeUndefined();
     expect(readRequestStatus(dir, 'abc', NOW, BASE)).toEqual({ lastHour: 8, rateLimit: { remaining: 59, seenAt: NOW } });
     expect(readRequestStatus(dir, 'abc', NOW + HOUR + MINUTE, BASE).lastHour).toBe(0);

@@ -2,7 +2,7 @@
 // window's bounds to the millisecond, which logs count for which base URL, a folder it must not trust,
 // and what is refused rather than counted as nothing. The module is loaded afresh for each test: its
 // names and sizes are constants made as it loads.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -56,10 +56,13 @@ describe('the window', () => {
     log.record(Number.NaN);
     log.record(NOW);
     expect(log.countSince(since)).toMatchObject({ requests: 2, contributors: 1 });
+    // The oldest counted request's minute starts the count: a run's own request 10 s into a minute.
+    log.record(NOW - 30 * 60_000 + 10_000);
+    expect(log.countSince(NOW - 40 * 60_000)).toEqual({ requests: 2, oldestAt: NOW - 30 * 60_000, contributors: 1 });
     log.flush();
-    // Read back by another process's log and by `rep status`'s reader: the same two.
-    expect(openRequestLog(stateDir, ID, () => NOW, BASE).countSince(since).requests).toBe(2);
-    expect(readRequestCount(stateDir, ID, NOW, BASE, since)).toMatchObject({ requests: 2, contributors: 1 });
+    // Read back by another process's log and by `rep status`'s reader: the same three.
+    expect(openRequestLog(stateDir, ID, () => NOW, BASE).countSince(since).requests).toBe(3);
+    expect(readRequestCount(stateDir, ID, NOW, BASE, since)).toMatchObject({ requests: 3, contributors: 1 });
   });
 
   it('a run’s requests folded into per-minute counts stop counting once their last minute is out of the window', async () => {
@@ -85,9 +88,9 @@ describe('which logs count', () => {
     record(ID, 'https://other.example.com/api', 2);
     record(ID, undefined, 4);
     record('fedcba9876543210', BASE, 8);
-    // A file that only looks like a log of the key is none of its logs.
-    writeFileSync(join(stateDir, 'requests', `${ID}-0000.log`), `{"id":"x-1","at":${NOW}}\n`, { mode: 0o600 });
-    writeFileSync(join(stateDir, 'requests', `${ID}.log.bak`), `{"id":"y-1","at":${NOW}}\n`, { mode: 0o600 });
+    // A file that only looks like a log of the key is none of its logs, though its lines would count.
+    const lookAlikes = [`${ID}-0000.log`, `${ID}.log.bak`, `${ID}0-0123456789abcdef.log`, `${ID}-0123456789abcdef.log.log`, `${ID}.old.log`, `${ID}.log.1.log`];
+    for (const [n, name] of lookAlikes.entries()) writeFileSync(join(stateDir, 'requests', name), `{"id":"ee${n}-1","at":${NOW}}\n`, { mode: 0o600 });
     const since = NOW - HOUR;
     expect(readRequestCount(stateDir, ID, NOW, BASE, since).requests).toBe(1 + 4);
     expect(readRequestCount(stateDir, ID, NOW, undefined, since).requests).toBe(1 + 2 + 4);
@@ -146,8 +149,166 @@ describe('what is refused, not counted as nothing', () => {
     const { openRequestLog, readRequestStatus } = await ledger();
     const log = openRequestLog(stateDir, ID, () => NOW, BASE);
     log.record(NOW);
-    log.noteRateLimit({ limit: 100, remaining: 99 });
+    log.noteRateLimitInTurn({ limit: 100, remaining: 99 });
     log.flush();
     expect(readRequestStatus(stateDir, ID, NOW, BASE)).toMatchObject({ lastHour: 1, rateLimit: { limit: 100, remaining: 99, seenAt: NOW } });
+  });
+});
+
+describe('a run’s log, open and closed', () => {
+  /** How many of this process's descriptors are open on `path` (Linux's /proc). */
+  const openOn = (path: string) =>
+    readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === path;
+      } catch {
+        return false; // closed meanwhile (readdir's own)
+      }
+    }).length;
+
+  it('a turn holding a request at a time that is no number writes the sound one alone, and counts it once', async () => {
+    const { openRequestLog, readRequestStatus } = await ledger();
+    const log = openRequestLog(stateDir, ID, () => NOW, BASE);
+    await Promise.all([log.recordInTurn(Number.NaN), log.recordInTurn(NOW)]);
+    const [name] = readdirSync(join(stateDir, 'requests'));
+    const lines = readFileSync(join(stateDir, 'requests', name!), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([{ id: expect.stringMatching(/^[0-9a-f]{16}-1$/), at: NOW }]);
+    expect(readRequestStatus(stateDir, ID, NOW, BASE)).toStrictEqual({ lastHour: 1 });
+    expect(log.flush()).toBeUndefined();
+  });
+
+  it.skipIf(!existsSync('/proc/self/fd'))('stays open once for the run however many requests it sends, and flush closes it', async () => {
+    const { openRequestLog } = await ledger();
+    const log = openRequestLog(stateDir, ID, () => NOW, BASE);
+    for (let i = 0; i < 50; i++) log.record(NOW);
+    await Promise.all([log.recordInTurn(NOW), log.recordInTurn(NOW)]);
+    const [name] = readdirSync(join(stateDir, 'requests'));
+    const path = join(stateDir, 'requests', name!);
+    expect(openOn(path)).toBe(1);
+    expect(log.flush()).toBeUndefined();
+    expect(openOn(path)).toBe(0);
+    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean)).toHaveLength(52);
+  });
+
+  it('a close that fails (a deferred write error, as NFS reports one) is told by flush, which never throws', async () => {
+    let failClose = false;
+    vi.doMock('node:fs', async (importOriginal) => {
+      const fs = await importOriginal<typeof import('node:fs')>();
+      const closeSync = (fd: number) => {
+        fs.closeSync(fd);
+        if (failClose) throw Object.assign(new Error('EIO: i/o error, close'), { code: 'EIO' });
+      };
+      return { ...fs, default: { ...fs, closeSync }, closeSync };
+    });
+    try {
+      const { openRequestLog } = await ledger();
+      const log = openRequestLog(stateDir, ID, () => NOW, BASE);
+      log.record(NOW);
+      failClose = true;
+      expect(log.flush()).toMatchObject({ code: 'EIO' });
+      failClose = false;
+      expect(log.flush()).toMatchObject({ code: 'EIO' }); // said again at a second flush, not lost
+    } finally {
+      vi.doUnmock('node:fs');
+      vi.resetModules();
+    }
+  });
+
+  it('a turn whose write fails never rejects: each request goes on, and flush says why', async () => {
+    const { openRequestLog } = await ledger();
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(join(stateDir, 'requests'), 'not a folder');
+    const log = openRequestLog(stateDir, ID, () => NOW, BASE);
+    log.noteRateLimitInTurn({ limit: 100, remaining: 3 });
+    await expect(Promise.all([log.recordInTurn(NOW), log.recordInTurn(NOW)])).resolves.toEqual([undefined, undefined]);
+    expect(String(log.flush())).toMatch(/EEXIST|ENOTDIR|not a directory|file already exists/);
+    expect(log.lastRateLimit()).toEqual({ limit: 100, remaining: 3, seenAt: NOW });
+  });
+});
+
+describe('a rewrite killed or under way (its old file linked aside in requests/pruning/)', () => {
+  /** A rewrite of the log at path, as the ledger's own, killed once it renamed the folded log into place; `meanwhile` appends to the old file first. */
+  async function killedRewrite(path: string, meanwhile: () => void): Promise<void> {
+    const { rewriteLog } = await import('../src/state/append-log.js');
+    const { LedgerLines } = await import('../src/state/ledger-lines.js');
+    const killed = () =>
+      rewriteLog(path, {
+        asideDir: join(stateDir, 'requests', 'pruning'),
+        tag: String(NOW),
+        maxBytes: 1 << 20,
+        rewrite: (text) => LedgerLines.compact(text, NOW),
+        recover: (aside, log) => LedgerLines.missing(aside, log),
+        step: (at) => {
+          if (at === 'linked') meanwhile();
+          if (at === 'renamed') throw new Error('killed');
+        },
+      });
+    expect(killed).toThrow('killed');
+  }
+
+  it('is merged back by the next reader, for a log with a base URL and one without; an aside of no ledger log is left alone', async () => {
+    const { openRequestLog, readRequestCount, readRequestStatus } = await ledger();
+    const dir = join(stateDir, 'requests');
+    for (const base of [BASE, undefined]) {
+      const log = openRequestLog(stateDir, ID, () => NOW, base);
+      log.record(NOW);
+      log.record(NOW);
+      log.flush();
+    }
+    const logs = readdirSync(dir).sort();
+    expect(logs).toHaveLength(2);
+    // Another run's request goes to each old file after the rewrite read it: only the aside holds it.
+    for (const name of logs) {
+      await killedRewrite(join(dir, name), () => {
+        const late = openRequestLog(stateDir, ID, () => NOW, name.includes('-') ? BASE : undefined);
+        late.record(NOW);
+        late.flush();
+      });
+    }
+    const foreign = ['zz-0123456789abcdef.7.ab.log', 'abc-notes.7.ab.log', '0123abcd.7.ab.tmp'];
+    for (const name of foreign) writeFileSync(join(dir, 'pruning', name), `{"id":"dd-1","at":${NOW}}\n`, { mode: 0o600 });
+    expect(readdirSync(join(dir, 'pruning'))).toHaveLength(2 + foreign.length);
+    // The log with a base URL counts its own and the one without: 3 + 3.
+    expect(readRequestStatus(stateDir, ID, NOW, BASE)).toStrictEqual({ lastHour: 6 });
+    expect(readdirSync(join(dir, 'pruning')).sort()).toEqual([...foreign].sort());
+    expect(readdirSync(dir).sort()).toEqual([...logs, 'pruning'].sort());
+    for (const name of logs) expect(readFileSync(join(dir, name), 'utf8').match(/"at":/g)).toHaveLength(3); // the late line is back in its log
+    expect(readRequestCount(stateDir, ID, NOW, undefined, NOW - HOUR).requests).toBe(6);
+  });
+
+  it('one under way (its lock held by a live process) is left to it, and its aside counted', async () => {
+    const { openRequestLog, readRequestStatus } = await ledger();
+    const dir = join(stateDir, 'requests');
+    const log = openRequestLog(stateDir, ID, () => NOW, BASE);
+    log.record(NOW);
+    log.flush();
+    const [name] = readdirSync(dir);
+    const stem = name!.slice(0, -'.log'.length);
+    mkdirSync(join(dir, 'pruning'), { mode: 0o700 });
+    writeFileSync(join(dir, 'pruning', `${stem}.lock`), `${process.pid}\n`, { mode: 0o600 });
+    const aside = `${stem}.${NOW}.0a1b2c3d.log`;
+    writeFileSync(join(dir, 'pruning', aside), `${readFileSync(join(dir, name!), 'utf8')}{"id":"dd-1","at":${NOW}}\n`, { mode: 0o600 });
+    expect(readRequestStatus(stateDir, ID, NOW, BASE)).toStrictEqual({ lastHour: 2 });
+    expect(readdirSync(join(dir, 'pruning')).sort()).toEqual([aside, `${stem}.lock`].sort());
+    expect(readFileSync(join(dir, name!), 'utf8').match(/"at":/g)).toHaveLength(1);
+  });
+});
+
+describe('an earlier rep’s leftovers', () => {
+  it('a merge lock and temp file a dead rep left are cleared though no record file is left', async () => {
+    const { openRequestLog, readRequestStatus } = await ledger();
+    const log = openRequestLog(stateDir, ID, () => NOW, BASE);
+    log.record(NOW);
+    log.flush();
+    const dir = join(stateDir, 'requests');
+    const hoursAgo = (Date.now() - 2 * HOUR) / 1000;
+    for (const name of ['.merging', '.x.jsonl.1a-2b.tmp']) {
+      writeFileSync(join(dir, name), '', { mode: 0o600 });
+      utimesSync(join(dir, name), hoursAgo, hoursAgo);
+    }
+    expect(readRequestStatus(stateDir, ID, NOW, BASE)).toStrictEqual({ lastHour: 1 });
+    expect(readdirSync(dir).filter((name) => name.startsWith('.'))).toEqual([]);
   });
 });

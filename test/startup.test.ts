@@ -18,7 +18,7 @@ import { buildProgram } from '../src/program.js';
 import { repPaths } from '../src/config/paths.js';
 import { startFaultServer } from './helpers/fault-server.js';
 import { startProxy } from './helpers/proxy.js';
-import { postgresAvailable, startPostgres, type PostgresCluster } from './helpers/postgres.js';
+import { postgresAvailable, sharedPostgres, type PostgresCluster } from './helpers/postgres.js';
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const HEAVY = ['undici', 'conf', 'ajv', 'ora', 'cli-table3', 'jmespath', 'postgres'] as const;
@@ -451,7 +451,7 @@ describe.skipIf(!postgresAvailable())('with a PostgreSQL store', () => {
   afterAll(() => cluster?.cleanup());
 
   it('an answer from the shared cache over a trusted socket loads the driver, but no node:tls, node:crypto or perf_hooks', async () => {
-    cluster = await startPostgres();
+    cluster = await sharedPostgres();
     const database = await cluster.createDatabase();
     const api = await startFaultServer();
     try {
@@ -480,7 +480,7 @@ describe.skipIf(!postgresAvailable())('with a PostgreSQL store', () => {
   }, 60_000);
 
   it("a leaf's error is the bundle's class: a team store the history cannot read is exit 8, told once", async () => {
-    cluster ??= await startPostgres();
+    cluster ??= await sharedPostgres();
     const env = { REP_STORE: `postgres:///no_such_database?host=${cluster.socketDir}&port=${cluster.port}&user=postgres` };
     // The history command is a leaf: the StoreError the store throws must be the class the leaf was
     // given, the bundle's own, which the command rethrows (exit 8) and the report tells once.

@@ -5,7 +5,7 @@ import type { Sql } from 'postgres';
 import { StoreError } from '../errors.js';
 
 /** The advisory lock key of migrations ('rep:schema' as a number). */
-const MIGRATION_LOCK = 0x7265_7073;
+export const MIGRATION_LOCK = 0x7265_7073;
 
 const STEPS: readonly string[] = [
   // 1: answers, the request ledger and its rate-limit facts, the history.
