@@ -32,8 +32,8 @@ function stateEntries(): Array<{ path: string; dir: boolean; mode: number }> {
 }
 
 describe('the request count', () => {
-  it('12 rep processes at once, twice: the count equals what the server received, and stays small and private', async () => {
-    const parallel = 12;
+  it('20 rep processes at once, twice: the count equals what the server received, and stays small and private', async () => {
+    const parallel = 20;
     let release = () => {};
     let released = Promise.resolve();
     const server = track(await startFaultServer()).always('/api/pulse', () => {

@@ -1,4 +1,4 @@
-// Two "machines" (two homes, so two machine ids) share one database: 10 `rep` processes on each, twice
+// Two "machines" (two homes, so two machine ids) share one database: 20 `rep` processes on each, twice
 // over, each auditing one name all of them share and one of its own (a batch of two), against a strict
 // loopback server that counts what it is asked. The first ask of the shared name is answered only once
 // every other process of its round waits on that question's advisory lock (pg_locks says so): all of
@@ -10,7 +10,7 @@ import { makeTempHome, runCli, type TempHome } from './helpers/cli.js';
 import { startFaultServer } from './helpers/fault-server.js';
 import { ADMIN_PASSWORD, postgresAvailable, sharedPostgres, type PostgresCluster } from './helpers/postgres.js';
 
-const PROCESSES = 10;
+const PROCESSES = 20;
 const available = postgresAvailable();
 let cluster: PostgresCluster;
 const homes: TempHome[] = [];
@@ -41,7 +41,7 @@ function waitersOnOneLock(database: string, count: number): Promise<number> {
 }
 
 describe.skipIf(!available)('two machines sharing one PostgreSQL store', () => {
-  it('10 rep processes on each, twice, asking one name at once: the ledger is exact, the shared name goes out once, every point is kept once', async () => {
+  it('20 rep processes on each, twice, asking one name at once: the ledger is exact, the shared name goes out once, every point is kept once', async () => {
     const database = await cluster.createDatabase();
     const server = await startFaultServer();
     const gates: Array<Promise<number>> = [];
