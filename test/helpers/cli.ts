@@ -87,7 +87,7 @@ export interface SpawnOptions extends RunOptions {
   bin?: string;
   /** Kill the child after this long (a safety net, not an assertion). */
   killAfterMs?: number;
-  /** The signal `signal` sends (default SIGINT); several are sent one right after another. */
+  /** The signal `signal` sends (default SIGINT); several are sent while the child is stopped, so they arrive together. */
   interruptWith?: NodeJS.Signals | NodeJS.Signals[];
   /** A file (or device: /dev/zero) opened as stdin instead of a pipe; `input` is then ignored. */
   stdinFrom?: string;
@@ -199,7 +199,13 @@ export function runCli(args: string[], options: SpawnOptions): Promise<CliResult
     });
     const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 30_000);
     const interrupt = () => {
-      for (const signal of [options.interruptWith ?? 'SIGINT'].flat()) child.kill(signal);
+      const signals = [options.interruptWith ?? 'SIGINT'].flat();
+      // Several arrive together: sent while the child is stopped. Two kill() calls in a row can land a
+      // time slice apart under load, and a second one that lands while the child tears down its run
+      // (its signal handlers closed) meets the signal's default action.
+      if (signals.length > 1) child.kill('SIGSTOP');
+      for (const signal of signals) child.kill(signal);
+      if (signals.length > 1) child.kill('SIGCONT');
     };
     options.signal?.addEventListener('abort', interrupt, { once: true });
     child.on('error', reject);
