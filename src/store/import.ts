@@ -3,7 +3,7 @@
 // their ids, so importing twice, or a point some machine recorded already, adds nothing.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseText, readSeriesText } from './local/history.js';
+import { parseText, readSeriesText } from './local/series-files.js';
 import { readLegacy } from './local/migrate.js';
 import type { HistoryPoint, HistoryPort } from './port.js';
 

@@ -1,0 +1,145 @@
+// The local history's files, apart from the port that uses them (history.ts): the series files' text
+// and points, the index's lines, and the prune of one series file with the recovery of a killed one.
+import { lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parsePoint } from '../../state/history.js';
+import { readLog, recoverRewrites, rewriteLog } from '../../state/append-log.js';
+import { pointKeys } from '../policy.js';
+import type { HistoryPoint } from '../port.js';
+import { parseJson } from '../../text.js';
+
+export const SERIES_DIR = 'series';
+export const INDEX_FILE = 'index.jsonl';
+/** Where a prune links the file it replaces until its tail is copied; what a killed prune left is merged back on the next open. */
+export const PRUNING_DIR = 'pruning';
+export const MAX_INDEX_BYTES = 256 * 1024 * 1024;
+/** A series is one company's points: years of daily points are well under this. */
+export const MAX_SERIES_BYTES = 256 * 1024 * 1024;
+
+/** One index line: a series and one spelling of its query and company name. */
+export interface IndexEntry {
+  base: string;
+  series: string;
+  query: string;
+  name?: string;
+  keys: string[];
+}
+
+/** Points from a series file's text, each id once, and how many lines were corrupt. */
+export function parseText(text: string): { points: HistoryPoint[]; corrupt: number } {
+  let corrupt = 0;
+  const points: HistoryPoint[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const point = parsePoint(line);
+    if (point) points.push(point);
+    else corrupt += 1;
+  }
+  return { points: onePerId(points), corrupt };
+}
+
+/** The series file's text ('' when there is none); never through a link. Throws when it cannot be read. */
+export function readSeriesText(path: string): string {
+  return readLog(path, MAX_SERIES_BYTES);
+}
+
+/** Removes the points dated before `before` from one series file (state/append-log.ts's rewrite); how many went. */
+export function pruneFile(dir: string, path: string, before: number, warn?: (text: string) => void): number {
+  let removed = 0;
+  try {
+    const outcome = rewriteLog(path, {
+      asideDir: join(dir, PRUNING_DIR),
+      tag: String(before),
+      maxBytes: MAX_SERIES_BYTES,
+      rewrite(text) {
+        const { points } = parseText(text);
+        const kept = points.filter((point) => Date.parse(point.at) >= before);
+        removed = points.length - kept.length;
+        return removed === 0 ? undefined : kept.map((point) => `${JSON.stringify(point)}\n`).join('');
+      },
+      recover: recoverPoints,
+    });
+    // Busy: another prune holds the file, and takes what this one would have.
+    return outcome === 'rewritten' ? removed : 0;
+  } catch (error) {
+    warn?.(`cannot prune the history file ${path}`);
+    throw error;
+  }
+}
+
+/** Merges back what killed prunes left under pruning/: their points at or after each prune's cut-off. */
+export function recoverPrunes(dir: string, warn?: (text: string) => void): void {
+  recoverRewrites(
+    join(dir, PRUNING_DIR),
+    (stem, extension) => (/^[0-9a-f]{32}$/.test(stem) && extension === '.jsonl' ? join(dir, SERIES_DIR, `${stem}.jsonl`) : undefined),
+    {
+      maxBytes: MAX_SERIES_BYTES,
+      recover: recoverPoints,
+      onFailure: (aside) => warn?.(`cannot merge ${aside} back into the history; it is kept`),
+    },
+  );
+}
+
+/** The points of a killed prune's old file at or after its cut-off (the tag) that the series file lacks, as lines. */
+function recoverPoints(aside: string, log: string, tag: string): string {
+  const have = new Set(parseText(log).points.map((point) => point.id));
+  return parseText(aside)
+    .points.filter((point) => Date.parse(point.at) >= Number(tag) && !have.has(point.id))
+    .map((point) => `${JSON.stringify(point)}\n`)
+    .join('');
+}
+
+export function seriesFiles(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(dir, SERIES_DIR));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return names.filter((name) => /^[0-9a-f]{32}\.jsonl$/.test(name)).map((name) => join(dir, SERIES_DIR, name));
+}
+
+export function seriesName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1, -'.jsonl'.length);
+}
+
+export function indexLine(entry: Omit<IndexEntry, 'keys'>): string {
+  return JSON.stringify({ base: entry.base, series: entry.series, query: entry.query, ...(entry.name === undefined ? {} : { name: entry.name }) });
+}
+
+export function parseIndex(text: string): IndexEntry[] {
+  const entries: IndexEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const data = parseJson(line.slice(Math.max(0, line.lastIndexOf('{"base":')))) as Record<string, unknown>;
+      if (typeof data.base !== 'string' || typeof data.series !== 'string' || typeof data.query !== 'string') continue;
+      const name = typeof data.name === 'string' ? data.name : undefined;
+      entries.push({ base: data.base, series: data.series, query: data.query, ...(name ? { name } : {}), keys: pointKeys({ query: data.query, name }) });
+    } catch {
+      // A torn line: the point it led to has its own line in the next append's index line, or none.
+    }
+  }
+  return entries;
+}
+
+export function newest(points: readonly HistoryPoint[]): HistoryPoint | undefined {
+  let best: HistoryPoint | undefined;
+  for (const point of points) if (!best || point.at >= best.at) best = point;
+  return best;
+}
+
+export function onePerId(points: readonly HistoryPoint[]): HistoryPoint[] {
+  const byId = new Map<string, HistoryPoint>();
+  for (const point of points) if (!byId.has(point.id)) byId.set(point.id, point);
+  return [...byId.values()];
+}
+
+export function inTimeOrder(points: HistoryPoint[]): HistoryPoint[] {
+  return points.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}
+
+export function fileSize(path: string): number {
+  return lstatSync(path, { throwIfNoEntry: false })?.size ?? 0;
+}
