@@ -2,6 +2,7 @@
 // text scrubbed, quoted where needed, and never run as a formula.
 import { describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../src/errors.js';
+import { testIO } from '../src/io.js';
 import { columnsOf, csvBom } from '../src/output/csv.js';
 
 // The module loaded anew inside a test: its patterns (formula starts, separated parts, quoting, plain
@@ -108,6 +109,16 @@ describe('columnsOf', () => {
       message: 'the answer has 1,001 different fields, too many for CSV columns (at most 1,000)',
       hint: 'use --format json or ndjson',
     });
+  });
+});
+
+describe('the byte-order mark', () => {
+  it('is the UTF-8 one, EF BB BF, right before the header', async () => {
+    vi.resetModules(); // the renderer and its csv.ts loaded anew: BOM is a constant made as csv.ts loads
+    const { writeResult } = await import('../src/output/render.js');
+    const io = testIO();
+    await writeResult(io, 'audit', { name: 'x', score: 1 }, 'csv', { bom: true });
+    expect([...Buffer.from(io.stdoutText()).subarray(0, 10)]).toEqual([0xef, 0xbb, 0xbf, ...Buffer.from('company')]);
   });
 });
 
