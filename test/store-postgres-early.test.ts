@@ -1,14 +1,19 @@
 // The team store's early connection (src/store/postgres/early.ts): the CLI connects, and sends the
 // startup message, before the driver loads; the driver then takes that socket. Against a real cluster
-// (SCRAM over TCP, trust over the unix socket), and a loopback listener that only records bytes.
+// (SCRAM over TCP, trust over the unix socket), a loopback listener that only records bytes, and a
+// unix-socket server in a worker thread that refuses as PostgreSQL does.
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connect } from '../src/store/postgres/connect.js';
 import { connectEarly, startupMessage, startsInTheClear, stopReading, type EarlyConnection } from '../src/store/postgres/early.js';
 import { openStore } from '../src/store/open.js';
 import { parseStoreUrl, type StoreTarget } from '../src/store/postgres/url.js';
+import { makeTempHome, runInProcess } from './helpers/cli.js';
 import { ADMIN_PASSWORD, postgresAvailable, sharedPostgres, type PostgresCluster } from './helpers/postgres.js';
 
 /** A loopback listener that keeps what each connection sent; it never answers, or answers the first bytes with `reply` (and never closes). */
@@ -55,6 +60,22 @@ afterAll(() => {
 
 const target = (url: string, env: Record<string, string> = {}): StoreTarget => parseStoreUrl(url, env);
 
+/**
+ * A unix-socket server for a worker thread (workerData: path, flags, reply): it posts once listening;
+ * to a connection's first bytes it answers `reply` and closes, once flags[0] is set, then sets flags[1].
+ */
+const REFUSING_SERVER = `
+const { createServer } = require('node:net');
+const { parentPort, workerData: { path, flags, reply } } = require('node:worker_threads');
+createServer((socket) => {
+  socket.once('data', async () => {
+    await Atomics.waitAsync(flags, 0, 0).value;
+    socket.on('close', () => (Atomics.store(flags, 1, 1), Atomics.notify(flags, 1)));
+    socket.write(reply, () => socket.destroy());
+  });
+}).listen(path, () => parentPort.postMessage('listening'));
+`;
+
 /** A server's ErrorResponse (protocol 3.0): severity, SQLSTATE and message. */
 function errorResponse(code: string, message: string): Buffer {
   const body = Buffer.from(`SFATAL\0C${code}\0M${message}\0\0`);
@@ -93,6 +114,18 @@ describe('the early startup message', () => {
     expect(String((await failed)[0])).toContain('startup message other than its driver’s');
   });
 
+  it('the startup message as the whole of the driver’s first write puts nothing more on the socket; a callback is still called', async () => {
+    const listener = await recorder();
+    const aimed = target(`postgres://u@127.0.0.1:${listener.port}/d?sslmode=disable`);
+    const early = connectEarly(aimed);
+    await listener.received();
+    const socket = early.take()!;
+    const written = new Promise<void>((resolve) => expect(socket.write(startupMessage(aimed), () => resolve())).toBe(true));
+    await written;
+    expect(socket.bytesWritten).toBe(startupMessage(aimed).length);
+    socket.destroy();
+  });
+
   it('an early connection the driver never took is closed by discard()', async () => {
     const listener = await recorder();
     const early = connectEarly(target(`postgres://u@127.0.0.1:${listener.port}/d?sslmode=disable`));
@@ -125,6 +158,54 @@ describe('the early startup message', () => {
       expect((connects.mock.results[0]!.value as Socket).destroyed).toBe(true);
     } finally {
       connects.mockRestore();
+    }
+  });
+
+  it('a refusal the server sent and closed on before the driver’s turn to write is what rep says, not a lost connection', async () => {
+    // PostgreSQL answers a startup message for a database that is not there (trust, on the unix
+    // socket: no password asked first) and closes at once. Where that happens after the early startup
+    // message went out and before this process read anything, a write of the driver's then failed with
+    // EPIPE, a unix socket's answer to any write once its peer is gone, and the socket with the refusal
+    // unread was destroyed: "the connection … was lost". Seen under load, and with a module-load hook
+    // (a thread of its own on Node 20): 121 of 300 runs of `rep history`. Here the order is made
+    // certain: a server in a worker thread answers only once the driver has taken the socket, and any
+    // write on the socket after the startup message waits until the server has closed.
+    const dir = mkdtempSync(join(tmpdir(), 'rep-refused-'));
+    const flags = new Int32Array(new SharedArrayBuffer(8)); // [the driver took the socket, the server closed]
+    const server = new Worker(REFUSING_SERVER, {
+      eval: true,
+      workerData: { path: join(dir, '.s.PGSQL.5432'), flags, reply: errorResponse('3D000', 'database "d" does not exist') },
+    });
+    const net = process.getBuiltinModule('node:net');
+    const connect = net.connect;
+    const connects = vi.spyOn(net, 'connect').mockImplementation(((...args: Parameters<typeof connect>) => {
+      const socket = connect(...args);
+      const write = socket.write;
+      let writes = 0;
+      socket.write = function (this: Socket, ...written: unknown[]) {
+        if (++writes > 1 && !this.connecting) Atomics.wait(flags, 1, 0, 10_000);
+        return Reflect.apply(write, this, written) as boolean;
+      } as Socket['write'];
+      socket.on('newListener', (event) => {
+        if (event !== 'data') return;
+        setImmediate(() => {
+          Atomics.store(flags, 0, 1);
+          Atomics.notify(flags, 0);
+        });
+      });
+      return socket;
+    }) as typeof connect);
+    const home = makeTempHome();
+    try {
+      await once(server, 'message'); // listening
+      const { code, stderr } = await runInProcess(['history', 'acme'], { home, env: { REP_STORE: `postgres:///d?host=${dir}&port=5432&user=u` } });
+      expect([code, stderr]).toEqual([8, `rep: the store at u@${dir}/.s.PGSQL.5432/d refused the connection: database "d" does not exist\n`]);
+      expect(connects).toHaveBeenCalledTimes(1);
+    } finally {
+      connects.mockRestore();
+      home.cleanup();
+      await server.terminate();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -161,13 +161,20 @@ export function connectEarly(target: StoreTarget): EarlyConnection {
 /**
  * Makes the socket's first write the one already sent: the driver's startup message, which must be
  * byte for byte what was sent (else the connection fails loudly: it would be a bug of rep's, never
- * something to hide).
+ * something to hide). When that message is all the driver wrote, nothing is written: the server may
+ * have answered and closed by then (a database that is not there), and on a unix socket any write,
+ * even of no bytes, then fails with EPIPE, which destroyed the socket with the refusal unread.
  */
 function skipFirstWrite(socket: Socket, sent: Buffer): void {
   const write = socket.write;
   socket.write = function (this: Socket, chunk: unknown, ...rest: unknown[]) {
     socket.write = write;
     if (Buffer.isBuffer(chunk) && chunk.length >= sent.length && chunk.subarray(0, sent.length).equals(sent)) {
+      if (chunk.length === sent.length) {
+        const done = rest.find((argument) => typeof argument === 'function') as (() => void) | undefined;
+        if (done) process.nextTick(done);
+        return true;
+      }
       // The driver gathers what it writes in one turn: what follows the startup message goes on.
       return Reflect.apply(write, socket, [chunk.subarray(sent.length), ...rest]) as boolean;
     }
