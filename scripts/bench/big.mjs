@@ -1,13 +1,14 @@
 // The issue-31 batch rows of `npm run bench` (also alone: `node scripts/bench.mjs --only batch`), on the
 // zero-latency server: the bare keep-alive loop next to rep on N distinct names, fresh then again from the
 // cache (the server's /count shows what the re-run sent), and peak RSS of a 100,000-name run next to a
-// 1,000-name one. Each rep run of a kind on a home of its own; medians of `runs`.
+// 1,000-name one. Each rep run of a kind on a home of its own; medians of `runs`. Beside the fresh run,
+// batch-floor.cjs: a lean client that keeps what rep keeps, in journals and in rep's file-a-name layout.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const KEY = 'rk_bench_0123456789';
 
-/** Rows per line: { bare, fresh, cached, sentAgain, small, large, bareLarge } (ms, peakKb). */
+/** Rows per line: { bare, journal, files, fresh, cached, sentAgain, small, large, bareLarge } (ms, peakKb). */
 export async function bigBatchRows({ lines, url, temp, rep, scripts, concurrency, runs, names, largeNames, timed, isolatedEnv, median, shuffled }) {
   const file = (count) => {
     const path = join(temp, `distinct-${count}.txt`);
@@ -17,7 +18,9 @@ export async function bigBatchRows({ lines, url, temp, rep, scripts, concurrency
   const files = { names: file(names), small: file(1000), large: largeNames > 0 ? file(largeNames) : undefined };
   const audits = async () => (await (await fetch(`${url.replace(/\/api$/, '')}/count`)).json()).audits;
   const repArgs = (path) => [rep, 'audit', '--file', path, '--format', 'ndjson'];
-  const rows = new Map(lines.map((line) => [line, { bare: [], fresh: [], cached: [], sentAgain: [], small: [], large: [], bareLarge: [] }]));
+  const rows = new Map(
+    lines.map((line) => [line, { bare: [], journal: [], files: [], fresh: [], cached: [], sentAgain: [], small: [], large: [], bareLarge: [] }]),
+  );
   const expect = (what, printed, count) => {
     if (printed !== count) throw new Error(`${what} printed ${printed} lines, not ${count}`);
   };
@@ -29,6 +32,12 @@ export async function bigBatchRows({ lines, url, temp, rep, scripts, concurrency
       const bare = await timed(line.node, [join(scripts, 'batch-http.cjs'), url, KEY, files.names, String(concurrency)], env);
       expect('the bare loop', bare.lines, names);
       row.bare.push(bare.ms);
+      for (const layout of ['journal', 'files']) {
+        const floor = [join(scripts, 'batch-floor.cjs'), url, KEY, files.names, String(concurrency), layout, join(temp, home, `floor-${layout}`)];
+        const kept = await timed(line.node, floor, env);
+        expect(`the lean client (${layout})`, kept.lines, names);
+        row[layout].push(kept.ms);
+      }
       const fresh = await timed(line.node, repArgs(files.names), env, { rss: true });
       expect('rep (fresh)', fresh.lines, names);
       row.fresh.push(fresh.ms);
@@ -68,9 +77,9 @@ export function printBigBatchRows({ rows, names, largeNames, median }, lines) {
   const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
   const mark = (r, target) => `${r.toFixed(2)}× ${r <= target ? '✓' : '✗'}`;
   console.log(
-    `\n| Node | ${names} names, bare loop | rep, fresh (≤ 2.0×) | rep, again from the cache (≤ 1.0×) | requests the re-run sent | 1,000 names: peak RSS | ${largeNames} names: rep wall, bare wall | peak RSS vs 1,000 (≤ 1.3×) |`,
+    `\n| Node | ${names} names, bare loop | a lean client keeping all: journals, a file a name | rep, fresh (≤ 2.0×) | rep, again from the cache (≤ 1.0×) | requests the re-run sent | 1,000 names: peak RSS | ${largeNames} names: rep wall, bare wall | peak RSS vs 1,000 (≤ 1.3×) |`,
   );
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const line of lines) {
     const row = rows.get(line);
     const bare = median(row.bare);
@@ -81,6 +90,7 @@ export function printBigBatchRows({ rows, names, largeNames, median }, lines) {
     const cells = [
       line.version,
       s(bare),
+      ['journal', 'files'].map((layout) => `${s(median(row[layout]))}, ${(median(row[layout]) / bare).toFixed(2)}×`).join('; '),
       `${s(fresh)}, ${mark(fresh / bare, 2.0)}`,
       `${s(cached)}, ${mark(cached / bare, 1.0)}`,
       String(Math.max(...row.sentAgain)),
