@@ -1,11 +1,10 @@
 // The pure parts of watching scores over time: the sparkline, the change since the previous point
-// and its text, the CI gates, `--since`, and Markdown cells that stay literal and keep tables whole.
+// and its text, the CI gates, and Markdown cells that stay literal and keep tables whole (`--since`
+// is in test/since.unit.test.ts).
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../src/errors.js';
 import { changeFrom, changeSince, changeText, localDate } from '../src/history/change.js';
 import { evaluateGates } from '../src/history/gates.js';
-import { parseSince } from '../src/history/since.js';
 import { sparkline } from '../src/history/sparkline.js';
 import { scoreThreshold } from '../src/options.js';
 import { markdownCell, markdownTable } from '../src/output/markdown.js';
@@ -107,43 +106,6 @@ describe('gate thresholds', () => {
   it.each(['', ' ', '-1', 'sixty', 'Infinity', '5%'])('reject %j', (text) => {
     expect(() => scoreThreshold(text)).toThrow(new InvalidArgumentError('expected a number such as 60 or 4.5 (0 or more)'));
   });
-});
-
-describe('--since', () => {
-  const now = Date.parse('2026-11-10T12:00:00Z');
-  const HOUR = 3_600_000;
-
-  it.each([
-    ['90', 90_000],
-    ['15m', 15 * 60_000],
-    ['12h', 12 * HOUR],
-    ['30d', 30 * 24 * HOUR],
-    ['2w', 14 * 24 * HOUR],
-    ['1d12h', 36 * HOUR],
-    [' 7D ', 7 * 24 * HOUR],
-  ])('the duration %j goes back that far from now', (text, ms) => {
-    expect(parseSince(text, now)).toBe(now - ms);
-  });
-
-  it('a date is local midnight; a timestamp is its instant (local without an offset)', () => {
-    expect(parseSince('2026-11-01', now)).toBe(new Date(2026, 10, 1).getTime());
-    expect(parseSince('2026-11-01T08:00:00Z', now)).toBe(Date.parse('2026-11-01T08:00:00Z'));
-    expect(parseSince('2026-11-01T08:00:00.5+01:00', now)).toBe(Date.parse('2026-11-01T07:00:00.500Z'));
-    expect(parseSince('2026-11-01T08:00', now)).toBe(new Date(2026, 10, 1, 8, 0).getTime());
-  });
-
-  it.each(['', 'yesterday', '-5', '30 days', '2026-02-30', '2026-13-01', '2026-11-01T25:00', '11/01/2026', 'd'])(
-    '%j is a usage error saying what is expected',
-    (text) => {
-      expect(() => parseSince(text, now)).toThrow(UsageError);
-      try {
-        parseSince(text, now);
-      } catch (error) {
-        expect((error as UsageError).message).toBe(`invalid --since ${JSON.stringify(text.trim())}: expected a duration or a date`);
-        expect((error as UsageError).hint).toMatch(/--since 30d/);
-      }
-    },
-  );
 });
 
 /** The cells of one GFM table row, split on the pipes GFM splits on (not on `\|`). */

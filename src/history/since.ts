@@ -19,7 +19,11 @@ export function parseSince(text: string, nowMs: number, flag = '--since'): numbe
 }
 
 function durationMs(value: string, flag: string): number {
-  const [, years = '0', weeks = '0', days = '0', rest = ''] = DAYS.exec(value) ?? [];
+  const match = DAYS.exec(value);
+  // A line break stops the pattern: such text is refused, not read as no time back at all (now).
+  if (!match) throw sinceError(value, flag);
+  // Stryker disable next-line StringLiteral: Number('') is 0 as well, and the last group always takes part
+  const [, years = '0', weeks = '0', days = '0', rest = ''] = match;
   try {
     const restMs = rest === '' && value !== '' ? 0 : readDuration(rest);
     return (Number(years) * 365 + Number(weeks) * 7 + Number(days)) * DAY_MS + restMs;
@@ -32,7 +36,9 @@ function durationMs(value: string, flag: string): number {
 function validDate(value: string, ms: number, parts: RegExpExecArray, flag: string): number {
   const [, year, month, day] = parts.map(Number) as [number, number, number, number];
   const check = new Date(year, month - 1, day);
-  if (!Number.isFinite(ms) || check.getFullYear() !== year || check.getMonth() !== month - 1 || check.getDate() !== day) throw sinceError(value, flag);
+  if (!Number.isFinite(ms) || check.getFullYear() !== year) throw sinceError(value, flag);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a day the month lacks (02-30, 11-00) moves the month and the day alike: either check refuses it
+  if (check.getMonth() !== month - 1 || check.getDate() !== day) throw sinceError(value, flag);
   return ms;
 }
 
