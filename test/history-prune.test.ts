@@ -58,6 +58,9 @@ describe('rep history prune', () => {
     const { home, env } = await homeWithHistory();
     const bad = await runInProcess(['history', 'prune', '--before', 'soon'], { home, env });
     expect([bad.code, bad.stderr.split('\n')[0]]).toEqual([2, 'rep: invalid --before "soon": expected a duration or a date']);
+    // Two lines (a retention file read with "$(cat …)") were read as no time back: every point went.
+    const twoLines = await runInProcess(['history', 'prune', '--before', '2y\nkeep two years'], { home, env });
+    expect([twoLines.code, twoLines.stderr.split('\n')[0]]).toEqual([2, 'rep: invalid --before "2y\\nkeep two years": expected a duration or a date']);
     const missing = await runInProcess(['history', 'prune'], { home, env });
     expect([missing.code, missing.stderr.split('\n')[0]]).toEqual([2, 'rep: rep history prune needs --before']);
     const json = await runInProcess(['history', 'prune', '--before', '1y', '--format', 'json'], { home, env });
