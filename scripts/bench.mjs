@@ -311,17 +311,25 @@ function printTable(lines, candidates, times, batches, loadBefore) {
     const fetch = med('GET fetch');
     const pulse = med('rep pulse --json');
     const newer = line.major >= 22;
-    const { rep, first, bare } = batches?.get(line) ?? { rep: [Number.NaN], first: [Number.NaN], bare: [Number.NaN] };
+    const startup = times
+      ? [
+          ms(floor),
+          `${ms(med('rep --version'))}, ${ratio(med('rep --version'), floor, newer ? 1.25 : 1.3)}`,
+          ms(http),
+          ms(fetch),
+          `${ms(pulse)}, ${ratio(pulse, http, newer ? 1.3 : undefined)} http, ${ratio(pulse, fetch, 1.0)} fetch`,
+          `${ms(med('cached audit'))}, ${ratio(med('cached audit'), floor, 1.4)}`,
+        ]
+      : Array(6).fill('-');
+    const s = (values) => `${(median(values) / 1000).toFixed(2)} s`;
+    const latency = batches?.get(line);
     console.log(
       [
         line.version,
-        ms(floor),
-        `${ms(med('rep --version'))}, ${ratio(med('rep --version'), floor, newer ? 1.25 : 1.3)}`,
-        ms(http),
-        ms(fetch),
-        `${ms(pulse)}, ${ratio(pulse, http, newer ? 1.3 : undefined)} http, ${ratio(pulse, fetch, 1.0)} fetch`,
-        `${ms(med('cached audit'))}, ${ratio(med('cached audit'), floor, 1.4)}`,
-        `${(median(bare) / 1000).toFixed(2)} s → ${(median(rep) / 1000).toFixed(2)} s, ${ratio(median(rep), median(bare), 1.15)}; first run ${(median(first) / 1000).toFixed(2)} s, ${ratio(median(first), median(bare))}`,
+        ...startup,
+        latency
+          ? `${s(latency.bare)} → ${s(latency.rep)}, ${ratio(median(latency.rep), median(latency.bare), 1.15)}; first run ${s(latency.first)}, ${ratio(median(latency.first), median(latency.bare))}`
+          : '-',
       ]
         .join(' | ')
         .replace(/^/, '| ')
