@@ -49,3 +49,21 @@ describe('whole numbers and thresholds are plain decimals', () => {
     expect([result.code, result.stderr]).toEqual([0, '']);
   });
 });
+
+describe('a base URL or an api path with a tab or line break is refused', () => {
+  it('is not joined across the break (the URL parser drops tabs and line breaks)', async () => {
+    const home = makeTempHome();
+    // Two lines of a file read with "$(cat …)": once stored as http://127.0.0.1:9/apiv2.
+    const login = await runInProcess(['login', '--no-verify', '--base-url', 'http://127.0.0.1:9/api\nv2'], { home, input: 'rep_key_1234\n' });
+    expect([login.code, login.stderr]).toEqual([
+      2,
+      'rep: invalid base URL from --base-url: "http://127.0.0.1:9/api\\nv2"\nhint: give a full URL such as https://example.com/api\n',
+    ]);
+    const status = await runInProcess(['status', '--json'], { home, env: { REP_BASE_URL: 'https://exa\tmple.com/api', REP_API_KEY: 'rep_key_1234' } });
+    expect([status.code, status.stderr.split('\n')[0]]).toEqual([2, 'rep: invalid base URL from REP_BASE_URL: "https://exa\\tmple.com/api"']);
+  });
+
+  it('rep api refuses such a path rather than sending another', async () => {
+    expect(await refusal(['--sandbox', 'api', 'pul\nse'])).toEqual([2, 'rep: the path "pul\\nse" is not a path below the base URL', '']);
+  });
+});
