@@ -1,5 +1,8 @@
 // Values users give rep, read as they were meant or refused: never silently read as something else.
-// Each case was once misread (a number from an empty or hex value); driven through main().
+// Each case was once misread (a number from an empty or hex value, a base URL joined across a line
+// break, a names file in another encoding or with no line breaks at all); driven through main().
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempHome, runInProcess } from './helpers/cli.js';
 
@@ -65,5 +68,47 @@ describe('a base URL or an api path with a tab or line break is refused', () => 
 
   it('rep api refuses such a path rather than sending another', async () => {
     expect(await refusal(['--sandbox', 'api', 'pul\nse'])).toEqual([2, 'rep: the path "pul\\nse" is not a path below the base URL', '']);
+  });
+});
+
+describe('a names file is UTF-8 text, one name a line', () => {
+  const notText = 'hint: give a text file with one company name a line\n';
+
+  it('a file in a legacy code page is refused, not audited as U+FFFD names', async () => {
+    const home = makeTempHome();
+    const file = join(home.dir, 'names.txt');
+    writeFileSync(file, Buffer.from([0xca, 0xee, 0xf4, 0xe5, 0xe9, 0xed, 0xff, 0x0a])); // Кофейня in WINDOWS-1251
+    const result = await runInProcess(['--sandbox', 'audit', '--file', file, '--format', 'ndjson'], { home });
+    expect([result.code, result.stdout, result.stderr]).toEqual([
+      2,
+      '',
+      `rep: cannot read ${file}: it is not UTF-8 text\nhint: save it as UTF-8, e.g. iconv -f WINDOWS-1251 -t UTF-8, one company name a line\n`,
+    ]);
+  });
+
+  it('binary data and a line longer than any name are refused (once a crash for /dev/zero)', async () => {
+    const home = makeTempHome();
+    const zeros = join(home.dir, 'zeros');
+    writeFileSync(zeros, Buffer.alloc(100_000));
+    const binary = await runInProcess(['--sandbox', 'audit', '--file', zeros, '--format', 'ndjson'], { home });
+    expect([binary.code, binary.stdout, binary.stderr]).toEqual([
+      2,
+      '',
+      `rep: cannot read ${zeros}: line 1 holds a NUL byte: it is binary data, not names\n${notText}`,
+    ]);
+    const long = await runInProcess(['--sandbox', 'audit', '-', '--format', 'ndjson'], { home, input: `Royal Bear Coffee\r\n${'a'.repeat(4097)}\n` });
+    expect([long.code, long.stdout, long.stderr]).toEqual([2, '', `rep: cannot read stdin: line 2 is longer than 4096 bytes\n${notText}`]);
+  });
+
+  it('a byte-order mark, CRLF, blank lines, comments and a name of 4096 bytes still read', async () => {
+    const home = makeTempHome();
+    const file = join(home.dir, 'names.txt');
+    writeFileSync(file, `\uFEFF# shops\r\n\r\n  Royal Bear Coffee \r\n${'я'.repeat(2048)}\r\n`);
+    const result = await runInProcess(['--sandbox', 'audit', '--file', file, '--format', 'ndjson'], { home });
+    const queries = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { query: string }).query);
+    expect(queries).toEqual(['Royal Bear Coffee', 'я'.repeat(2048)]);
   });
 });
