@@ -112,3 +112,15 @@ describe('a names file is UTF-8 text, one name a line', () => {
     expect(queries).toEqual(['Royal Bear Coffee', 'я'.repeat(2048)]);
   });
 });
+
+describe('a store URL with a tab or line break is refused', () => {
+  it('is not joined across the break into another database', async () => {
+    // Once read as the database repstaging: exit 8, "cannot reach the store at rep@127.0.0.1:9/repstaging".
+    const hint = 'hint: give one URL, such as postgres://user@host/db\n';
+    const home = makeTempHome();
+    const flag = await runInProcess(['--store', 'postgres://rep@127.0.0.1:9/rep\nstaging', 'history', 'foo'], { home });
+    expect([flag.code, flag.stdout, flag.stderr]).toEqual([2, '', `rep: --store holds a tab or line break: it is no URL\n${hint}`]);
+    const env = await runInProcess(['history', 'foo'], { home, env: { REP_STORE: 'postgres://rep@127.0.0.1:9/rep\tstaging' } });
+    expect([env.code, env.stdout, env.stderr]).toEqual([2, '', `rep: REP_STORE holds a tab or line break: it is no URL\n${hint}`]);
+  });
+});
