@@ -124,3 +124,15 @@ describe('a store URL with a tab or line break is refused', () => {
     expect([env.code, env.stdout, env.stderr]).toEqual([2, '', `rep: REP_STORE holds a tab or line break: it is no URL\n${hint}`]);
   });
 });
+
+describe('a company name argument holding a line break is refused', () => {
+  const hint = 'hint: one name a line: rep audit --file names.txt, or each name as its own argument\n';
+
+  it('is not audited as one name (once exit 3, "no company named …", a request spent)', async () => {
+    const home = makeTempHome();
+    const one = await runInProcess(['--sandbox', 'audit', 'Royal Bear Coffee\nAcme'], { home });
+    expect([one.code, one.stdout, one.stderr]).toEqual([2, '', `rep: the company name "Royal Bear Coffee\\nAcme" holds a line break\n${hint}`]);
+    const batch = await runInProcess(['--sandbox', 'audit', 'Acme', 'Royal Bear Coffee\r\nAcme', '--format', 'ndjson'], { home });
+    expect([batch.code, batch.stdout, batch.stderr]).toEqual([2, '', `rep: the company name "Royal Bear Coffee\\r\\nAcme" holds a line break\n${hint}`]);
+  });
+});

@@ -54,6 +54,18 @@ export async function openNames(input: BatchInput): Promise<AsyncIterable<string
 function argumentName(raw: string): string {
   const name = raw.trim();
   if (!name) throw new UsageError('a company name is empty', { hint: 'give non-empty names, e.g. rep audit "Blue Bottle Coffee" "Ritual Coffee"' });
+  return refuseLineBreak(name);
+}
+
+/**
+ * A company name given as an argument holds no line break: one that does is several names
+ * ("$(cat names.txt)") or none, and its request would answer "not found" for companies that may exist.
+ */
+export function refuseLineBreak(name: string): string {
+  if (/[\r\n]/.test(name))
+    throw new UsageError(`the company name ${JSON.stringify(name)} holds a line break`, {
+      hint: 'one name a line: rep audit --file names.txt, or each name as its own argument',
+    });
   return name;
 }
 
