@@ -36,6 +36,15 @@ export function portNumber(value: string): number {
   return number;
 }
 
+/**
+ * `rep sandbox --host`: a name or address as typed, no blank in it. Node reads an empty host as every
+ * interface (and the base URL printed for it, `http://:PORT/api`, is none).
+ */
+export function hostName(value: string): string {
+  if (!/^[^\s\u0000-\u001f\u007f]+$/.test(value)) throw new InvalidArgumentError('expected a host name or address, such as 127.0.0.1 or localhost');
+  return value;
+}
+
 /** `--max-wait`, `--window`, `--max-age`: a duration (time.ts), in milliseconds. */
 export function parseDuration(value: string): number {
   try {

@@ -136,3 +136,16 @@ describe('a company name argument holding a line break is refused', () => {
     expect([batch.code, batch.stdout, batch.stderr]).toEqual([2, '', `rep: the company name "Royal Bear Coffee\\r\\nAcme" holds a line break\n${hint}`]);
   });
 });
+
+describe('rep sandbox --host', () => {
+  it('an empty or padded host is refused, not read as every interface', async () => {
+    // '' once listened on every address and printed base_url=http://:PORT/api; ' 127.0.0.1' exited 1 (ENOTFOUND).
+    for (const host of ['', ' ', ' 127.0.0.1', 'local host']) {
+      expect(await refusal(['sandbox', '--host', host])).toEqual([
+        2,
+        `rep: invalid value '${host}' for --host: expected a host name or address, such as 127.0.0.1 or localhost`,
+        '',
+      ]);
+    }
+  });
+});
