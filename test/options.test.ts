@@ -82,7 +82,9 @@ describe('option values and their messages', () => {
 
   it('a port: 0 to 65535', () => {
     expect(portNumber('8080')).toBe(8080);
-    for (const text of ['-1', '65536', '80.5', 'http']) expect(() => portNumber(text)).toThrow('expected a port from 0 to 65535');
+    // '' was port 0 (any free port) and 0x10 port 16.
+    for (const text of ['-1', '65536', '80.5', 'http', '', ' ', '0x10', '1e3', '+80'])
+      expect(() => portNumber(text)).toThrow('expected a port from 0 to 65535');
   });
 
   it('a duration: seconds, minutes, hours, or a mix', () => {

@@ -1,6 +1,6 @@
 // Where a batch's names come from: arguments, `--file PATH`, or `-` (stdin), one name a line. Lines are
 // read as a stream, so a file of 100,000 names is never held in memory at once.
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { UsageError } from '../errors.js';
 
 // node:fs/promises and node:readline are taken where a batch reads, not imported: `rep audit NAME`
@@ -54,13 +54,25 @@ export async function openNames(input: BatchInput): Promise<AsyncIterable<string
 function argumentName(raw: string): string {
   const name = raw.trim();
   if (!name) throw new UsageError('a company name is empty', { hint: 'give non-empty names, e.g. rep audit "Blue Bottle Coffee" "Ritual Coffee"' });
+  return refuseLineBreak(name);
+}
+
+/**
+ * A company name given as an argument holds no line break: one that does is several names
+ * ("$(cat names.txt)") or none, and its request would answer "not found" for companies that may exist.
+ */
+export function refuseLineBreak(name: string): string {
+  if (/[\r\n]/.test(name))
+    throw new UsageError(`the company name ${JSON.stringify(name)} holds a line break`, {
+      hint: 'one name a line: rep audit --file names.txt, or each name as its own argument',
+    });
   return name;
 }
 
 async function openFile(path: string): Promise<Readable> {
   try {
     const handle = await process.getBuiltinModule('node:fs/promises').open(path, 'r');
-    return handle.createReadStream({ encoding: 'utf8' });
+    return handle.createReadStream(); // bytes: nameText decodes them, refusing what is not UTF-8
   } catch (error) {
     throw new UsageError(`cannot read ${path}: ${reason(error)}`, { hint: 'give a readable file with one company name a line, or - for stdin' });
   }
@@ -83,9 +95,17 @@ async function* namesOf(sources: Source[], input: BatchInput): AsyncGenerator<st
 }
 
 async function* linesOf(stream: Readable, label: string, stop: AbortSignal | undefined): AsyncGenerator<string> {
+  const text = nameText(label);
+  stream.on('error', (error) => text.destroy(error));
+  stream.pipe(text);
   // readline's iterator pauses the stream when its buffer fills, so reading keeps pace with the batch.
-  const lines = process.getBuiltinModule('node:readline').createInterface({ input: stream, crlfDelay: Infinity });
-  const close = () => lines.close(); // ends the iteration below, and lets go of stdin so rep can exit
+  const lines = process.getBuiltinModule('node:readline').createInterface({ input: text, crlfDelay: Infinity });
+  const close = () => {
+    // Ends the iteration below, and lets go of stdin so rep can exit.
+    lines.close();
+    stream.unpipe(text);
+    stream.pause();
+  };
   stop?.addEventListener('abort', close, { once: true });
   if (stop?.aborted) close();
   try {
@@ -94,11 +114,59 @@ async function* linesOf(stream: Readable, label: string, stop: AbortSignal | und
       if (name && !name.startsWith('#')) yield name;
     }
   } catch (error) {
-    throw new UsageError(`cannot read ${label}: ${reason(error)}`);
+    throw error instanceof UsageError ? error : new UsageError(`cannot read ${label}: ${reason(error)}`);
   } finally {
     stop?.removeEventListener('abort', close);
-    lines.close();
+    close();
   }
+}
+
+/** The longest line read as a name: names are far shorter, and a file may hold no line break at all (`/dev/zero`). */
+export const MAX_NAME_LINE_BYTES = 4096;
+
+/**
+ * Names' bytes as UTF-8 text, refused rather than misread: a byte that is no UTF-8 (a file saved in a
+ * legacy code page, UTF-16) would be U+FFFD, a NUL byte is binary data, and a line of more than
+ * MAX_NAME_LINE_BYTES is no name (readline would hold it whole, up to a crash).
+ */
+function nameText(label: string): Transform {
+  const { Transform } = process.getBuiltinModule('node:stream');
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let line = 1;
+  let lineBytes = 0;
+  const refuse = (message: string, hint: string) => new UsageError(`cannot read ${label}: ${message}`, { hint });
+  const notUtf8 = () => refuse('it is not UTF-8 text', 'save it as UTF-8, e.g. iconv -f WINDOWS-1251 -t UTF-8, one company name a line');
+  const text = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      let decoded: string;
+      try {
+        decoded = decoder.decode(chunk, { stream: true });
+      } catch {
+        return done(notUtf8());
+      }
+      for (let index = 0; index < chunk.length; index++) {
+        const byte = chunk[index]!;
+        if (byte === 0x0a || byte === 0x0d) {
+          if (byte === 0x0a) line += 1;
+          lineBytes = 0;
+        } else if (byte === 0) {
+          return done(refuse(`line ${line} holds a NUL byte: it is binary data, not names`, 'give a text file with one company name a line'));
+        } else if (++lineBytes > MAX_NAME_LINE_BYTES) {
+          return done(refuse(`line ${line} is longer than ${MAX_NAME_LINE_BYTES} bytes`, 'give a text file with one company name a line'));
+        }
+      }
+      done(null, decoded);
+    },
+    flush(done) {
+      try {
+        done(null, decoder.decode());
+      } catch {
+        done(notUtf8());
+      }
+    },
+  });
+  text.setEncoding('utf8');
+  return text;
 }
 
 function reason(error: unknown): string {

@@ -5,7 +5,7 @@ import type { CacheShowOptions } from '../commands/cache-show.js';
 import type { CompletionOptions } from '../commands/completion.js';
 import type { SandboxCommandOptions } from '../commands/sandbox.js';
 import type { VersionOptions } from '../commands/version.js';
-import { parseDuration, portNumber, positiveInteger } from '../options.js';
+import { hostName, parseDuration, portNumber, positiveInteger } from '../options.js';
 import { examples, type DefineCommand } from './define.js';
 import { globalsOf } from './globals.js';
 
@@ -14,7 +14,7 @@ export const defineSandbox: DefineCommand = (program, runAction) => {
     .command('sandbox')
     .description('run a local server that speaks the same API over a built-in data set')
     .option('-p, --port <n>', 'port to listen on (0: any free port)', portNumber, 0)
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--host <host>', 'address to listen on', hostName, '127.0.0.1')
     .option('--limit <n>', 'requests per key per window', positiveInteger, 100)
     .addOption(new Option('--window <duration>', 'rate-limit window (90, 90s, 15m, 1h)').argParser(parseDuration).default(3_600_000, '1h'))
     .addHelpText('after', examples('rep sandbox --port 8080', 'rep sandbox --limit 5 --window 1m   # try rate limits and --wait quickly'))

@@ -22,6 +22,9 @@ export function chooseStoreUrl({ flag, env, config }: { flag?: string; env: Reco
   for (const [source, value] of candidates) {
     const url = value?.trim();
     if (!url) continue;
+    // The URL parser drops tabs and line breaks wherever they are: `…/rep\nstaging` was the database repstaging.
+    if (/[\u0000-\u001f\u007f]/.test(url))
+      throw new UsageError(`${SOURCE_NAMES[source]} holds a tab or line break: it is no URL`, { hint: 'give one URL, such as postgres://user@host/db' });
     if (!/^postgres(ql)?:\/\//i.test(url))
       throw new UsageError(`${SOURCE_NAMES[source]} must be a postgres:// or postgresql:// URL`, { hint: 'leave it unset to keep the local store' });
     if (source === 'flag' && passwordIn(url))
