@@ -20,7 +20,7 @@ function decimalInteger(value: string): number {
 
 export function wholeNumber(value: string): number {
   const number = decimalInteger(value);
-  if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError('expected a whole number (0 or more)');
+  if (!Number.isInteger(number)) throw new InvalidArgumentError('expected a whole number (0 or more)'); // NaN for a sign or a fraction
   return number;
 }
 
@@ -32,7 +32,7 @@ export function positiveInteger(value: string): number {
 
 export function portNumber(value: string): number {
   const number = decimalInteger(value);
-  if (!Number.isInteger(number) || number < 0 || number > 65535) throw new InvalidArgumentError('expected a port from 0 to 65535');
+  if (!Number.isInteger(number) || number > 65535) throw new InvalidArgumentError('expected a port from 0 to 65535');
   return number;
 }
 

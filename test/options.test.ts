@@ -3,7 +3,7 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { chooseFormat } from '../src/context.js';
-import { parseDuration, portNumber, positiveInteger, positiveNumber, scoreThreshold, wholeNumber } from '../src/options.js';
+import { hostName, parseDuration, portNumber, positiveInteger, positiveNumber, scoreThreshold, wholeNumber } from '../src/options.js';
 
 describe('parseDuration', () => {
   it.each([
@@ -47,6 +47,25 @@ describe('numeric options', () => {
     expect(portNumber('0')).toBe(0);
     expect(portNumber('65535')).toBe(65535);
     expect(() => portNumber('65536')).toThrow(InvalidArgumentError);
+  });
+
+  it('reads counts and ports as plain decimal digits, spaces around them allowed, and nothing else', () => {
+    expect([wholeNumber(' 4 '), positiveInteger('\t12\n'), portNumber(' 8080')]).toEqual([4, 12, 8080]);
+    for (const text of ['', ' ', '-1', '+1', '0x10', '0b11', '1e1', '1.0', '4 4', '٤'])
+      for (const read of [wholeNumber, positiveInteger, portNumber])
+        expect(() => read(text), `${read.name}(${JSON.stringify(text)})`).toThrow(InvalidArgumentError);
+  });
+
+  it('reads a gate threshold as a plain decimal, 0 or more', () => {
+    expect(['60', ' 4.5 ', '10.25', '.5', '5.', '0'].map(scoreThreshold)).toEqual([60, 4.5, 10.25, 0.5, 5, 0]);
+    for (const text of ['', ' ', '-5', '+5', '0x3C', '1e1', '60x', '.5x', '.', '5..1', 'Infinity'])
+      expect(() => scoreThreshold(text), JSON.stringify(text)).toThrow('expected a number such as 60 or 4.5 (0 or more)');
+  });
+
+  it('takes a sandbox host as typed, with no blank or control character in it', () => {
+    expect(['127.0.0.1', 'localhost', '::1', '0.0.0.0'].map(hostName)).toEqual(['127.0.0.1', 'localhost', '::1', '0.0.0.0']);
+    for (const text of ['', ' ', ' 127.0.0.1', '127.0.0.1 ', 'a b', 'a\tb', 'host\n', 'a\u0000b', 'a\u007fb'])
+      expect(() => hostName(text), JSON.stringify(text)).toThrow('expected a host name or address, such as 127.0.0.1 or localhost');
   });
 });
 
