@@ -3,6 +3,15 @@
 // bidi overrides, zero-width and tag characters. JSON is read one way (parseJson, isRecord) and written
 // one way (serializeJson: without recursion, so a body nested as deep as the size cap allows is written).
 
+/**
+ * Whether text holds a C0 control character or DEL (a tab, a line break, an escape). The URL parser
+ * drops tabs and line breaks wherever they are, so a URL given with one (two lines of a file read with
+ * "$(cat …)") would be a place never typed: such text is refused, not read.
+ */
+export function hasControlCharacter(text: string): boolean {
+  return /[\u0000-\u001f\u007f]/.test(text);
+}
+
 /** Bidi marks, embeddings, overrides and isolates: a character class body. */
 const BIDI_MARKS = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
 const ESCAPE_SEQUENCE =

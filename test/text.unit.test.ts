@@ -1,6 +1,6 @@
 // Server text as data (src/text.ts): escapes that never reach the terminal, one-line folding, JSON read one way.
 import { describe, expect, it } from 'vitest';
-import { isRecord, MAX_INDENTED_DEPTH, parseJson, scrubLine, scrubText, serializeJson } from '../src/text.js';
+import { hasControlCharacter, isRecord, MAX_INDENTED_DEPTH, parseJson, scrubLine, scrubText, serializeJson } from '../src/text.js';
 
 describe('scrubbing', () => {
   it('drops an OSC sequence that is never terminated, up to the end of the text', () => {
@@ -10,6 +10,15 @@ describe('scrubbing', () => {
   it('scrubLine folds a run of breaks into one space, keeping other text as it is', () => {
     expect(scrubLine('a\r\n\t\nb  c')).toBe('a b  c');
     expect(scrubLine('plain')).toBe('plain');
+  });
+});
+
+describe('hasControlCharacter', () => {
+  it('finds a C0 control or DEL anywhere, and nothing else', () => {
+    for (const text of ['\t', 'a\nb', 'end\r', '\u0000start', 'mid\u001fdle', 'del\u007f', '\u001b[31m'])
+      expect(hasControlCharacter(text), JSON.stringify(text)).toBe(true);
+    for (const text of ['', 'https://example.com/api', 'a b', 'Кофейня', '\u0080', '\u00a0', '~ !'])
+      expect(hasControlCharacter(text), JSON.stringify(text)).toBe(false);
   });
 });
 

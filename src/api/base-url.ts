@@ -1,6 +1,7 @@
 // Base URLs, once: which are accepted (http(s); plain http only for loopback, so the key never travels
 // in the clear), how one is keyed by the local stores, shown and stored, and each endpoint's URL from it.
 import type { Endpoint } from '../views/index.js';
+import { hasControlCharacter } from '../text.js';
 import { UsageError } from './errors.js';
 
 /**
@@ -35,9 +36,7 @@ export function checkBaseUrl(value: string | URL, from: string): URL {
   let url: URL;
   try {
     const text = typeof value === 'string' ? value.trim() : value.href;
-    // The URL parser drops tabs and line breaks wherever they are: `https://example.com/api\nv2` (two
-    // lines of a file read with "$(cat …)") would be https://example.com/apiv2, a place never typed.
-    if (/[\u0000-\u001f\u007f]/.test(text)) throw new TypeError('a control character');
+    if (hasControlCharacter(text)) throw new TypeError('a control character'); // `…/api\nv2` would be …/apiv2
     url = new URL(text);
   } catch {
     throw new UsageError(`invalid base URL from ${from}: ${JSON.stringify(withoutUserinfo(String(value)))}`, {
@@ -114,7 +113,7 @@ export function buildUrl(baseUrl: URL, endpoint: Endpoint, q?: string): URL {
 export function pathTarget(baseUrl: URL, path: string): { url: URL; endpoint?: Endpoint; q?: string } {
   const trimmed = path.trim().replace(/^\/+(?!\/)/, '');
   // A tab or line break inside would be dropped by the URL parser (`pul\nse` is pulse): refused instead.
-  if (trimmed === '' || /[\u0000-\u001f\u007f]/.test(trimmed) || /^[a-z][a-z0-9+.-]*:/i.test(trimmed) || trimmed.startsWith('//') || trimmed.includes('\\')) {
+  if (trimmed === '' || hasControlCharacter(trimmed) || /^[a-z][a-z0-9+.-]*:/i.test(trimmed) || trimmed.startsWith('//') || trimmed.includes('\\')) {
     throw new UsageError(`the path ${JSON.stringify(path)} is not a path below the base URL`, { hint: 'give a path such as pulse or audit?q=Acme' });
   }
   const base = baseUrl.href.replace(/[?#].*$/, '').replace(/\/+$/, '');

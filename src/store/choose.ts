@@ -1,6 +1,7 @@
 // Which store a run uses, in one place: `--store URL` > REP_STORE > the config file's `store` > local
 // files (none of these). Imports nothing heavy: the program checks `--store` with it at parse time.
 import { UsageError } from '../api/errors.js';
+import { hasControlCharacter } from '../text.js';
 
 export type StoreSource = 'flag' | 'env' | 'config';
 
@@ -22,8 +23,8 @@ export function chooseStoreUrl({ flag, env, config }: { flag?: string; env: Reco
   for (const [source, value] of candidates) {
     const url = value?.trim();
     if (!url) continue;
-    // The URL parser drops tabs and line breaks wherever they are: `…/rep\nstaging` was the database repstaging.
-    if (/[\u0000-\u001f\u007f]/.test(url))
+    // `…/rep\nstaging` was the database repstaging (text.ts, hasControlCharacter).
+    if (hasControlCharacter(url))
       throw new UsageError(`${SOURCE_NAMES[source]} holds a tab or line break: it is no URL`, { hint: 'give one URL, such as postgres://user@host/db' });
     if (!/^postgres(ql)?:\/\//i.test(url))
       throw new UsageError(`${SOURCE_NAMES[source]} must be a postgres:// or postgresql:// URL`, { hint: 'leave it unset to keep the local store' });
