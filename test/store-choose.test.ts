@@ -38,6 +38,16 @@ describe('parseStoreUrl', () => {
   let dir: string | undefined;
   afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
 
+  it('refuses a URL holding a tab or line break, and a port that is not plain digits (the library’s way in too)', () => {
+    expect(() => parseStoreUrl('postgres://u@db/rep\nstaging', {})).toThrow('the store URL holds a tab or line break: it is no URL');
+    expect(() => parseStoreUrl('postgres://u@d\tb/rep', {})).toThrow('the store URL holds a tab or line break: it is no URL');
+    for (const port of ['0x1F90', '8e3', '+80', '80.0'])
+      expect(() => parseStoreUrl(`postgres://u@db/rep?port=${encodeURIComponent(port)}`, {}), port).toThrow(
+        `the store URL's port is not a port number: ${port}`,
+      );
+    expect(parseStoreUrl('postgres://u@db/rep?port=6543', {}).port).toBe(6543);
+  });
+
   it('reads host, port, database, user and sslmode, and libpq’s ?host=/socket/dir form', () => {
     expect(parseStoreUrl('postgresql://team@db.internal:6543/rep?sslmode=verify-full', {})).toMatchObject({
       host: 'db.internal',

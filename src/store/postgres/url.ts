@@ -2,6 +2,7 @@
 // and the same URL for people: host, database and user, never the password.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { hasControlCharacter } from '../../text.js';
 
 export type SslMode = 'disable' | 'allow' | 'prefer' | 'require' | 'verify-ca' | 'verify-full';
 const SSL_MODES: readonly SslMode[] = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'];
@@ -40,6 +41,7 @@ export function urlHasPassword(text: string): boolean {
  * A bad URL throws an Error whose message quotes no part of the URL that may hold a password.
  */
 export function parseStoreUrl(text: string, env: Record<string, string | undefined>, home?: string): StoreTarget {
+  if (hasControlCharacter(text.trim())) throw new Error('the store URL holds a tab or line break: it is no URL');
   let url: URL;
   try {
     url = new URL(text.trim());
@@ -57,7 +59,7 @@ export function parseStoreUrl(text: string, env: Record<string, string | undefin
   };
   const host = query.get('host') ?? (url.hostname ? decode(url.hostname).replace(/^\[(.*)\]$/, '$1') : (env.PGHOST ?? '/var/run/postgresql'));
   const portText = query.get('port') ?? (url.port || env.PGPORT || '5432');
-  const port = Number(portText);
+  const port = /^\d+$/.test(portText) ? Number(portText) : Number.NaN; // not 0x1F90, 8e3 or ' 80'
   if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`the store URL's port is not a port number: ${portText}`);
   const user = query.get('user') ?? (url.username ? decode(url.username) : (env.PGUSER ?? env.USER ?? 'postgres'));
   const database = query.get('dbname') ?? (url.pathname.length > 1 ? decode(url.pathname.slice(1)) : (env.PGDATABASE ?? user));
