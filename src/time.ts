@@ -8,15 +8,17 @@ export const MAX_DELAY_MS = 2 ** 31 - 1;
 export const MAX_DELAY_SECONDS = Math.floor(MAX_DELAY_MS / 1000);
 
 /**
- * `90` and `90s` are seconds, `15m` minutes, `1h` hours (also `1h30m`), up to what a timer holds;
+ * `90` and `90s` are seconds, `15m` minutes, `1h` hours (also `1h30m`), up to what a timer holds
+ * (`untimed`: a look back in time, `--since 600h`, has no timer: up to what is exact in a double);
  * returns milliseconds. Every duration rep reads (options, REP_MAX_AGE, `--since`) is read here;
  * throws RangeError saying what was expected.
  */
-export function readDuration(value: string): number {
+export function readDuration(value: string, { untimed = false }: { untimed?: boolean } = {}): number {
   const text = value.trim().toLowerCase();
   const ms = durationMs(text);
-  if (ms === undefined) throw new RangeError('expected a duration such as 90, 90s, 15m or 1h');
-  if (ms > MAX_DELAY_MS) throw new RangeError(`expected a duration such as 90, 90s, 15m or 1h, at most ${formatDuration(MAX_DELAY_SECONDS)} (about 24 days)`);
+  if (ms === undefined || (untimed && !Number.isSafeInteger(ms))) throw new RangeError('expected a duration such as 90, 90s, 15m or 1h');
+  if (!untimed && ms > MAX_DELAY_MS)
+    throw new RangeError(`expected a duration such as 90, 90s, 15m or 1h, at most ${formatDuration(MAX_DELAY_SECONDS)} (about 24 days)`);
   return ms;
 }
 

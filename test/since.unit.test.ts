@@ -31,6 +31,8 @@ describe('--since DURATION', () => {
     ['2y', 730 * DAY],
     ['10y', 3650 * DAY],
     ['1d12h', 36 * HOUR],
+    ['600h', 600 * HOUR], // more than a timer holds: a look back has none
+    ['9000h30m', 9000 * HOUR + 30 * MINUTE],
     ['1y2w3d4h5m', (365 + 14 + 3) * DAY + 4 * HOUR + 5 * MINUTE],
     [' 7D ', 7 * DAY],
     ['2W1D', 15 * DAY],
@@ -71,7 +73,8 @@ describe('--since and --before refuse anything else', () => {
     ['30 days', 'a unit spelled out'],
     ['d', 'a unit without a number'],
     ['1.5d', 'a fraction of a day'],
-    ['600h', 'more hours than a timer holds (say 25d)'],
+    [`${'9'.repeat(400)}h`, 'more hours than a number holds'],
+    [`${'9'.repeat(400)}y`, 'more years than a number holds'],
     ['1d\n12h', 'two lines'],
     ['30d\nfrom the notes', 'a duration with a second line'],
     ['2026-02-30', 'a day the month does not have'],

@@ -5,7 +5,7 @@ import { DAY_MS, readDuration } from '../time.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
-/** Years (365 days), weeks and days lead (readDuration, shared with --max-wait, stops at hours). */
+/** Years (365 days), weeks and days lead; hours, minutes and seconds are readDuration's (untimed: `600h` is 25 days back). */
 const DAYS = /^(?:(\d+)y)?(?:(\d+)w)?(?:(\d+)d)?(.*)$/i;
 
 /** The earliest time (epoch ms) `--since` lets through; a usage error for anything else. */
@@ -24,12 +24,15 @@ function durationMs(value: string, flag: string): number {
   if (!match) throw sinceError(value, flag);
   // Stryker disable next-line StringLiteral: Number('') is 0 as well, and the last group always takes part
   const [, years = '0', weeks = '0', days = '0', rest = ''] = match;
+  let restMs: number;
   try {
-    const restMs = rest === '' && value !== '' ? 0 : readDuration(rest);
-    return (Number(years) * 365 + Number(weeks) * 7 + Number(days)) * DAY_MS + restMs;
+    restMs = rest === '' && value !== '' ? 0 : readDuration(rest, { untimed: true });
   } catch {
     throw sinceError(value, flag);
   }
+  const ms = (Number(years) * 365 + Number(weeks) * 7 + Number(days)) * DAY_MS + restMs;
+  if (!Number.isSafeInteger(ms)) throw sinceError(value, flag); // more years than a number holds
+  return ms;
 }
 
 /** The time, unless the text names a day that does not exist (2026-02-30) or is no time at all. */
