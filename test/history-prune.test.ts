@@ -1,6 +1,7 @@
-// `rep history prune --before` (the only way a point goes) and the history line of `rep status`,
-// in-process through main() on a temp home: how many went on stderr, exit 2 on a bad time.
-import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
+// `rep history prune --before` (the only way a point goes), the history line of `rep status` and what
+// `rep history import` refuses, in-process through main() on a temp home: how many went on stderr,
+// exit 2 on a bad time or source.
+import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { localHistory, recordAnswers } from './helpers/history.js';
@@ -91,5 +92,23 @@ describe('rep history prune', () => {
       bytes: 0,
       oldest: null,
     });
+  });
+});
+
+describe('rep history import', () => {
+  it('refuses a source that is not there, or a folder that is no history folder, saying which (exit 2)', async () => {
+    const { home, env } = await homeWithHistory();
+    const folder = join(home.dir, 'notes');
+    mkdirSync(folder);
+    const missing = await runInProcess(['history', 'import', join(home.dir, 'nothing')], { home, env });
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      `rep: no history at ${join(home.dir, 'nothing')}\nhint: give the history.jsonl or history folder to import\n`,
+    ]);
+    const notHistory = await runInProcess(['history', 'import', folder], { home, env });
+    expect([notHistory.code, notHistory.stderr]).toEqual([
+      2,
+      `rep: ${folder} is no history folder: it has no series folder\nhint: give the history.jsonl or history folder to import\n`,
+    ]);
   });
 });

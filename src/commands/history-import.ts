@@ -1,7 +1,7 @@
 // `rep history import [FILE]`: copies a local history (a history.jsonl, or a history folder; default
 // this machine's own) into the configured store, saying on stderr how many points were new. Points keep
 // their ids, so importing twice adds nothing.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Deps } from '../deps.js';
 import { historyPlace } from '../config/paths.js';
@@ -23,7 +23,11 @@ export async function run(opts: HistoryImportOptions, deps: Deps): Promise<void>
     });
   const { historyDir, legacyHistoryFile } = historyPlace(deps.env, deps.paths().stateDir);
   const source = opts.file ?? (existsSync(join(historyDir, 'series')) ? historyDir : legacyHistoryFile);
-  if (!existsSync(source)) throw new UsageError(`no history at ${source}`, { hint: 'give the history.jsonl or history folder to import' });
+  const hint = 'give the history.jsonl or history folder to import';
+  if (!existsSync(source)) throw new UsageError(`no history at ${source}`, { hint });
+  // A folder is a history folder by its series/ (else reading it failed as "no such file or directory").
+  if (statSync(source).isDirectory() && !existsSync(join(source, 'series')))
+    throw new UsageError(`${source} is no history folder: it has no series folder`, { hint });
   let outcome: Awaited<ReturnType<typeof importHistory>>;
   try {
     outcome = await importHistory(source, store.history);
