@@ -2,12 +2,11 @@
 // this machine's own) into the configured store, saying on stderr how many points were new. Points keep
 // their ids, so importing twice adds nothing.
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Deps } from '../deps.js';
 import { historyPlace } from '../config/paths.js';
 import { systemErrorText, UsageError } from '../errors.js';
 import { StoreError } from '../store/errors.js';
-import { importHistory } from '../store/import.js';
+import { importHistory, isHistoryFolder } from '../store/import.js';
 import { placeOf } from '../store/policy.js';
 
 export interface HistoryImportOptions {
@@ -22,12 +21,10 @@ export async function run(opts: HistoryImportOptions, deps: Deps): Promise<void>
       hint: 'set REP_STORE (or --store URL) to the team’s postgres:// store, or give a FILE to import',
     });
   const { historyDir, legacyHistoryFile } = historyPlace(deps.env, deps.paths().stateDir);
-  const source = opts.file ?? (existsSync(join(historyDir, 'series')) ? historyDir : legacyHistoryFile);
+  const source = opts.file ?? (isHistoryFolder(historyDir) ? historyDir : legacyHistoryFile);
   const hint = 'give the history.jsonl or history folder to import';
   if (!existsSync(source)) throw new UsageError(`no history at ${source}`, { hint });
-  // A folder is a history folder by its series/ (else reading it failed as "no such file or directory").
-  if (statSync(source).isDirectory() && !existsSync(join(source, 'series')))
-    throw new UsageError(`${source} is no history folder: it has no series folder`, { hint });
+  if (statSync(source).isDirectory() && !isHistoryFolder(source)) throw new UsageError(`${source} is no history folder: it has no series folder`, { hint });
   let outcome: Awaited<ReturnType<typeof importHistory>>;
   try {
     outcome = await importHistory(source, store.history);

@@ -1,9 +1,9 @@
 // `rep history import [FILE]`: a local history copied into the configured store. The source is a
 // history.jsonl (today's format, or an earlier rep's) or a local store's history folder. Points keep
 // their ids, so importing twice, or a point some machine recorded already, adds nothing.
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseText, readSeriesText } from './local/series-files.js';
+import { parseText, readSeriesText, SERIES_DIR, seriesFiles } from './local/series-files.js';
 import { readLegacy } from './local/migrate.js';
 import type { HistoryPoint, HistoryPort } from './port.js';
 
@@ -28,13 +28,17 @@ export async function importHistory(source: string, history: HistoryPort): Promi
   return { read: points.length, added: after - before, corrupt };
 }
 
-/** Every point of a local store's history folder (its series/ files). */
+/** Whether dir is a local store's history folder: it has the series folder. */
+export function isHistoryFolder(dir: string): boolean {
+  return existsSync(join(dir, SERIES_DIR));
+}
+
+/** Every point of a local store's history folder (its series files). */
 function readHistoryFolder(dir: string): { points: HistoryPoint[]; corrupt: number } {
-  const series = join(dir, 'series');
   const points: HistoryPoint[] = [];
   let corrupt = 0;
-  for (const name of readdirSync(series).filter((file) => /^[0-9a-f]{32}\.jsonl$/.test(file))) {
-    const parsed = parseText(readSeriesText(join(series, name)));
+  for (const path of seriesFiles(dir)) {
+    const parsed = parseText(readSeriesText(path));
     points.push(...parsed.points);
     corrupt += parsed.corrupt;
   }
