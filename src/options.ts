@@ -1,5 +1,6 @@
 // Parsers for option values: each turns one argv string into a value or a usage error (exit 2).
 import { InvalidArgumentError } from 'commander';
+import { hasControlCharacter } from './text.js';
 import { MAX_DELAY_SECONDS, readDuration } from './time.js';
 
 /** Seconds in plain decimal notation (`30`, `0.5`), from above 0 up to what a timer holds. */
@@ -41,7 +42,8 @@ export function portNumber(value: string): number {
  * interface (and the base URL printed for it, `http://:PORT/api`, is none).
  */
 export function hostName(value: string): string {
-  if (!/^[^\s\u0000-\u001f\u007f]+$/.test(value)) throw new InvalidArgumentError('expected a host name or address, such as 127.0.0.1 or localhost');
+  if (value === '' || /\s/.test(value) || hasControlCharacter(value))
+    throw new InvalidArgumentError('expected a host name or address, such as 127.0.0.1 or localhost');
   return value;
 }
 

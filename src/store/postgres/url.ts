@@ -41,10 +41,11 @@ export function urlHasPassword(text: string): boolean {
  * A bad URL throws an Error whose message quotes no part of the URL that may hold a password.
  */
 export function parseStoreUrl(text: string, env: Record<string, string | undefined>, home?: string): StoreTarget {
-  if (hasControlCharacter(text.trim())) throw new Error('the store URL holds a tab or line break: it is no URL');
+  const trimmed = text.trim();
+  if (hasControlCharacter(trimmed)) throw new Error('the store URL holds a tab or line break: it is no URL');
   let url: URL;
   try {
-    url = new URL(text.trim());
+    url = new URL(trimmed);
   } catch {
     throw new Error('the store URL is not a valid URL (expected postgres://user@host:5432/database)');
   }
