@@ -5,9 +5,9 @@
 // with one warning. Appends are O_APPEND writes (the index line before the point), so a crash at any
 // moment loses nothing acknowledged. No point goes unless prune() is asked. The files' lines, and the
 // prune of one file, are series-files.ts's.
-import { lstatSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, fileId, readLocalFile } from '../../local-file.js';
+import { ensurePrivateDir, fileId, foreignness, LocalFileError, readFrom } from '../../local-file.js';
 import { removeStaleFiles } from '../../state/files.js';
 import { appendToLog, openLogWriter, type LogWriter } from '../../state/append-log.js';
 import { DigestSet } from '../../state/digest-set.js';
@@ -42,6 +42,8 @@ export interface LocalHistoryOptions {
   warn?: (text: string) => void;
   /** Runs before the first read or write (the migration of a history.jsonl); a refusal (why, in words) makes every call fail. */
   prepare?: () => Promise<string | undefined>;
+  /** Tests only: hears each read of the index file (its path, the bytes read). */
+  onRead?: (path: string, bytes: number) => void;
 }
 
 /** The local history: the port, and close() for the index it keeps open between appends. */
@@ -51,7 +53,7 @@ export interface LocalHistory extends HistoryPort {
 }
 
 /** The history in `dir`. Every method rejects when the directory cannot be read or written. */
-export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOptions = {}): LocalHistory {
+export function openLocalHistory(dir: string, { warn, prepare, onRead }: LocalHistoryOptions = {}): LocalHistory {
   let ready: Promise<string | undefined> | undefined;
   const corruptWarned = new Set<string>();
   const ensureReady = async () => {
@@ -83,19 +85,45 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
     return points;
   };
   /**
-   * The index, parsed once for as long as the file is the same (device, inode, size and time): a report
-   * asks for a thousand series in one run, and each asked the whole index again. Appends grow the file and
-   * a prune replaces it, so either reads it anew.
+   * The index, parsed once a run and then only what was appended to it since (the same file): a report
+   * asks for a thousand series in one run, and a batch asks each turn while its appends grow the file.
+   * A prune replaces it, which reads it anew. With it, which series have a line (one that has none has
+   * no point anywhere: nothing is read for it), and the series of each key at each base URL.
    */
-  let parsedIndex: { identity: string; entries: IndexEntry[] } | undefined;
-  const readIndex = (): IndexEntry[] => {
+  let parsedIndex: IndexSeen | undefined;
+  const readIndex = (): IndexSeen => {
     const path = join(dir, INDEX_FILE);
-    const stat = lstatSync(path, { throwIfNoEntry: false });
-    const identity = stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}` : '';
-    if (parsedIndex?.identity === identity) return parsedIndex.entries;
-    const entries = parseIndex(readLocalFile(path, MAX_INDEX_BYTES, { noFollow: true, ownOnly: true }) ?? '');
-    parsedIndex = { identity, entries };
-    return entries;
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      parsedIndex = undefined;
+      return emptyIndex();
+    }
+    try {
+      const stat = fstatSync(fd, { bigint: true });
+      const id = fileId(stat);
+      const size = Number(stat.size);
+      if (parsedIndex?.id === id && parsedIndex.read === size) return parsedIndex;
+      if (parsedIndex?.id !== id || size < parsedIndex.read) {
+        const plain = fstatSync(fd);
+        if (!plain.isFile()) throw new LocalFileError(`${path} is not a regular file`, 'ENOTREG');
+        const foreign = foreignness(plain);
+        if (foreign) throw new LocalFileError(`${path} ${foreign}`, 'EFOREIGN');
+        parsedIndex = { ...emptyIndex(), id };
+      }
+      if (size > MAX_INDEX_BYTES) throw new LocalFileError(`${path} is larger than ${MAX_INDEX_BYTES} bytes`, 'EFBIG');
+      const tail = readFrom(fd, parsedIndex.read);
+      onRead?.(path, tail.length);
+      // Whole lines only: a line being written is read with the next call's tail.
+      const whole = tail.lastIndexOf(10) + 1;
+      for (const entry of parseIndex(tail.toString('utf8', 0, whole))) addEntry(parsedIndex, entry);
+      parsedIndex.read += whole;
+      return parsedIndex;
+    } finally {
+      closeSync(fd);
+    }
   };
   /**
    * The index lines known, read once a run rather than once an append (a batch's appends were
@@ -114,7 +142,7 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
     const now = indexIdentity();
     if (!indexLines || !indexSeen || !now || now.id !== indexSeen.id || now.size < indexSeen.size) {
       indexLines = new DigestSet();
-      for (const entry of readIndex()) indexLines.add(indexLine(entry));
+      for (const entry of readIndex().entries) indexLines.add(indexLine(entry));
     }
     indexSeen = now;
     return indexLines;
@@ -154,7 +182,7 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
   /** The series files whose index lines say they may hold a point answering to one of `keys`. */
   const seriesFor = (keys: ReadonlySet<string>, base?: string) => {
     const paths = new Set<string>();
-    for (const entry of readIndex()) {
+    for (const entry of readIndex().entries) {
       if ((base === undefined || entry.base === base) && entry.keys.some((key) => keys.has(key))) paths.add(join(dir, SERIES_DIR, `${entry.series}.jsonl`));
     }
     return [...paths];
@@ -199,7 +227,7 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
         if (!points) cache.set(path, (points = readPoints(path)));
         return points;
       };
-      let index: IndexEntry[] | undefined;
+      let index: IndexSeen | undefined;
       const sets = new Map<readonly string[] | undefined, ReadonlySet<string>>(); // a batch passes one list to every question
       return questions.map((question) => {
         let excluded = sets.get(question.excludeIds);
@@ -210,9 +238,7 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
         const keys = new Set([question.queryKey, ...(question.nameKey === undefined ? [] : [question.nameKey])]);
         index ??= readIndex();
         const paths = new Set(
-          index
-            .filter((entry) => entry.base === question.baseUrl && entry.keys.some((key) => keys.has(key)))
-            .map((entry) => join(dir, SERIES_DIR, `${entry.series}.jsonl`)),
+          [...keys].flatMap((key) => [...(index?.byKey.get(`${question.baseUrl}\n${key}`) ?? [])].map((series) => join(dir, SERIES_DIR, `${series}.jsonl`))),
         );
         return newest([...paths].flatMap((path) => read(path).filter((point) => seen(point) && pointKeys(point).some((key) => keys.has(key)))));
       });
@@ -238,7 +264,7 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
     async names(prefixKey) {
       await ensureReady();
       const names = new Map<string, string>();
-      for (const entry of readIndex()) {
+      for (const entry of readIndex().entries) {
         for (const text of [entry.query, entry.name]) {
           if (text === undefined || text === MARKET_SERIES) continue;
           const key = nameKey(text);
@@ -271,4 +297,28 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
       return { points: ids.size, bytes, ...(oldest === undefined ? {} : { oldest }), where: dir };
     },
   };
+}
+
+/** The index as read so far: its file, how far, its entries, the series they name, and the series of each `base\nkey`. */
+interface IndexSeen {
+  id: string;
+  read: number;
+  entries: IndexEntry[];
+  series: Set<string>;
+  byKey: Map<string, Set<string>>;
+}
+
+function emptyIndex(): IndexSeen {
+  return { id: '', read: 0, entries: [], series: new Set(), byKey: new Map() };
+}
+
+function addEntry(index: IndexSeen, entry: IndexEntry): void {
+  index.entries.push(entry);
+  index.series.add(entry.series);
+  for (const key of entry.keys) {
+    const both = `${entry.base}\n${key}`;
+    const series = index.byKey.get(both);
+    if (series) series.add(entry.series);
+    else index.byKey.set(both, new Set([entry.series]));
+  }
 }
