@@ -33,11 +33,18 @@ describe('a history folder of an earlier rep (series files, no journal)', () => 
       writeFileSync(join(dir, 'series', `${series}.jsonl`), `${JSON.stringify(p)}\n`, { flag: 'a', mode: 0o600 });
     }
     writeFileSync(join(dir, 'index.jsonl'), index.join(''), { mode: 0o600 });
-    const history = openLocalHistory(dir);
+    // A corrupt line, and a point glued to a torn write, in a series file: skipped with one warning, and read.
+    const tartine = join(dir, 'series', `${seriesOf(BASE, 'tartine')}.jsonl`);
+    const b2 = JSON.stringify(point('b2', 'Tartine', T0 + DAY, 71));
+    writeFileSync(tartine, `not json\n${b2.slice(0, 30)}${b2}\n`, { flag: 'a' });
+    const warnings: string[] = [];
+    const history = openLocalHistory(dir, { warn: (text) => warnings.push(text) });
+    expect(ids(await history.range({ key: 'tartine' }))).toEqual(['b1', 'b2']);
+    expect(warnings).toEqual([`skipped a corrupt line in the history file ${tartine}`]);
     expect(ids(await history.range({ key: 'blue bottle' }))).toEqual(['a1', 'a2']);
     expect(await history.names('')).toEqual(['Blue Bottle', 'Tartine']);
     expect((await history.previous([{ baseUrl: BASE, queryKey: 'tartine', before: T0 + DAY }]))[0]?.id).toBe('b1');
-    expect(await history.stats()).toMatchObject({ points: 3, oldest: new Date(T0).toISOString() });
+    expect(await history.stats()).toMatchObject({ points: 4, oldest: new Date(T0).toISOString() });
     await history.append([point('a3', 'Blue Bottle', T0 + 2 * DAY, 82)]);
     history.close();
     expect(readdirSync(join(dir, 'journal'))).toHaveLength(1);
