@@ -110,7 +110,7 @@ describe('the history of an audit run', () => {
     // A journal line is the series' name, a space and the point (src/store/local/journal.ts).
     const series = readFileSync(file, 'utf8').slice(0, 33);
     const text = (p: HistoryPoint) => `${series}${JSON.stringify(p)}`;
-    writeFileSync(file, `${text(a)}\n${series}not json\n${series}{"id":"x"}\n${text(b).slice(0, 50)}${text(b)}\n\n${text(c)}\n`);
+    writeFileSync(file, `\n${text(a)}\n${series}not json\n${series}{"id":"x"}\n${text(b).slice(0, 50)}${text(b)}\n\n${text(c)}\n`);
     expect((await all(store, 'a')).map((each) => each.score)).toEqual([1, 2, 3]);
     expect(warnings).toEqual([`skipped 2 corrupt lines in the history file ${file}`]);
   });

@@ -275,7 +275,9 @@ export function openJournalReader(dir: string, onRead?: (path: string, bytes: nu
     onRead?.(path, buffer.length);
     let start = 0;
     for (let end = buffer.indexOf(10); end !== -1; start = end + 1, end = buffer.indexOf(10, start)) {
-      const found = buffer.lastIndexOf(POINT_START_BYTES, end - POINT_START_BYTES.length);
+      // Searched back from the line's end, never from before its start (a negative offset counts from the buffer's end).
+      const from = end - POINT_START_BYTES.length;
+      const found = from >= start ? buffer.lastIndexOf(POINT_START_BYTES, from) : -1;
       // A line with no point on it is its series' still (by its start), to be read and told as corrupt.
       const at = found - start >= SERIES_CHARS ? found : end - start > SERIES_CHARS && buffer[start + SERIES_CHARS] === 32 ? start + SERIES_CHARS : -1;
       if (at === -1) continue;
