@@ -103,6 +103,22 @@ describe('the journal and the series files together', () => {
   });
 });
 
+describe('a fold that reads a write half made', () => {
+  it('keeps its first part in the new shard, where the rest copied after it ends it: the point is read', async () => {
+    const dir = join(tempDir(), 'history');
+    const history = openLocalHistory(dir);
+    await history.append([point('a1', 'Blue Bottle', T0, 80)]);
+    history.close();
+    const series = seriesOf(BASE, 'blue bottle');
+    const shard = shardPath(dir, series);
+    const line = journalLine(series, point('a2', 'Blue Bottle', T0 + DAY, 81));
+    // Another process's write, as a read may see it: its first part now, the rest after the fold read the shard.
+    appendToLog(shard, Buffer.from(line.slice(0, 40)));
+    expect(foldShard(dir, shard, (at) => at === 'linked' && appendToLog(shard, Buffer.from(line.slice(40))))).toBe('rewritten');
+    expect(ids(await openLocalHistory(dir).range({ key: 'blue bottle' }))).toEqual(['a1', 'a2']);
+  });
+});
+
 describe('links in the journal’s place', () => {
   it('a link in place of a shard is not followed: the append fails and its target is untouched', async () => {
     const root = tempDir();

@@ -142,11 +142,19 @@ export function foldShard(dir: string, path: string, step?: (at: 'linked' | 'ren
       for (const [series, points] of bySeries) {
         appendToLog(join(dir, SERIES_DIR, `${series}.jsonl`), Buffer.from(points.map((point) => `${JSON.stringify(point)}\n`).join('')));
       }
-      return '';
+      return unfinished(text);
     },
     recover: recoverJournalPoints,
     ...(step ? { step } : {}),
   });
+}
+
+/**
+ * The text after the last line end: a write another process was making when the shard was read (a read
+ * may see part of it). Kept as it is in the new shard, where the rest of it, copied with the tail, ends it.
+ */
+function unfinished(text: string): string {
+  return text.slice(text.lastIndexOf('\n') + 1);
 }
 
 /** Removes the points dated before `before` from one shard (the same rewrite as a series file's prune); the ids of those that went. */
@@ -165,7 +173,7 @@ export function pruneShard(dir: string, path: string, before: number): string[] 
         if (Date.parse(parsed.point.at) >= before) kept.push(journalLine(parsed.series, parsed.point));
         else removed.push(parsed.point.id);
       }
-      return removed.length === 0 ? undefined : kept.join('');
+      return removed.length === 0 ? undefined : kept.join('') + unfinished(text);
     },
     recover: recoverJournalPoints,
   });
