@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendToLog } from '../src/state/append-log.js';
 import { openLocalHistory } from '../src/store/local/history.js';
 import { foldShard, journalLine, openJournalReader, parseJournal, seriesOf, shardPath } from '../src/store/local/journal.js';
-import { indexLine, parseText, readSeriesText } from '../src/store/local/series-files.js';
+import { indexLine, parseText, pruneFile, readSeriesText } from '../src/store/local/series-files.js';
 import { nameKey } from '../src/store/policy.js';
 import type { HistoryPoint } from '../src/store/port.js';
 import { BASE, DAY, point, T0, useTempDirs } from './helpers/history-points.js';
@@ -103,7 +103,7 @@ describe('the journal and the series files together', () => {
   });
 });
 
-describe('a fold that reads a write half made', () => {
+describe('a fold or prune that reads a write half made', () => {
   it('keeps its first part in the new shard, where the rest copied after it ends it: the point is read', async () => {
     const dir = join(tempDir(), 'history');
     const history = openLocalHistory(dir);
@@ -115,6 +115,18 @@ describe('a fold that reads a write half made', () => {
     // Another process's write, as a read may see it: its first part now, the rest after the fold read the shard.
     appendToLog(shard, Buffer.from(line.slice(0, 40)));
     expect(foldShard(dir, shard, (at) => at === 'linked' && appendToLog(shard, Buffer.from(line.slice(40))))).toBe('rewritten');
+    expect(ids(await openLocalHistory(dir).range({ key: 'blue bottle' }))).toEqual(['a1', 'a2']);
+  });
+
+  it('a series file’s prune keeps it too', async () => {
+    const dir = join(tempDir(), 'history');
+    const history = openLocalHistory(dir, { foldBytes: 1 }); // folded at once: the points are in the series file
+    await history.append([point('a0', 'Blue Bottle', T0 - DAY, 79), point('a1', 'Blue Bottle', T0, 80)]);
+    history.close();
+    const file = join(dir, 'series', `${seriesOf(BASE, 'blue bottle')}.jsonl`);
+    const line = `${JSON.stringify(point('a2', 'Blue Bottle', T0 + DAY, 81))}\n`;
+    appendToLog(file, Buffer.from(line.slice(0, 40)));
+    expect(pruneFile(dir, file, T0, undefined, (at) => at === 'linked' && appendToLog(file, Buffer.from(line.slice(40))))).toEqual(['a0']);
     expect(ids(await openLocalHistory(dir).range({ key: 'blue bottle' }))).toEqual(['a1', 'a2']);
   });
 });

@@ -15,7 +15,7 @@ import { appendToLog, readAsides, readLog, recoverRewrites, rewriteLog, type Rew
 import { sha256Hex } from '../../state/ids.js';
 import { nameKey } from '../policy.js';
 import type { HistoryPoint } from '../port.js';
-import { onePerId, PRUNING_DIR, SERIES_DIR } from './series-files.js';
+import { onePerId, PRUNING_DIR, SERIES_DIR, unfinished } from './series-files.js';
 
 export const JOURNAL_DIR = 'journal';
 /** Shards of the journal: few enough to keep open for a run, enough that a fold moves a small part of it. */
@@ -147,14 +147,6 @@ export function foldShard(dir: string, path: string, step?: (at: 'linked' | 'ren
     recover: recoverJournalPoints,
     ...(step ? { step } : {}),
   });
-}
-
-/**
- * The text after the last line end: a write another process was making when the shard was read (a read
- * may see part of it). Kept as it is in the new shard, where the rest of it, copied with the tail, ends it.
- */
-function unfinished(text: string): string {
-  return text.slice(text.lastIndexOf('\n') + 1);
 }
 
 /** Removes the points dated before `before` from one shard (the same rewrite as a series file's prune); the ids of those that went. */

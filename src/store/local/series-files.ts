@@ -3,7 +3,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parsePoint } from '../../state/history.js';
-import { readLog, recoverRewrites, rewriteLog } from '../../state/append-log.js';
+import { readLog, recoverRewrites, rewriteLog, type RewriteOptions } from '../../state/append-log.js';
 import { pointKeys } from '../policy.js';
 import type { HistoryPoint } from '../port.js';
 import { parseJson } from '../../text.js';
@@ -44,7 +44,7 @@ export function readSeriesText(path: string): string {
 }
 
 /** Removes the points dated before `before` from one series file (state/append-log.ts's rewrite); the ids of those that went. */
-export function pruneFile(dir: string, path: string, before: number, warn?: (text: string) => void): string[] {
+export function pruneFile(dir: string, path: string, before: number, warn?: (text: string) => void, step?: RewriteOptions['step']): string[] {
   let removed: string[] = [];
   try {
     const outcome = rewriteLog(path, {
@@ -55,9 +55,10 @@ export function pruneFile(dir: string, path: string, before: number, warn?: (tex
         const { points } = parseText(text);
         const kept = points.filter((point) => Date.parse(point.at) >= before);
         removed = points.filter((point) => !(Date.parse(point.at) >= before)).map((point) => point.id);
-        return removed.length === 0 ? undefined : kept.map((point) => `${JSON.stringify(point)}\n`).join('');
+        return removed.length === 0 ? undefined : kept.map((point) => `${JSON.stringify(point)}\n`).join('') + unfinished(text);
       },
       recover: recoverPoints,
+      ...(step ? { step } : {}),
     });
     // Busy: another prune holds the file, and takes what this one would have.
     return outcome === 'rewritten' ? removed : [];
@@ -65,6 +66,15 @@ export function pruneFile(dir: string, path: string, before: number, warn?: (tex
     warn?.(`cannot prune the history file ${path}`);
     throw error;
   }
+}
+
+/**
+ * The text after a log's last line end: a write another process was making when the log was read (a read
+ * may see part of it). A rewrite keeps it as it is at the end of the new text, where the rest of it,
+ * copied with the tail, ends it; left out, the rest would land there alone and the point be lost.
+ */
+export function unfinished(text: string): string {
+  return text.slice(text.lastIndexOf('\n') + 1);
 }
 
 /** Merges back what killed prunes left under pruning/: their points at or after each prune's cut-off. */
