@@ -148,6 +148,26 @@ describe('links in the journal’s place', () => {
     expect(readFileSync(target, 'utf8')).toBe('mine\n');
   });
 
+  it('a link in place of a series file: a fold fails once, told once, its points kept in the journal, the target untouched', async () => {
+    const root = tempDir();
+    const dir = join(root, 'history');
+    const target = join(root, 'notes.txt');
+    writeFileSync(target, 'mine\n', { mode: 0o600 });
+    mkdirSync(join(dir, 'series'), { recursive: true, mode: 0o700 });
+    symlinkSync(target, join(dir, 'series', `${seriesOf(BASE, 'blue bottle')}.jsonl`));
+    const warnings: string[] = [];
+    const history = openLocalHistory(dir, { foldBytes: 1, warn: (text) => warnings.push(text) });
+    try {
+      for (let day = 0; day < 3; day++) await history.append([point(`a${day}`, 'Blue Bottle', T0 + day * DAY, 80 + day)]);
+    } finally {
+      history.close();
+    }
+    expect(warnings).toEqual([expect.stringMatching(/^cannot fold the history's journal .* its points are kept there$/)]);
+    expect(readFileSync(target, 'utf8')).toBe('mine\n');
+    const shard = shardPath(dir, seriesOf(BASE, 'blue bottle'));
+    expect(ids(parseJournal(readFileSync(shard, 'utf8')).points)).toEqual(['a0', 'a1', 'a2']);
+  });
+
   it('a link in place of journal/ is refused: nothing written through it, and reads fail', async () => {
     const root = tempDir();
     const dir = join(root, 'history');

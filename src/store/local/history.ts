@@ -238,14 +238,19 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
     }
     if (failure !== undefined) throw failure;
   };
-  /** Folds a shard grown past its bound; a fold that fails leaves the shard whole, and is told once (the points are kept). */
-  let foldWarned = false;
+  /**
+   * Folds a shard grown past its bound. A fold that fails leaves the shard whole (the points are kept
+   * there), is told once, and is not tried again this run: each append would read the shard again.
+   */
+  const unfoldable = new Set<string>();
   const fold = (path: string) => {
+    if (unfoldable.has(path)) return;
     try {
       foldShard(dir, path);
     } catch (error) {
-      if (!foldWarned) warn?.(`cannot fold the history's journal ${path} into its series files (${(error as Error).message}); its points are kept there`);
-      foldWarned = true;
+      if (unfoldable.size === 0)
+        warn?.(`cannot fold the history's journal ${path} into its series files (${(error as Error).message}); its points are kept there`);
+      unfoldable.add(path);
     } finally {
       // The file this process holds open is no longer the shard: the next append opens the new one.
       shardWriters.get(path)?.close();
