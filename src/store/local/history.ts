@@ -136,6 +136,11 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
   let parsedIndex: IndexSeen | undefined;
   const readIndex = (): IndexSeen => {
     const path = join(dir, INDEX_FILE);
+    // No index yet is common (a first run): a look, where open() would throw (a run's first exception is dear on Node 20).
+    if (!lstatSync(path, { throwIfNoEntry: false })) {
+      parsedIndex = undefined;
+      return emptyIndex();
+    }
     let fd: number;
     try {
       fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
