@@ -137,12 +137,16 @@ export function ensurePrivateDir(dir: string): void {
   }
 }
 
-/** The folder itself, opened for fstat and fchmod; undefined for a link (O_NOFOLLOW: ELOOP). */
+/**
+ * The folder itself, opened for fstat and fchmod; undefined for a link (O_NOFOLLOW: ELOOP, or ENOTDIR
+ * where, as on Linux, O_DIRECTORY is checked first on the link itself).
+ */
 function openDirectory(dir: string): number | undefined {
   try {
     return openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || (code === 'ENOTDIR' && lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink())) return undefined;
     throw error;
   }
 }

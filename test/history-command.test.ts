@@ -1,7 +1,7 @@
 // `rep history` through its run(), in-process: three recorded points in every format, oldest first
 // with their changes; --since; exit 3 (with how to start a history) when there is none; valid GFM
 // when a name holds a pipe. No request is sent: the history is local.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -242,9 +242,10 @@ describe('rep history', () => {
     const { stateDir, env } = home();
     await record(stateDir, env, 'blue bottle', SCORES);
     const dir = join(stateDir, 'history');
-    const [series] = readdirSync(join(dir, 'series'));
-    const file = join(dir, 'series', series!);
-    writeFileSync(file, '{"torn\n', { flag: 'a' });
+    const [shard] = readdirSync(join(dir, 'journal'));
+    const file = join(dir, 'journal', shard!);
+    const series = readFileSync(file, 'utf8').slice(0, 33); // a journal line starts with its series' name
+    writeFileSync(file, `${series}{"torn\n`, { flag: 'a' });
     const { stdout, stderr } = await history({ name: 'blue bottle' }, stateDir, { env, format: 'json' });
     expect(JSON.parse(stdout)).toHaveLength(3);
     expect(stderr).toBe(`rep: warning: skipped a corrupt line in the history file ${file}\n`);

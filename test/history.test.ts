@@ -75,9 +75,10 @@ describe('the history of an audit run', () => {
     const { run } = auditRun({ REP_HISTORY_FILE: folder }, stateDir);
     await run.record('Blue Bottle', answer(80));
     await run.settle();
-    const [series] = readdirSync(join(folder, 'series'));
-    expect(statSync(join(folder, 'series', series!)).mode & 0o777).toBe(0o600);
-    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    const [shard] = readdirSync(join(folder, 'journal'));
+    expect(statSync(join(folder, 'journal', shard!)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(folder, 'index.jsonl')).mode & 0o777).toBe(0o600);
+    for (const each of [folder, join(folder, 'journal'), join(folder, 'series')]) expect(statSync(each).mode & 0o777).toBe(0o700);
     expect(() => readdirSync(stateDir)).toThrow(/ENOENT/);
   });
 
@@ -87,13 +88,13 @@ describe('the history of an audit run', () => {
     expect(historyPlace({ REP_HISTORY_FILE: '/ci/h.jsonl' }, '/state/rep')).toEqual({ historyDir: '/ci/h.jsonl', legacyHistoryFile: '/ci/h.jsonl' });
   });
 
-  it('a series file brought back 0644 (a CI cache) is made 0600 again by the next point', async () => {
+  it('a journal file brought back 0644 (a CI cache) is made 0600 again by the next point', async () => {
     const stateDir = join(tempDir(), 'state');
-    const { run, store } = auditRun({}, stateDir);
-    await store.append([point('a', T0, 1)]);
-    const folder = join(stateDir, 'history', 'series');
+    await auditRun({}, stateDir).store.append([point('a', T0, 1)]);
+    const folder = join(stateDir, 'history', 'journal');
     const file = join(folder, readdirSync(folder)[0]!);
     chmodSync(file, 0o644);
+    const { run } = auditRun({}, stateDir); // the next run: a run keeps its shards open, checked once
     await run.record('a', answer(2));
     await run.settle();
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -104,9 +105,12 @@ describe('the history of an audit run', () => {
     const { store, warnings } = auditRun({}, stateDir);
     const [a, b, c] = [point('a', T0, 1), point('a', T0 + DAY, 2), point('a', T0 + 2 * DAY, 3)];
     await store.append([a]);
-    const folder = join(stateDir, 'history', 'series');
+    const folder = join(stateDir, 'history', 'journal');
     const file = join(folder, readdirSync(folder)[0]!);
-    writeFileSync(file, `${JSON.stringify(a)}\nnot json\n{"id":"x"}\n${JSON.stringify(b).slice(0, 30)}${JSON.stringify(b)}\n\n${JSON.stringify(c)}\n`);
+    // A journal line is the series' name, a space and the point (src/store/local/journal.ts).
+    const series = readFileSync(file, 'utf8').slice(0, 33);
+    const text = (p: HistoryPoint) => `${series}${JSON.stringify(p)}`;
+    writeFileSync(file, `\n${text(a)}\n${series}not json\n${series}{"id":"x"}\n${text(b).slice(0, 50)}${text(b)}\n\n${text(c)}\n`);
     expect((await all(store, 'a')).map((each) => each.score)).toEqual([1, 2, 3]);
     expect(warnings).toEqual([`skipped 2 corrupt lines in the history file ${file}`]);
   });

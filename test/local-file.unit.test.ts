@@ -1,12 +1,12 @@
 // Reading rep's own files (src/local-file.ts and its two readers): a missing file is no error, and a
 // link that points nowhere is missing where links are followed (config) but never read where they are
 // not (state files).
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readConfigFile } from '../src/config/file.js';
-import { LocalFileError, readLocalFile } from '../src/local-file.js';
+import { ensurePrivateDir, LocalFileError, readLocalFile } from '../src/local-file.js';
 import { readPrivateFile } from '../src/state/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rep-local-file-'));
@@ -85,4 +85,27 @@ describe('its readers', () => {
     expect(readPrivateFile(linkToFile, 1024)).toBe('not-a-file');
     expect(readPrivateFile(file, 1024)).toEqual({ text: '{"baseUrl":"https://x.example/api"}' });
   });
+});
+
+describe('ensurePrivateDir', () => {
+  it.runIf(process.platform !== 'win32')(
+    'makes a folder 0700, tightens one of the user’s, and follows a link of theirs to a folder, its target left as it is',
+    () => {
+      const made = join(dir, 'made', 'deep');
+      ensurePrivateDir(made);
+      expect(statSync(made).mode & 0o777).toBe(0o700);
+      const open = join(dir, 'open');
+      mkdirSync(open, { mode: 0o755 });
+      chmodSync(open, 0o755);
+      ensurePrivateDir(open);
+      expect(statSync(open).mode & 0o777).toBe(0o700);
+      const target = join(dir, 'target');
+      mkdirSync(target, { mode: 0o755 });
+      chmodSync(target, 0o755);
+      const link = join(dir, 'link-to-folder');
+      symlinkSync(target, link);
+      expect(() => ensurePrivateDir(link)).not.toThrow();
+      expect(statSync(target).mode & 0o777).toBe(0o755);
+    },
+  );
 });

@@ -1,6 +1,6 @@
 // A writer of the local history killed at any moment (kill -9) loses no point it acknowledged (issue 31).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -26,12 +26,13 @@ describe('a writer killed at any moment', () => {
       logLevel: 'warning',
     });
     worker = join(bundleDir, 'writer.mjs');
-    // Says it is ready (loaded), then appends points one by one and prints each id once its append returned (acknowledged).
+    // Says it is ready (loaded), then appends points one by one and prints each id once its append returned
+    // (acknowledged). With a fold bound, a shard is folded into series files every few points.
     writeFileSync(
       worker,
       `const { openLocalHistory } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
-const [dir, tag] = process.argv.slice(2);
-const history = openLocalHistory(dir);
+const [dir, tag, foldBytes] = process.argv.slice(2);
+const history = openLocalHistory(dir, foldBytes ? { foldBytes: Number(foldBytes) } : {});
 process.stdout.write('ready\\n');
 for (let i = 0; ; i++) {
   await history.append([{ id: tag + '-' + i, at: new Date(${T0} + i * 1000).toISOString(), base_url: '${BASE}', query: 'q' + (i % 7), score: i, sources: [] }]);
@@ -42,12 +43,15 @@ for (let i = 0; ; i++) {
   });
   afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
-  it('loses no acknowledged point (kill -9 of three writers at random moments, 6 rounds)', async () => {
+  /** Rounds of three writers killed at random moments (with a fold bound: while folding); every acknowledged id is read back. */
+  const killedWriters = async (rounds: number, foldBytes?: number) => {
     const dir = join(tempDir(), 'history');
     const acknowledged: string[] = [];
-    for (let round = 0; round < 6; round++) {
+    for (let round = 0; round < rounds; round++) {
       const runs = Array.from({ length: 3 }, (_, w) => {
-        const child = spawn(process.execPath, [worker, dir, `r${round}w${w}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const child = spawn(process.execPath, [worker, dir, `r${round}w${w}`, ...(foldBytes ? [String(foldBytes)] : [])], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
         let out = '';
         // The kill is timed from the writer's start of work, not its spawn: under load, start-up alone outlasted the window.
         child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -71,5 +75,16 @@ for (let i = 0; ; i++) {
     for (let q = 0; q < 7; q++) for (const p of await history.range({ key: `q${q}` })) ids.add(p.id);
     expect(acknowledged.length).toBeGreaterThan(0);
     expect(acknowledged.filter((id) => !ids.has(id))).toEqual([]);
+    return dir;
+  };
+
+  it('loses no acknowledged point (kill -9 of three writers at random moments, 6 rounds)', async () => {
+    await killedWriters(6);
+  }, 60_000);
+
+  it('loses no acknowledged point when killed while folding (a fold every few points, 4 rounds)', async () => {
+    const dir = await killedWriters(4, 700);
+    // The folds did happen: points are in series files too.
+    expect(readdirSync(join(dir, 'series')).length).toBeGreaterThan(0);
   }, 60_000);
 });

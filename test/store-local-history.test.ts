@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openLocalHistory } from '../src/store/local/history.js';
 import { prepareHistoryDir } from '../src/store/local/migrate.js';
 import type { HistoryPoint } from '../src/store/port.js';
-import { DAY, memoryTempBase, point, T0, useTempDirs } from './helpers/history-points.js';
+import { BASE, DAY, memoryTempBase, point, T0, useTempDirs } from './helpers/history-points.js';
 
 const tempDir = useTempDirs();
 const line = (p: HistoryPoint) => `${JSON.stringify(p)}\n`;
@@ -128,6 +128,27 @@ describe('one history’s appends over a run (the index kept open, the series fo
       history.close();
     }
     expect(readFileSync(target, 'utf8')).toBe('mine\n');
+  });
+
+  it('a batch’s lookups read the index once, then only what each turn appended to it', async () => {
+    const dir = join(tempDir(), 'history');
+    let indexBytes = 0;
+    const history = openLocalHistory(dir, { onRead: (path, bytes) => void (path.endsWith('index.jsonl') && (indexBytes += bytes)) });
+    try {
+      await history.append(Array.from({ length: 50 }, (_, i) => point(`old${i}`, `Company ${i}`, T0, 70)));
+      // A batch's turns: the previous points of four names, then their points (the index grows each turn).
+      for (let turn = 0; turn < 40; turn++) {
+        const names = [0, 1, 2, 3].map((k) => `Company ${turn * 4 + k}`);
+        const found = await history.previous(names.map((name) => ({ baseUrl: BASE, queryKey: name.toLowerCase(), before: T0 + DAY })));
+        expect(found.map((p) => p?.id)).toEqual(names.map((_, k) => (turn * 4 + k < 50 ? `old${turn * 4 + k}` : undefined)));
+        await history.append(names.map((name, k) => point(`new${turn}-${k}`, name, T0 + DAY, 71)));
+      }
+    } finally {
+      history.close();
+    }
+    // Each byte of the index read once (a line another process added meanwhile may be read twice): not each turn.
+    expect(indexBytes).toBeGreaterThan(0);
+    expect(indexBytes).toBeLessThanOrEqual(statSync(join(dir, 'index.jsonl')).size);
   });
 
   it('lines another process appended to the index meanwhile are kept, and its own appends go after them', async () => {

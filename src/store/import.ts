@@ -4,6 +4,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseText, readSeriesText, SERIES_DIR, seriesFiles } from './local/series-files.js';
+import { readJournal } from './local/journal.js';
 import { readLegacy } from './local/migrate.js';
 import type { HistoryPoint, HistoryPort } from './port.js';
 
@@ -33,10 +34,11 @@ export function isHistoryFolder(dir: string): boolean {
   return existsSync(join(dir, SERIES_DIR));
 }
 
-/** Every point of a local store's history folder (its series files). */
+/** Every point of a local store's history folder (its journal's shards, then its series files: a fold moves points from the one to the other). */
 function readHistoryFolder(dir: string): { points: HistoryPoint[]; corrupt: number } {
-  const points: HistoryPoint[] = [];
-  let corrupt = 0;
+  const journal = readJournal(dir);
+  const points: HistoryPoint[] = journal.points;
+  let corrupt = journal.corrupt;
   for (const path of seriesFiles(dir)) {
     const parsed = parseText(readSeriesText(path));
     points.push(...parsed.points);

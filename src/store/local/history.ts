@@ -1,17 +1,18 @@
-// The local score history: a directory (0700) with one JSON Lines file per series, named by a hash of
-// (base URL, query key), so reading one company's points reads one small file however long the
-// history grows; and index.jsonl, one line per series and spelling, for names, completion and the
-// company-name fallback. Every line is self-contained (it holds its id); a corrupt line is skipped
-// with one warning. Appends are O_APPEND writes (the index line before the point), so a crash at any
-// moment loses nothing acknowledged. No point goes unless prune() is asked. The files' lines, and the
-// prune of one file, are series-files.ts's.
-import { lstatSync } from 'node:fs';
+// The local score history: a directory (0700) with index.jsonl, one line per series and spelling, for
+// names, completion and the company-name fallback; a journal (journal.ts) of a few shard files that
+// appends go to, a batch's points in one write a shard; and one JSON Lines file per series, named by a
+// hash of (base URL, query key), that a shard past its bound is folded into. Reading one company's
+// points reads its series file and its lines of one shard, however long the history grows. Every line
+// is self-contained (it holds its id); a corrupt line is skipped with one warning. Appends are O_APPEND
+// writes (the index line before the point), so a crash at any moment loses nothing acknowledged. No
+// point goes unless prune() is asked. The series files' lines, and the prune of one file, are
+// series-files.ts's; the shards' and their fold, journal.ts's.
+import { closeSync, constants, fstatSync, lstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, fileId, readLocalFile } from '../../local-file.js';
+import { ensurePrivateDir, fileId, foreignness, LocalFileError, readFrom } from '../../local-file.js';
 import { removeStaleFiles } from '../../state/files.js';
-import { appendToLog, openLogWriter, type LogWriter } from '../../state/append-log.js';
+import { openLogWriter, type LogWriter } from '../../state/append-log.js';
 import { DigestSet } from '../../state/digest-set.js';
-import { sha256Hex } from '../../state/ids.js';
 import { compareNames, nameKey, pointKeys } from '../policy.js';
 import type { HistoryPoint, HistoryPort, HistoryStats, RangeQuestion } from '../port.js';
 import { MARKET_SERIES } from '../port.js';
@@ -31,71 +32,146 @@ import {
   recoverPrunes,
   SERIES_DIR,
   seriesFiles,
-  seriesName,
 } from './series-files.js';
+import {
+  checkJournalDir,
+  ensureJournalDir,
+  FOLD_BYTES,
+  foldBound,
+  foldShard,
+  JOURNAL_DIR,
+  journalLine,
+  openJournalReader,
+  parseJournal,
+  pruneShard,
+  readJournal,
+  recoverShards,
+  seriesOf,
+  shardFiles,
+  shardPath,
+} from './journal.js';
 
-/** Series file names kept for a run before the list starts over (a batch asks for each of its names once or twice). */
-const SERIES_PATHS_MAX = 4096;
+/** Series names kept for a run before the list starts over (a batch asks for each of its names once or twice). */
+const SERIES_NAMES_MAX = 4096;
 
 export interface LocalHistoryOptions {
   /** Says once what is wrong (a corrupt line, a foreign folder). */
   warn?: (text: string) => void;
   /** Runs before the first read or write (the migration of a history.jsonl); a refusal (why, in words) makes every call fail. */
   prepare?: () => Promise<string | undefined>;
+  /** A shard past this many bytes is folded into the series files (tests: a small bound folds often). */
+  foldBytes?: number;
+  /** Tests only: hears each read of the index or a shard file (its path, the bytes read). */
+  onRead?: (path: string, bytes: number) => void;
 }
 
-/** The local history: the port, and close() for the index it keeps open between appends. */
+/** The local history: the port, and close() for the index and shards it keeps open between appends. */
 export interface LocalHistory extends HistoryPort {
-  /** Closes the index file (an append after it opens it again). Throws when the close fails. */
+  /** Closes the index and shard files (an append after it opens them again). Throws when a close fails. */
   close(): void;
 }
 
 /** The history in `dir`. Every method rejects when the directory cannot be read or written. */
-export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOptions = {}): LocalHistory {
+export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_BYTES, onRead }: LocalHistoryOptions = {}): LocalHistory {
   let ready: Promise<string | undefined> | undefined;
   const corruptWarned = new Set<string>();
   const ensureReady = async () => {
     ready ??= (async () => {
       const refused = prepare ? await prepare() : undefined;
-      if (!refused) recoverPrunes(dir, warn);
+      if (!refused) {
+        recoverPrunes(dir, warn);
+        recoverShards(dir, warn);
+      }
       return refused;
     })();
     const refused = await ready;
     if (refused) throw new Error(refused);
   };
-  // A name's file is a hash of its series; a batch or a day's append asks for the same few many times.
-  const seriesPaths = new Map<string, string>();
-  const seriesPath = (base: string, key: string) => {
-    const series = `${base}\n${key}`;
-    let path = seriesPaths.get(series);
-    if (path === undefined) {
-      if (seriesPaths.size >= SERIES_PATHS_MAX) seriesPaths.clear(); // flat memory however many names a batch has
-      seriesPaths.set(series, (path = join(dir, SERIES_DIR, `${sha256Hex(series).slice(0, 32)}.jsonl`)));
+  // A name's series is a hash; a batch or a day's append asks for the same few many times.
+  const seriesNames = new Map<string, string>();
+  const seriesNameOf = (base: string, key: string) => {
+    const both = `${base}\n${key}`;
+    let series = seriesNames.get(both);
+    if (series === undefined) {
+      if (seriesNames.size >= SERIES_NAMES_MAX) seriesNames.clear(); // flat memory however many names a batch has
+      seriesNames.set(both, (series = seriesOf(base, key)));
     }
-    return path;
+    return series;
   };
-  const readPoints = (path: string) => {
-    const { points, corrupt } = parseText(readSeriesText(path));
+  const seriesFile = (series: string) => join(dir, SERIES_DIR, `${series}.jsonl`);
+  const warnCorrupt = (corrupt: number, path: string) => {
     if (corrupt > 0 && !corruptWarned.has(path)) {
       corruptWarned.add(path);
       warn?.(`skipped ${corrupt === 1 ? 'a corrupt line' : `${corrupt} corrupt lines`} in the history file ${path}`);
     }
+  };
+  const readPoints = (path: string) => {
+    const { points, corrupt } = parseText(readSeriesText(path));
+    warnCorrupt(corrupt, path);
     return points;
   };
+  // The shards read once a run, then only what was appended since (journal.ts).
+  let journal: ReturnType<typeof openJournalReader> | undefined;
   /**
-   * The index, parsed once for as long as the file is the same (device, inode, size and time): a report
-   * asks for a thousand series in one run, and each asked the whole index again. Appends grow the file and
-   * a prune replaces it, so either reads it anew.
+   * A series' points: its journal lines, read first (a fold appends to the series file before it empties
+   * the shard: a point leaving the one is in the other by then), then its series file.
    */
-  let parsedIndex: { identity: string; entries: IndexEntry[] } | undefined;
-  const readIndex = (): IndexEntry[] => {
+  const readSeries = (series: string, journalThere: boolean) => {
+    let fromJournal: HistoryPoint[] = [];
+    if (journalThere) {
+      journal ??= openJournalReader(dir, onRead);
+      const { points, corrupt } = parseJournal(journal.seriesText(series));
+      warnCorrupt(corrupt, shardPath(dir, series));
+      fromJournal = points;
+    }
+    const fromFile = readPoints(seriesFile(series));
+    return fromJournal.length === 0 ? fromFile : onePerId([...fromFile, ...fromJournal]);
+  };
+  /**
+   * The index, parsed once a run and then only what was appended to it since (the same file): a report
+   * asks for a thousand series in one run, and a batch asks each turn while its appends grow the file.
+   * A prune replaces it, which reads it anew. With it, which series have a line (one that has none has
+   * no point anywhere: nothing is read for it), and the series of each key at each base URL.
+   */
+  let parsedIndex: IndexSeen | undefined;
+  const readIndex = (): IndexSeen => {
     const path = join(dir, INDEX_FILE);
-    const stat = lstatSync(path, { throwIfNoEntry: false });
-    const identity = stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}` : '';
-    if (parsedIndex?.identity === identity) return parsedIndex.entries;
-    const entries = parseIndex(readLocalFile(path, MAX_INDEX_BYTES, { noFollow: true, ownOnly: true }) ?? '');
-    parsedIndex = { identity, entries };
-    return entries;
+    // No index yet is common (a first run): a look, where open() would throw (a run's first exception is dear on Node 20).
+    if (!lstatSync(path, { throwIfNoEntry: false })) {
+      parsedIndex = undefined;
+      return emptyIndex();
+    }
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      parsedIndex = undefined;
+      return emptyIndex();
+    }
+    try {
+      const stat = fstatSync(fd, { bigint: true });
+      const id = fileId(stat);
+      const size = Number(stat.size);
+      if (parsedIndex?.id === id && parsedIndex.read === size) return parsedIndex;
+      if (parsedIndex?.id !== id || size < parsedIndex.read) {
+        const plain = fstatSync(fd);
+        if (!plain.isFile()) throw new LocalFileError(`${path} is not a regular file`, 'ENOTREG');
+        const foreign = foreignness(plain);
+        if (foreign) throw new LocalFileError(`${path} ${foreign}`, 'EFOREIGN');
+        parsedIndex = { ...emptyIndex(), id };
+      }
+      if (size > MAX_INDEX_BYTES) throw new LocalFileError(`${path} is larger than ${MAX_INDEX_BYTES} bytes`, 'EFBIG');
+      const tail = readFrom(fd, parsedIndex.read);
+      onRead?.(path, tail.length);
+      // Whole lines only: a line being written is read with the next call's tail.
+      const whole = tail.lastIndexOf(10) + 1;
+      for (const entry of parseIndex(tail.toString('utf8', 0, whole))) addEntry(parsedIndex, entry);
+      parsedIndex.read += whole;
+      return parsedIndex;
+    } finally {
+      closeSync(fd);
+    }
   };
   /**
    * The index lines known, read once a run rather than once an append (a batch's appends were
@@ -114,27 +190,29 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
     const now = indexIdentity();
     if (!indexLines || !indexSeen || !now || now.id !== indexSeen.id || now.size < indexSeen.size) {
       indexLines = new DigestSet();
-      for (const entry of readIndex()) indexLines.add(indexLine(entry));
+      for (const entry of readIndex().entries) indexLines.add(indexLine(entry));
     }
     indexSeen = now;
     return indexLines;
   };
-  // The index stays open between appends (a batch appends a few lines a turn): a write and its check
-  // each time, not five calls. The series folder is made private once a run, and again if it went.
+  // The index and the shards stay open between appends (a batch appends a few lines a turn): a write and
+  // its check each time, not five calls. The folders are made private once a run, and again if they went.
   let indexWriter: LogWriter | undefined;
-  let seriesDirReady = false;
-  const ensureSeriesDir = () => {
-    ensurePrivateDir(join(dir, SERIES_DIR));
-    seriesDirReady = true;
+  const shardWriters = new Map<string, LogWriter>();
+  let dirsReady = false;
+  const ensureDirs = () => {
+    ensurePrivateDir(join(dir, SERIES_DIR)); // a history folder is known by it (import.ts), and folds fill it
+    ensureJournalDir(dir);
+    dirsReady = true;
   };
   /** Appends to a log of the history; when the folder went meanwhile (ENOENT), it is made again, once. */
-  const appendAgainIfGone = (write: () => void) => {
+  const appendAgainIfGone = <T>(write: () => T): T => {
     try {
-      write();
+      return write();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      ensureSeriesDir();
-      write();
+      ensureDirs();
+      return write();
     }
   };
   const appendToIndex = (text: Buffer) => {
@@ -143,86 +221,122 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
       indexWriter.append(text);
     });
     indexSeen = indexWriter?.lastChecked();
-    // Windows cannot rename or remove a file that is open: there it is opened an append at a time.
-    if (process.platform === 'win32') closeIndex();
   };
-  const closeIndex = () => {
-    const writer = indexWriter;
+  /** Appends to a shard; its size after. */
+  const appendToShard = (path: string, text: Buffer) =>
+    appendAgainIfGone(() => {
+      let writer = shardWriters.get(path);
+      if (!writer) shardWriters.set(path, (writer = openLogWriter(path)));
+      return writer.append(text);
+    });
+  const closeWriters = () => {
+    const writers = [...(indexWriter ? [indexWriter] : []), ...shardWriters.values()];
     indexWriter = undefined;
-    writer?.close();
-  };
-  /** The series files whose index lines say they may hold a point answering to one of `keys`. */
-  const seriesFor = (keys: ReadonlySet<string>, base?: string) => {
-    const paths = new Set<string>();
-    for (const entry of readIndex()) {
-      if ((base === undefined || entry.base === base) && entry.keys.some((key) => keys.has(key))) paths.add(join(dir, SERIES_DIR, `${entry.series}.jsonl`));
+    shardWriters.clear();
+    let failure: unknown;
+    for (const writer of writers) {
+      try {
+        writer.close();
+      } catch (error) {
+        failure ??= error;
+      }
     }
-    return [...paths];
+    if (failure !== undefined) throw failure;
+  };
+  /**
+   * Folds a shard grown past its bound. A fold that fails leaves the shard whole (the points are kept
+   * there), is told once, and is not tried again this run: each append would read the shard again.
+   */
+  const unfoldable = new Set<string>();
+  const fold = (path: string) => {
+    if (unfoldable.has(path)) return;
+    try {
+      foldShard(dir, path);
+    } catch (error) {
+      if (unfoldable.size === 0)
+        warn?.(`cannot fold the history's journal ${path} into its series files (${(error as Error).message}); its points are kept there`);
+      unfoldable.add(path);
+    } finally {
+      // The file this process holds open is no longer the shard: the next append opens the new one.
+      shardWriters.get(path)?.close();
+      shardWriters.delete(path);
+    }
+  };
+  /** The series whose index lines say they may hold a point answering to one of `keys`. */
+  const seriesFor = (keys: ReadonlySet<string>, base?: string) => {
+    const series = new Set<string>();
+    for (const entry of readIndex().entries) {
+      if ((base === undefined || entry.base === base) && entry.keys.some((key) => keys.has(key))) series.add(entry.series);
+    }
+    return [...series];
   };
 
   return {
     async append(points) {
       await ensureReady();
       if (points.length === 0) return;
-      if (!seriesDirReady) ensureSeriesDir();
+      if (!dirsReady) ensureDirs();
       const known = knownIndexLines();
       const newIndex: string[] = [];
-      const bySeries = new Map<string, HistoryPoint[]>();
+      const byShard = new Map<string, string[]>();
+      const ids = new Set<string>();
       for (const point of points) {
-        const path = seriesPath(point.base_url, nameKey(point.query));
-        const line = indexLine({ base: point.base_url, series: seriesName(path), query: point.query, ...(point.name ? { name: point.name } : {}) });
+        const series = seriesNameOf(point.base_url, nameKey(point.query));
+        const line = indexLine({ base: point.base_url, series, query: point.query, ...(point.name ? { name: point.name } : {}) });
         if (known.add(line)) newIndex.push(line);
-        const list = bySeries.get(path);
-        if (list) list.push(point);
-        else bySeries.set(path, [point]);
+        if (ids.has(point.id)) continue;
+        ids.add(point.id);
+        const shard = shardPath(dir, series);
+        const lines = byShard.get(shard);
+        if (lines) lines.push(journalLine(series, point));
+        else byShard.set(shard, [journalLine(series, point)]);
       }
       // The index first: a point is never where no index line leads (a line without points is harmless).
       if (newIndex.length > 0) appendToIndex(Buffer.from(newIndex.map((line) => `${line}\n`).join('')));
-      // No read of the series to skip ids it holds: readers take each id once (an append stays flat as a series grows).
-      for (const [path, list] of bySeries) {
-        const text = Buffer.from(
-          onePerId(list)
-            .map((point) => `${JSON.stringify(point)}\n`)
-            .join(''),
-        );
-        appendAgainIfGone(() => appendToLog(path, text));
-      }
+      // One write a shard. No read to skip ids it holds: readers take each id once (an append stays flat as a series grows).
+      const full: string[] = [];
+      for (const [shard, lines] of byShard) if (appendToShard(shard, Buffer.from(lines.join(''))) > foldBound(shard, foldBytes)) full.push(shard);
+      for (const shard of full) fold(shard);
+      // Windows cannot rename or remove a file that is open: there they are opened an append at a time.
+      if (process.platform === 'win32') closeWriters();
     },
 
-    close: closeIndex,
+    close: closeWriters,
 
     async previous(questions) {
       await ensureReady();
       const cache = new Map<string, HistoryPoint[]>();
-      const read = (path: string) => {
-        let points = cache.get(path);
-        if (!points) cache.set(path, (points = readPoints(path)));
+      const index = readIndex();
+      let journalThere: boolean | undefined; // looked at once a call, when a series is read
+      /** A series' points; none read for a series no index line names (it has none). */
+      const read = (series: string) => {
+        if (!index.series.has(series)) return [];
+        let points = cache.get(series);
+        journalThere ??= checkJournalDir(dir);
+        if (!points) cache.set(series, (points = readSeries(series, journalThere)));
         return points;
       };
-      let index: IndexEntry[] | undefined;
       const sets = new Map<readonly string[] | undefined, ReadonlySet<string>>(); // a batch passes one list to every question
       return questions.map((question) => {
         let excluded = sets.get(question.excludeIds);
         if (!excluded) sets.set(question.excludeIds, (excluded = new Set(question.excludeIds ?? [])));
         const seen = (point: HistoryPoint) => point.base_url === question.baseUrl && Date.parse(point.at) < question.before && !excluded.has(point.id);
-        const own = newest(read(seriesPath(question.baseUrl, question.queryKey)).filter((point) => seen(point) && nameKey(point.query) === question.queryKey));
+        const own = newest(
+          read(seriesNameOf(question.baseUrl, question.queryKey)).filter((point) => seen(point) && nameKey(point.query) === question.queryKey),
+        );
         if (own) return own;
         const keys = new Set([question.queryKey, ...(question.nameKey === undefined ? [] : [question.nameKey])]);
-        index ??= readIndex();
-        const paths = new Set(
-          index
-            .filter((entry) => entry.base === question.baseUrl && entry.keys.some((key) => keys.has(key)))
-            .map((entry) => join(dir, SERIES_DIR, `${entry.series}.jsonl`)),
-        );
-        return newest([...paths].flatMap((path) => read(path).filter((point) => seen(point) && pointKeys(point).some((key) => keys.has(key)))));
+        const series = new Set([...keys].flatMap((key) => [...(index.byKey.get(`${question.baseUrl}\n${key}`) ?? [])]));
+        return newest([...series].flatMap((each) => read(each).filter((point) => seen(point) && pointKeys(point).some((key) => keys.has(key)))));
       });
     },
 
     async range(question: RangeQuestion) {
       await ensureReady();
       const keys = new Set([question.key]);
-      const points = seriesFor(keys, question.baseUrl).flatMap((path) =>
-        readPoints(path).filter((point) => {
+      const journalThere = checkJournalDir(dir);
+      const points = seriesFor(keys, question.baseUrl).flatMap((series) =>
+        readSeries(series, journalThere).filter((point) => {
           const at = Date.parse(point.at);
           return (
             (question.baseUrl === undefined || point.base_url === question.baseUrl) &&
@@ -238,7 +352,7 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
     async names(prefixKey) {
       await ensureReady();
       const names = new Map<string, string>();
-      for (const entry of readIndex()) {
+      for (const entry of readIndex().entries) {
         for (const text of [entry.query, entry.name]) {
           if (text === undefined || text === MARKET_SERIES) continue;
           const key = nameKey(text);
@@ -250,10 +364,23 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
 
     async prune(before) {
       await ensureReady();
-      let removed = 0;
-      for (const path of seriesFiles(dir)) removed += pruneFile(dir, path, before, warn);
-      removeStaleFiles(join(dir, SERIES_DIR)); // what a prune killed before its rename left
-      return removed;
+      checkJournalDir(dir);
+      // A point may be in a shard and a series file (a fold killed, or one appended twice): counted once.
+      const removed = new Set<string>();
+      // The shards first: a fold meanwhile moves their points to series files, pruned after.
+      for (const path of shardFiles(dir)) {
+        try {
+          for (const id of pruneShard(dir, path, before)) removed.add(id);
+        } catch (error) {
+          warn?.(`cannot prune the history file ${path}`);
+          throw error;
+        }
+      }
+      for (const path of seriesFiles(dir)) for (const id of pruneFile(dir, path, before, warn)) removed.add(id);
+      // What a prune or fold killed before its rename left.
+      removeStaleFiles(join(dir, SERIES_DIR));
+      removeStaleFiles(join(dir, JOURNAL_DIR));
+      return removed.size;
     },
 
     async stats(): Promise<HistoryStats> {
@@ -261,14 +388,45 @@ export function openLocalHistory(dir: string, { warn, prepare }: LocalHistoryOpt
       const ids = new Set<string>();
       let bytes = fileSize(join(dir, INDEX_FILE));
       let oldest: string | undefined;
+      const count = (point: HistoryPoint) => {
+        ids.add(point.id);
+        if (oldest === undefined || point.at < oldest) oldest = point.at;
+      };
+      // The shards before the series files, as every reader: a fold meanwhile moves points from the one to the other.
+      if (checkJournalDir(dir)) {
+        const journalPoints = readJournal(dir);
+        bytes += journalPoints.bytes;
+        for (const point of journalPoints.points) count(point);
+      }
       for (const path of seriesFiles(dir)) {
         bytes += fileSize(path);
-        for (const point of readPoints(path)) {
-          ids.add(point.id);
-          if (oldest === undefined || point.at < oldest) oldest = point.at;
-        }
+        for (const point of readPoints(path)) count(point);
       }
       return { points: ids.size, bytes, ...(oldest === undefined ? {} : { oldest }), where: dir };
     },
   };
+}
+
+/** The index as read so far: its file, how far, its entries, the series they name, and the series of each `base\nkey`. */
+interface IndexSeen {
+  id: string;
+  read: number;
+  entries: IndexEntry[];
+  series: Set<string>;
+  byKey: Map<string, Set<string>>;
+}
+
+function emptyIndex(): IndexSeen {
+  return { id: '', read: 0, entries: [], series: new Set(), byKey: new Map() };
+}
+
+function addEntry(index: IndexSeen, entry: IndexEntry): void {
+  index.entries.push(entry);
+  index.series.add(entry.series);
+  for (const key of entry.keys) {
+    const both = `${entry.base}\n${key}`;
+    const series = index.byKey.get(both);
+    if (series) series.add(entry.series);
+    else index.byKey.set(both, new Set([entry.series]));
+  }
 }

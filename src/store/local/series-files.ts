@@ -3,7 +3,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parsePoint } from '../../state/history.js';
-import { readLog, recoverRewrites, rewriteLog } from '../../state/append-log.js';
+import { readLog, recoverRewrites, rewriteLog, type RewriteOptions } from '../../state/append-log.js';
 import { pointKeys } from '../policy.js';
 import type { HistoryPoint } from '../port.js';
 import { parseJson } from '../../text.js';
@@ -43,9 +43,9 @@ export function readSeriesText(path: string): string {
   return readLog(path, MAX_SERIES_BYTES);
 }
 
-/** Removes the points dated before `before` from one series file (state/append-log.ts's rewrite); how many went. */
-export function pruneFile(dir: string, path: string, before: number, warn?: (text: string) => void): number {
-  let removed = 0;
+/** Removes the points dated before `before` from one series file (state/append-log.ts's rewrite); the ids of those that went. */
+export function pruneFile(dir: string, path: string, before: number, warn?: (text: string) => void, step?: RewriteOptions['step']): string[] {
+  let removed: string[] = [];
   try {
     const outcome = rewriteLog(path, {
       asideDir: join(dir, PRUNING_DIR),
@@ -54,17 +54,27 @@ export function pruneFile(dir: string, path: string, before: number, warn?: (tex
       rewrite(text) {
         const { points } = parseText(text);
         const kept = points.filter((point) => Date.parse(point.at) >= before);
-        removed = points.length - kept.length;
-        return removed === 0 ? undefined : kept.map((point) => `${JSON.stringify(point)}\n`).join('');
+        removed = points.filter((point) => !(Date.parse(point.at) >= before)).map((point) => point.id);
+        return removed.length === 0 ? undefined : kept.map((point) => `${JSON.stringify(point)}\n`).join('') + unfinished(text);
       },
       recover: recoverPoints,
+      ...(step ? { step } : {}),
     });
     // Busy: another prune holds the file, and takes what this one would have.
-    return outcome === 'rewritten' ? removed : 0;
+    return outcome === 'rewritten' ? removed : [];
   } catch (error) {
     warn?.(`cannot prune the history file ${path}`);
     throw error;
   }
+}
+
+/**
+ * The text after a log's last line end: a write another process was making when the log was read (a read
+ * may see part of it). A rewrite keeps it as it is at the end of the new text, where the rest of it,
+ * copied with the tail, ends it; left out, the rest would land there alone and the point be lost.
+ */
+export function unfinished(text: string): string {
+  return text.slice(text.lastIndexOf('\n') + 1);
 }
 
 /** Merges back what killed prunes left under pruning/: their points at or after each prune's cut-off. */
@@ -98,10 +108,6 @@ export function seriesFiles(dir: string): string[] {
     throw error;
   }
   return names.filter((name) => /^[0-9a-f]{32}\.jsonl$/.test(name)).map((name) => join(dir, SERIES_DIR, name));
-}
-
-export function seriesName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1, -'.jsonl'.length);
 }
 
 export function indexLine(entry: Omit<IndexEntry, 'keys'>): string {
