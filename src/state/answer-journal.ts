@@ -145,6 +145,20 @@ class AnswerJournal {
       }
       for (const settle of turn.settle) settle(outcome);
     }
+    // Windows cannot rename a file that is open (a fold's): there a shard is opened a turn at a time.
+    if (process.platform === 'win32') this.closeWriters();
+  }
+
+  /** Closes the shards kept open for appends (the next append opens its shard again). Never throws. */
+  closeWriters(): void {
+    for (const writer of this.#writers.values()) {
+      try {
+        writer.close();
+      } catch {
+        // Its lines were written as they came.
+      }
+    }
+    this.#writers.clear();
   }
 
   #writer(path: string): LogWriter {
@@ -287,8 +301,7 @@ class AnswerJournal {
       }
       this.#indexes.delete(path);
     }
-    for (const writer of this.#writers.values()) writer.close();
-    this.#writers.clear();
+    this.closeWriters();
     for (const folder of [join(this.#dir, JOURNAL_DIR, FOLDING_DIR), join(this.#dir, JOURNAL_DIR)]) {
       try {
         rmdirSync(folder);

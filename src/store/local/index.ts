@@ -4,6 +4,7 @@
 // modes, foreign files refused, whole-file writes or O_APPEND lines (state/append-log.ts), no link followed.
 import { lstatSync } from 'node:fs';
 import { holdsEntries } from '../../state/answer-cache-dir.js';
+import { answerJournal } from '../../state/answer-journal.js';
 import {
   forgetEntry,
   openAnswerCache,
@@ -63,6 +64,7 @@ export function openLocalStore(options: LocalStoreOptions): Store {
     }),
     async close() {
       await ledger.settle();
+      answerJournal(cacheDir).closeWriters();
       try {
         history.close();
       } catch {
