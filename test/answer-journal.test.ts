@@ -136,6 +136,21 @@ describe('folding', () => {
     expect(entryFiles()).toHaveLength(1);
     expect(bodyOf('Acme')).toBe('{"v":1}');
   });
+  it('a fold keeps a last line still being written, for the rest of it to end', async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 1 }, Date.now()));
+    const [shard] = shards();
+    const shardPath = join(dir, JOURNAL_DIR, shard!);
+    const whole = readFileSync(shardPath, 'utf8');
+    // Another writer's line, half written when the fold reads: the first half there, the rest to come.
+    const line = whole.replace(/^[0-9a-f]{64}/, 'f'.repeat(64));
+    writeFileSync(shardPath, whole + line.slice(0, 40), { flag: 'a' });
+    await foldJournal(dir);
+    expect(entryFiles()).toHaveLength(1);
+    expect(readFileSync(shardPath, 'utf8')).toBe(line.slice(0, 40));
+    writeFileSync(shardPath, line.slice(40), { flag: 'a' });
+    expect(readFileSync(shardPath, 'utf8')).toBe(line);
+  });
 });
 
 describe('what is not ours to trust', () => {
