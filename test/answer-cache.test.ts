@@ -20,7 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAnswerCache, type AnswerKey, type CacheLimits, type FreshAnswer } from '../src/state/answer-cache.js';
+import { foldJournal, openAnswerCache, type AnswerKey, type CacheLimits, type FreshAnswer } from '../src/state/answer-cache.js';
 
 const KEY = 'sk-live-RECOGNISABLE-key-0123456789abcdef';
 const T0 = Date.UTC(2020, 0, 1, 12, 0, 0); // in the past: a file written now is newer than any dated T0 + i
@@ -52,6 +52,7 @@ function entryFiles(): string[] {
 async function storedEntry(key = question(), fresh = answer()): Promise<string> {
   const before = new Set(entryFiles());
   expect(await openAnswerCache(dir).put(key, fresh)).toEqual({ stored: true });
+  await foldJournal(dir); // the entry files' own rules: answers reach them from the journal
   const added = entryFiles().filter((name) => !before.has(name));
   expect(added).toHaveLength(1);
   return join(dir, added[0] as string);
@@ -259,28 +260,40 @@ describe('damaged and foreign entries are misses', () => {
 });
 
 describe('files on disk', () => {
-  it('entries are 0600 in a 0700 directory, and no file holds the key', async () => {
+  it('entries are 0600 in a 0700 directory, and no file holds the key: in the journal, and folded', async () => {
     const umask = process.umask(0o000); // the widest umask: modes must not depend on it
+    /** Every file and folder under dir: folders 0700, files 0600, none holding the key. */
+    const checkAll = (folder: string) => {
+      expect(statSync(folder).mode & 0o777).toBe(0o700);
+      for (const name of readdirSync(folder)) {
+        const path = join(folder, name);
+        if (statSync(path).isDirectory()) {
+          checkAll(path);
+          continue;
+        }
+        expect({ name, mode: statSync(path).mode & 0o777 }).toEqual({ name, mode: 0o600 });
+        const bytes = readFileSync(path);
+        expect(bytes.includes(KEY), name).toBe(false);
+        expect(bytes.includes(KEY.slice(-12)), name).toBe(false);
+      }
+    };
     try {
       for (const [endpoint, query] of [
         ['audit', 'Acme'],
         ['search', 'acme'],
         ['pulse', ''],
       ] as const) {
-        await storedEntry(question({ endpoint, query }), answer({ headers: { 'content-type': 'application/json', 'cache-control': 'max-age=600' } }));
+        const fresh = answer({ headers: { 'content-type': 'application/json', 'cache-control': 'max-age=600' } });
+        expect(await openAnswerCache(dir).put(question({ endpoint, query }), fresh)).toEqual({ stored: true });
       }
+      expect(entryFiles()).toHaveLength(0); // in the journal
+      checkAll(dir);
+      await foldJournal(dir);
     } finally {
       process.umask(umask);
     }
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-    const files = readdirSync(dir);
-    expect(files.filter((name) => name.endsWith('.answer'))).toHaveLength(3);
-    for (const name of files) {
-      expect({ name, mode: statSync(join(dir, name)).mode & 0o777 }).toEqual({ name, mode: 0o600 });
-      const bytes = readFileSync(join(dir, name));
-      expect(bytes.includes(KEY), name).toBe(false);
-      expect(bytes.includes(KEY.slice(-12)), name).toBe(false);
-    }
+    expect(entryFiles()).toHaveLength(3);
+    checkAll(dir);
   });
 
   it('an existing directory open to others is narrowed to 0700', async () => {
@@ -307,6 +320,7 @@ describe('eviction, stats and clear', () => {
     for (let i = from; i < from + n; i++) {
       const before = new Set(entryFiles());
       expect(await cache.put(question({ query: `q${i}` }), answer({ bodyText: `{"i":${i}}` }))).toEqual({ stored: true });
+      await foldJournal(dir, limits);
       const added = entryFiles().find((name) => !before.has(name));
       if (added) utimesSync(join(dir, added), (T0 + i * MINUTE) / 1000, (T0 + i * MINUTE) / 1000);
     }
@@ -348,6 +362,7 @@ describe('eviction, stats and clear', () => {
     const cache = openAnswerCache(dir, { maxBytes: 1000 * BLOCK, evictEvery: 8 });
     const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => cache.put(question({ query: `q${i}` }), answer({ bodyText: `{"i":${i}}` }))));
     expect(outcomes).toEqual(Array.from({ length: 20 }, () => ({ stored: true })));
+    await foldJournal(dir, { maxBytes: 1000 * BLOCK, evictEvery: 8 }); // the 20 written to entry files in one turn
     expect(JSON.parse(readFileSync(join(dir, '.usage'), 'utf8'))).toEqual({ entries: 20, bytes: 20 * BLOCK });
     expect(existsSync(join(dir, '.puts'))).toBe(false);
     expect(entryFiles()).toHaveLength(20);

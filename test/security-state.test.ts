@@ -5,7 +5,7 @@ import { chmodSync, chownSync, lchownSync, mkdirSync, readdirSync, readFileSync,
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseUrlKey } from '../src/api/base-url.js';
-import { openAnswerCache } from '../src/state/answer-cache.js';
+import { foldJournal, openAnswerCache } from '../src/state/answer-cache.js';
 import { useRep } from './helpers/cli.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
@@ -29,6 +29,7 @@ async function forgedAnswer(dir: string, server: FaultServer): Promise<string> {
   const body = JSON.stringify({ name: 'Acme', score: 99.9, sources: [] });
   const key = { baseUrl: server.baseUrl, endpoint: 'audit', query: 'Acme', apiKey: KEY } as const;
   await openAnswerCache(dir).put(key, { status: 200, headers: { 'content-type': 'application/json' }, bodyText: body, receivedAt: Date.now() });
+  await foldJournal(dir); // from the journal to its entry file, which the cases below tamper with
   const [name] = readdirSync(dir).filter((file) => file.endsWith('.answer'));
   return join(dir, name!);
 }

@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { foldJournal } from '../src/state/answer-cache.js';
 import { openLocalStore } from '../src/store/local/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storeContract } from './store-contract.js';
@@ -64,6 +65,7 @@ describe('the local answers’ getMany (a batch’s lookups, the folder looked a
     const first = storeAt(dir);
     await first.answers.put(key('a'), stored(1));
     await first.close();
+    await foldJournal(join(dir, 'cache')); // its entry file, which becomes a link below
     renameSync(join(dir, 'cache'), real);
     symlinkSync(real, join(dir, 'cache'));
     const entry = readdirSync(real).find((name) => name.endsWith('.answer'))!;

@@ -7,6 +7,7 @@
 import { closeSync, constants, fstatSync, lstatSync, lutimesSync, openSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { type CacheLimits, type CacheUsage, diskBytes, evictionVictims, putsBeforeCheck } from './cache-limits.js';
+import { JOURNAL_DIR } from './answer-journal.js';
 import { forEachName, readPrivateFile, removeStaleFiles, writePrivateFile } from './files.js';
 import { randomHex } from './ids.js';
 import { parseJson } from '../text.js';
@@ -55,13 +56,13 @@ function entryFile(dir: string, name: string): EntryFile | undefined {
 }
 
 /**
- * Whether dir has a name an entry could have, read until the first one: a folder that has none (a first
+ * Whether dir has a name an entry could have, or a journal, read until the first one: a folder that has none (a first
  * batch's, which holds only the code cache) answers many lookups with one listing, not a look each.
  * True when it cannot tell (gone meanwhile: none). Never throws.
  */
 export function holdsEntries(dir: string): boolean {
   try {
-    return forEachName(dir, (name) => ENTRY_NAME.test(name));
+    return forEachName(dir, (name) => ENTRY_NAME.test(name) || name === JOURNAL_DIR);
   } catch {
     return true;
   }

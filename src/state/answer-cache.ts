@@ -1,19 +1,21 @@
 // The answer cache: successful JSON answers of audit, search and pulse kept on disk, so a repeated
-// question within the max age costs no request. One file per (base URL, endpoint, exact query, key
-// fingerprint), named by a hash of all four, holding a line of JSON facts (the four again, status,
-// times, a checksum) and then the body exactly as the server sent it. A new file is made in place and
-// one there is replaced whole by a rename (0600, in a 0700 directory); a reader that meets an entry cut
-// off (being made, or by a crash) finds its checksum wrong, so parallel rep processes never use half an entry;
-// anything unreadable, foreign or damaged is a miss. A hit loads only Node built-ins and rep's own
+// question within the max age costs no request. An entry is a line of JSON facts (base URL, endpoint,
+// exact query, key fingerprint, status, times, a checksum) and then the body exactly as the server sent
+// it. New entries go to the journal (answer-journal.ts: a few shard files, one write a shard a turn),
+// which is folded past its bound into a file an entry, named by a hash of the four, made whole and
+// renamed into place (0600, in a 0700 directory); the newest of the journal's records and the file
+// answers. A reader that meets an entry cut off (being made, or by a crash) finds its checksum wrong,
+// so parallel rep processes never use half an entry; anything unreadable, foreign or damaged is a miss. A hit loads only Node built-ins and rep's own
 // small state modules: the HTTP stack, and even the Cache-Control parser, stay unloaded.
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseUrlKey } from '../api/base-url.js';
 import { ensurePrivateDir, folderForeignness, foreignnessOnce } from '../local-file.js';
 import { countPut, ENTRY_EXTENSION, listEntries, removeEntries, removeFile, touchEntry } from './answer-cache-dir.js';
+import { answerJournal, foldBytesFor, JOURNAL_DIR, JOURNAL_RECORD_MAX, type AnswerJournal, type JournalRecord } from './answer-journal.js';
 import { CACHE_LIMITS, type CacheLimits } from './cache-limits.js';
 import type { AnswerHeaders } from '../store/answer-freshness.js';
-import { createPrivateFile, readPrivateFile, writePrivateFileAsync } from './files.js';
+import { createPrivateFile, readPrivateFile, writePrivateFile, writePrivateFileAsync } from './files.js';
 import { keyId } from './requests.js';
 import { checksum, hash53, sha256Hex } from './ids.js';
 import { NumberTable } from './number-table.js';
@@ -131,7 +133,7 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS,
         const freshness = freshnessOf(answer.headers, answer.receivedAt);
         if (!freshness.keep) {
           // An older answer the server would not let us keep now goes too (seldom one: pulse is never kept).
-          forgetEntry(dir, identity);
+          await forgetEntry(dir, identity);
           return { stored: false, reason: freshness.reason };
         }
         const contentType = answer.headers['content-type'];
@@ -150,10 +152,12 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS,
 
     stats() {
       const entries = listEntries(dir);
-      return { dir, entries: entries.length, bytes: entries.reduce((sum, entry) => sum + entry.size, 0), max_bytes: limits.maxBytes };
+      const journal = journalOnly(dir, new Set(entries.map((entry) => entry.name)));
+      const bytes = entries.reduce((sum, entry) => sum + entry.size, 0) + journal.bytes;
+      return { dir, entries: entries.length + journal.answers, bytes, max_bytes: limits.maxBytes };
     },
 
-    clear: () => removeEntries(dir),
+    clear: () => clearCache(dir),
   };
 }
 
@@ -248,26 +252,78 @@ function entryText(identity: Identity, answer: StoredAnswer): string {
  * `dirIsFolder`: the caller has just seen dir to be a folder (a batch's lookups look once for them all).
  */
 export function readEntry(dir: string, identity: Identity, freshness: Freshness, warn?: (text: string) => void, dirIsFolder = false): CachedAnswer | undefined {
-  const path = join(dir, fileName(identity));
-  const file = readPrivateFile(path, MAX_ENTRY_BYTES, dirIsFolder);
-  if (typeof file === 'object' && 'foreign' in file) warn?.(`not using the cached answer ${path}: it ${file.foreign}`);
-  const entry = typeof file === 'object' && 'text' in file ? parseEntry(file.text, identity) : undefined;
-  if (!entry || !isFresh(entry.facts, freshness)) return undefined;
-  touchEntry(path);
-  const headers: Record<string, string> = entry.facts.contentType === undefined ? {} : { 'content-type': entry.facts.contentType };
-  return {
-    bodyText: entry.bodyText,
-    status: entry.facts.status,
-    headers,
-    storedAt: entry.facts.storedAt,
-    ageMs: Math.max(0, freshness.now - entry.facts.storedAt),
-  };
+  return readEntries(dir, [identity], freshness, warn, dirIsFolder)[0];
+}
+
+/** readEntry for many questions, the journal's shards read once for them all. Never throws. */
+export function readEntries(
+  dir: string,
+  identities: readonly Identity[],
+  freshness: Freshness,
+  warn?: (text: string) => void,
+  dirIsFolder = false,
+): Array<CachedAnswer | undefined> {
+  const names = identities.map(fileName);
+  let journaled: Array<JournalRecord[] | undefined>;
+  try {
+    journaled = answerJournal(dir).lookUp(names.map((name) => name.slice(0, -ENTRY_EXTENSION.length)));
+  } catch (error) {
+    const text = `not using the answer journal in ${dir}: ${error instanceof Error ? error.message : String(error)}`;
+    if (!journalWarnings.has(text)) warn?.(text); // once a process, not once a batch's chunk of lookups
+    journalWarnings.add(text);
+    journaled = identities.map(() => undefined);
+  }
+  return identities.map((identity, at) => {
+    const path = join(dir, names[at]!);
+    const file = readPrivateFile(path, MAX_ENTRY_BYTES, dirIsFolder);
+    if (typeof file === 'object' && 'foreign' in file) warn?.(`not using the cached answer ${path}: it ${file.foreign}`);
+    const fromFile = typeof file === 'object' && 'text' in file ? parseEntry(file.text, identity) : undefined;
+    const entry = newestOf(fromFile, journaled[at], identity);
+    if (!entry || !isFresh(entry.facts, freshness)) return undefined;
+    if (entry === fromFile) touchEntry(path);
+    const headers: Record<string, string> = entry.facts.contentType === undefined ? {} : { 'content-type': entry.facts.contentType };
+    return {
+      bodyText: entry.bodyText,
+      status: entry.facts.status,
+      headers,
+      storedAt: entry.facts.storedAt,
+      ageMs: Math.max(0, freshness.now - entry.facts.storedAt),
+    };
+  });
+}
+
+/** What was said of journals that could not be read: each once. */
+const journalWarnings = new Set<string>();
+
+type Entry = { facts: EntryFacts; bodyText: string };
+
+/**
+ * The newest of an entry file's answer and the journal's records for the question (a record forgotten
+ * later than the rest: none). Times tie in favour of the later record: the journal's, in its order.
+ */
+function newestOf(fromFile: Entry | undefined, records: readonly JournalRecord[] | undefined, identity: Identity): Entry | undefined {
+  let best = fromFile;
+  let bestAt = fromFile?.facts.storedAt ?? Number.NEGATIVE_INFINITY;
+  for (const record of records ?? []) {
+    if ('goneAt' in record) {
+      if (record.goneAt >= bestAt) [best, bestAt] = [undefined, record.goneAt];
+      continue;
+    }
+    const entry = parseEntry(record.text, identity);
+    if (entry && entry.facts.storedAt >= bestAt) [best, bestAt] = [entry, entry.facts.storedAt];
+  }
+  return best;
 }
 
 /** Folders this process has made private already: once is enough, not once an answer. */
 const readyDirs = new Set<string>();
 
-/** Writes the entry whole (0600, in a 0700 folder) and keeps the folder within its bound, sparing what was used since protectedSince(). */
+/**
+ * Keeps the entry (0600, in a 0700 folder): a small one in the journal with the others of this turn,
+ * folded into entry files when its shard is past its bound; a large one, or any where the journal
+ * cannot be used, in its entry file at once. Keeps the folder within its bound, sparing what was used
+ * since protectedSince().
+ */
 export async function writeEntry(
   dir: string,
   identity: Identity,
@@ -277,10 +333,18 @@ export async function writeEntry(
 ): Promise<PutOutcome> {
   try {
     const text = entryText(identity, answer);
-    if (Buffer.byteLength(text) > MAX_ENTRY_BYTES) return { stored: false, reason: 'the answer is too large to keep' };
+    const bytes = Buffer.byteLength(text);
+    if (bytes > MAX_ENTRY_BYTES) return { stored: false, reason: 'the answer is too large to keep' };
     if (!readyDirs.has(dir)) ensurePrivateDir(dir);
     readyDirs.add(dir);
-    const path = join(dir, fileName(identity));
+    const name = fileName(identity);
+    const journal = answerJournal(dir);
+    if (bytes <= JOURNAL_RECORD_MAX && journal.usable()) {
+      const { path, size } = await journal.append(name.slice(0, -ENTRY_EXTENSION.length), { text });
+      if (size > foldBytesFor(limits.maxBytes)) await foldShards(dir, journal, [path], limits, protectedSince);
+      return { stored: true };
+    }
+    const path = join(dir, name);
     // A new entry is made in place (a reader that meets it cut off finds a bad checksum: a miss); one
     // already there is replaced whole, so a reader of that one never misses.
     let made: boolean;
@@ -300,15 +364,104 @@ export async function writeEntry(
   }
 }
 
-/** Removes the entry for a question, if there is one. Never throws. */
-export function forgetEntry(dir: string, identity: Identity): void {
-  const path = join(dir, fileName(identity));
+/**
+ * Folds journal shards into entry files (the newest record of each question: its entry written whole,
+ * or removed if it was forgotten), then counts each entry written as a put, all in one turn, so
+ * eviction keeps the bound. A shard another process folds now, or one that cannot be folded, is left
+ * to a later put. Never rejects.
+ */
+async function foldShards(dir: string, journal: AnswerJournal, paths: readonly string[], limits: CacheLimits, protectedSince: () => number): Promise<void> {
+  let written = 0;
+  for (const path of paths) {
+    try {
+      journal.fold(path, (hash, records) => {
+        const entryPath = join(dir, `${hash}${ENTRY_EXTENSION}`);
+        const newest = newestRecord(records);
+        if (!newest) return;
+        if ('goneAt' in newest) removeFile(entryPath);
+        else if (writePrivateFile(entryPath, newest.text)) written += 1;
+      });
+    } catch {
+      // The shard is whole: a later put folds it.
+    }
+  }
+  await Promise.all(Array.from({ length: written }, () => countPut(dir, limits, protectedSince)));
+}
+
+/**
+ * Folds every shard of the journal into entry files now, as a shard past its bound is: what the entry
+ * files' own rules (eviction, damage, foreign files) apply to. Never rejects; a shard that cannot be folded stays.
+ */
+export async function foldJournal(dir: string, limits: CacheLimits = CACHE_LIMITS, protectedSince: () => number = Date.now): Promise<void> {
+  const journal = answerJournal(dir);
+  let shards: string[];
+  try {
+    shards = journal.shards();
+  } catch {
+    return;
+  }
+  await foldShards(dir, journal, shards, limits, protectedSince);
+}
+
+/** The newest of one question's records (by the time in each; a tie goes to the later). */
+function newestRecord(records: readonly JournalRecord[]): JournalRecord | undefined {
+  let best: JournalRecord | undefined;
+  let bestAt = Number.NEGATIVE_INFINITY;
+  for (const record of records) {
+    const at = 'goneAt' in record ? record.goneAt : storedAtOf(record.text);
+    if (at !== undefined && at >= bestAt) [best, bestAt] = [record, at];
+  }
+  return best;
+}
+
+/** The stored time on an entry's first line, if it has one. */
+function storedAtOf(text: string): number | undefined {
+  const newline = text.indexOf('\n');
+  try {
+    const facts = parseJson(newline < 0 ? text : text.slice(0, newline)) as Partial<EntryFacts>;
+    return Number.isFinite(facts.storedAt) ? facts.storedAt : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Forgets the answer to a question: its entry removed, and a record in the journal that outdates any there. Never rejects. */
+export async function forgetEntry(dir: string, identity: Identity): Promise<void> {
+  const name = fileName(identity);
+  const path = join(dir, name);
   try {
     // Looked for first: unlink would throw ENOENT (see readLocalFile).
     if (lstatSync(path, { throwIfNoEntry: false })) removeFile(path);
   } catch {
     // Left; a later put replaces it.
   }
+  try {
+    const journal = answerJournal(dir);
+    if (lstatSync(join(dir, JOURNAL_DIR), { throwIfNoEntry: false }) && journal.usable())
+      await journal.append(name.slice(0, -ENTRY_EXTENSION.length), { goneAt: Date.now() });
+  } catch {
+    // Not recorded: the journal's record stays until it ages past the max age, or the server's own limit.
+  }
+}
+
+/** The journal's answers that have no entry file (`entryNames`, the entries' file names), and its bytes. Throws when it cannot be read. */
+function journalOnly(dir: string, entryNames: ReadonlySet<string>): { answers: number; bytes: number } {
+  const { records, bytes } = answerJournal(dir).everything();
+  let answers = 0;
+  for (const [hash, list] of records) {
+    const newest = newestRecord(list);
+    if (newest && 'text' in newest && !entryNames.has(`${hash}${ENTRY_EXTENSION}`)) answers += 1;
+  }
+  return { answers, bytes };
+}
+
+/** Removes every entry and the journal; returns how many answers went. Throws when it cannot. */
+function clearCache(dir: string): number {
+  const entries = new Set(listEntries(dir).map((entry) => entry.name));
+  const { answers } = journalOnly(dir, entries);
+  const removed = removeEntries(dir);
+  answerJournal(dir).clear();
+  return removed + answers;
 }
 
 /** The entry in text, if it is whole, of this format, and for exactly this question. */

@@ -1,10 +1,20 @@
-// The local-files store, rep's embedded default (zero set-up): answers in the cache folder (one file
-// an answer, state/answer-cache.ts), the request ledger in the state folder (state/requests.ts), the
-// history in its own folder (history.ts here). Each keeps its on-disk format and its safety: private
+// The local-files store, rep's embedded default (zero set-up): answers in the cache folder (a journal
+// folded into a file an answer, state/answer-cache.ts), the request ledger in the state folder
+// (state/requests.ts), the history in its own folder (history.ts here). Each keeps its on-disk format and its safety: private
 // modes, foreign files refused, whole-file writes or O_APPEND lines (state/append-log.ts), no link followed.
 import { lstatSync } from 'node:fs';
 import { holdsEntries } from '../../state/answer-cache-dir.js';
-import { forgetEntry, openAnswerCache, protectedSinceFor, readEntry, writeEntry, CACHE_LIMITS, type CacheLimits } from '../../state/answer-cache.js';
+import { answerJournal } from '../../state/answer-journal.js';
+import {
+  forgetEntry,
+  openAnswerCache,
+  protectedSinceFor,
+  readEntries,
+  readEntry,
+  writeEntry,
+  CACHE_LIMITS,
+  type CacheLimits,
+} from '../../state/answer-cache.js';
 import { openRequestLog, readRequestCount, readRequestStatus, requestsDir, type RequestLog } from '../../state/requests.js';
 import { folderForeignness, foreignnessOnce } from '../../local-file.js';
 import { cacheDirFrom, historyPlace, repPaths } from '../../config/paths.js';
@@ -54,6 +64,7 @@ export function openLocalStore(options: LocalStoreOptions): Store {
     }),
     async close() {
       await ledger.settle();
+      answerJournal(cacheDir).closeWriters();
       try {
         history.close();
       } catch {
@@ -76,19 +87,19 @@ function localAnswers(dir: string, limits: CacheLimits, warn?: (text: string) =>
     },
     async getMany(keys, freshness) {
       if (foreign()) return keys.map(() => undefined);
-      // A file an answer, each read as get reads it; the folder looked at once for them all: none there,
-      // or (for many keys) no entry in it (a first batch), every key misses at no cost of its own; else a
-      // missing entry costs one lstat.
+      // Each read as get reads it, the journal's shards once for them all; the folder looked at once for
+      // them all: none there, or (for many keys) no entry and no journal in it (a first batch), every key
+      // misses at no cost of its own; else a missing entry costs one lstat.
       const folder = folderKind(dir);
       if (folder === 'none' || (folder === 'folder' && keys.length >= LIST_FROM_KEYS && !holdsEntries(dir))) return keys.map(() => undefined);
-      return keys.map((key) => readEntry(dir, identity(key), freshness, warn, folder === 'folder'));
+      return readEntries(dir, keys.map(identity), freshness, warn, folder === 'folder');
     },
     async put(key, answer) {
       const refusal = foreign();
       return refusal ? { stored: false, reason: `the folder ${dir} ${refusal}` } : writeEntry(dir, identity(key), answer, limits, protectedSince);
     },
     async forget(key) {
-      if (!foreign()) forgetEntry(dir, identity(key));
+      if (!foreign()) await forgetEntry(dir, identity(key));
     },
     async stats() {
       const stats = openAnswerCache(dir, limits).stats();

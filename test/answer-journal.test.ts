@@ -1,0 +1,211 @@
+// The answer cache's journal (src/state/answer-journal.ts): a batch's answers in a few shard files
+// rather than a file an answer, the newest of journal and entry file answering, forgetting, folding into
+// entry files at the bound, a killed fold's aside merged back, and links and foreign shards refused.
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { foldJournal, openAnswerCache, type AnswerKey, type CacheLimits, type FreshAnswer } from '../src/state/answer-cache.js';
+import { JOURNAL_DIR } from '../src/state/answer-journal.js';
+import { openLocalStore } from '../src/store/local/index.js';
+
+const KEY = 'rk_journal_test_0123456789';
+const T0 = Date.now() - 60_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+let root: string;
+let dir: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'rep-answer-journal-'));
+  dir = join(root, 'cache');
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const question = (query: string, over: Partial<AnswerKey> = {}): AnswerKey => ({
+  baseUrl: 'https://api.example.test/api',
+  endpoint: 'audit',
+  query,
+  apiKey: KEY,
+  ...over,
+});
+const answer = (body: unknown, receivedAt = T0, headers: FreshAnswer['headers'] = { 'content-type': 'application/json' }): FreshAnswer => ({
+  status: 200,
+  headers,
+  bodyText: JSON.stringify(body),
+  receivedAt,
+});
+const bodyOf = (query: string, cache = openAnswerCache(dir)) => cache.get(question(query), { maxAgeMs: HOUR })?.bodyText;
+const entryFiles = () => (existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.answer')) : []);
+const shards = () => (existsSync(join(dir, JOURNAL_DIR)) ? readdirSync(join(dir, JOURNAL_DIR)).filter((name) => name.endsWith('.log')) : []);
+
+describe('a batch of answers', () => {
+  it('goes to a few shard files, one write a shard a turn, and every answer is found again', async () => {
+    const cache = openAnswerCache(dir);
+    const names = Array.from({ length: 200 }, (_, i) => `Company ${i}`);
+    const outcomes = await Promise.all(names.map((name, i) => cache.put(question(name), answer({ name, score: i }))));
+    expect(outcomes.every((outcome) => outcome.stored)).toBe(true);
+    expect(entryFiles()).toEqual([]);
+    expect(shards().length).toBeGreaterThan(1);
+    expect(shards().length).toBeLessThanOrEqual(64);
+    // One write a shard for the turn: each shard's lines end where the turn's text ended, none torn.
+    const lines = shards().flatMap((name) =>
+      readFileSync(join(dir, JOURNAL_DIR, name), 'utf8')
+        .trimEnd()
+        .split('\n'),
+    );
+    expect(lines).toHaveLength(200);
+    for (const [i, name] of names.entries()) expect(bodyOf(name)).toBe(JSON.stringify({ name, score: i }));
+    expect(cache.stats()).toMatchObject({ entries: 200 });
+  });
+
+  it('is found by a store of another process (getMany), which reads only what was appended since its last look', async () => {
+    const store = openLocalStore({ cacheDir: dir, stateDir: join(root, 'state'), historyDir: join(root, 'history') });
+    const key = (query: string) => ({ baseUrl: 'https://api.example.test/api', endpoint: 'audit' as const, query, keyFingerprint: 'f'.repeat(16) });
+    const put = (query: string, score: number) => store.answers.put(key(query), { status: 200, bodyText: JSON.stringify({ score }), storedAt: Date.now() });
+    const scores = async (queries: string[]) =>
+      (await store.answers.getMany!(queries.map(key), { maxAgeMs: HOUR, now: Date.now() })).map((found) => found && JSON.parse(found.bodyText).score);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => put(`q${i}`, i)));
+    expect(await scores(['q0', 'q7', 'q19', 'none'])).toEqual([0, 7, 19, undefined]);
+    await put('q7', 70); // a newer answer to the same question, appended to the shard read before
+    await put('q20', 20);
+    expect(await scores(['q7', 'q20', 'q0'])).toEqual([70, 20, 0]);
+    await store.close();
+  });
+});
+
+describe('the newest answer wins', () => {
+  it('over an older entry file, and an entry file over older journal records', async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 1 }, T0));
+    await foldJournal(dir);
+    expect(entryFiles()).toHaveLength(1);
+    await cache.put(question('Acme'), answer({ v: 2 }, T0 + 1000));
+    expect(bodyOf('Acme')).toBe('{"v":2}');
+    await foldJournal(dir);
+    expect(bodyOf('Acme')).toBe('{"v":2}');
+    // A record older than the entry (a killed fold's record merged back late) does not win.
+    await cache.put(question('Acme'), answer({ v: 0 }, T0 - 1000));
+    expect(bodyOf('Acme')).toBe('{"v":2}');
+  });
+
+  it('an answer the server forbids keeping takes the older ones with it, in the journal and in the entry file', async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 1 }, T0));
+    await foldJournal(dir);
+    await cache.put(question('Acme'), answer({ v: 2 }, T0 + 1000));
+    expect(await cache.put(question('Acme'), answer({ v: 3 }, T0 + 2000, { 'cache-control': 'no-store' }))).toMatchObject({ stored: false });
+    expect(bodyOf('Acme')).toBeUndefined();
+    expect(entryFiles()).toEqual([]);
+    await foldJournal(dir);
+    expect(bodyOf('Acme')).toBeUndefined();
+    await cache.put(question('Acme'), answer({ v: 4 }, Date.now()));
+    expect(bodyOf('Acme')).toBe('{"v":4}');
+  });
+});
+
+describe('folding', () => {
+  it('a shard past its bound goes to entry files, and the entry files keep the bound', async () => {
+    // A bound of 64 blocks: each shard folds past 64 * 4096 / 256 = 1 KiB, and eviction keeps ~58 entries.
+    const limits: CacheLimits = { maxBytes: 64 * 4096, evictEvery: 1 };
+    const cache = openAnswerCache(dir, limits);
+    const pad = 'x'.repeat(600);
+    for (let i = 0; i < 150; i++) expect(await cache.put(question(`q${i}`), answer({ i, pad }, Date.now()))).toEqual({ stored: true });
+    expect(entryFiles().length).toBeGreaterThan(0);
+    const journalBytes = shards().reduce((sum, name) => sum + readFileSync(join(dir, JOURNAL_DIR, name)).length, 0);
+    expect(journalBytes).toBeLessThanOrEqual(64 * 2 * 1024); // each shard under its bound plus one answer
+    expect(cache.stats().bytes).toBeLessThanOrEqual(64 * 4096 + journalBytes + 64 * 4096 * 0.1);
+    // What this cache stored stays (its run is protected), whatever the bound.
+    expect(bodyOf('q149', cache)).toBe(JSON.stringify({ i: 149, pad }));
+  });
+
+  it("a fold killed after linking the old shard aside: the next fold merges the aside's answers back", async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 1 }, Date.now()));
+    const [shard] = shards();
+    const shardPath = join(dir, JOURNAL_DIR, shard!);
+    // What a fold killed after its link and rename leaves: the old shard aside, an empty one in place.
+    mkdirSync(join(dir, JOURNAL_DIR, 'folding'), { mode: 0o700 });
+    linkSync(shardPath, join(dir, JOURNAL_DIR, 'folding', `${shard!.slice(0, 2)}.fold.0a1b2c3d.log`));
+    rmSync(shardPath);
+    writeFileSync(shardPath, '', { mode: 0o600 });
+    expect(bodyOf('Acme')).toBe('{"v":1}'); // read from the aside meanwhile
+    // The next fold of the shard merges the aside back first, and lets it go (a new process's first write does too).
+    await foldJournal(dir);
+    expect(existsSync(join(dir, JOURNAL_DIR, 'folding'))).toBe(false);
+    expect(entryFiles()).toHaveLength(1);
+    expect(bodyOf('Acme')).toBe('{"v":1}');
+  });
+  it('a fold keeps a last line still being written, for the rest of it to end', async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 1 }, Date.now()));
+    const [shard] = shards();
+    const shardPath = join(dir, JOURNAL_DIR, shard!);
+    const whole = readFileSync(shardPath, 'utf8');
+    // Another writer's line, half written when the fold reads: the first half there, the rest to come.
+    const line = whole.replace(/^[0-9a-f]{64}/, 'f'.repeat(64));
+    writeFileSync(shardPath, whole + line.slice(0, 40), { flag: 'a' });
+    await foldJournal(dir);
+    expect(entryFiles()).toHaveLength(1);
+    expect(readFileSync(shardPath, 'utf8')).toBe(line.slice(0, 40));
+    writeFileSync(shardPath, line.slice(40), { flag: 'a' });
+    expect(readFileSync(shardPath, 'utf8')).toBe(line);
+  });
+});
+
+describe('what is not ours to trust', () => {
+  it('a journal folder that is a link: answers go to entry files, the link and its target untouched', async () => {
+    const elsewhere = join(root, 'elsewhere');
+    mkdirSync(elsewhere, { mode: 0o700 });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    symlinkSync(elsewhere, join(dir, JOURNAL_DIR));
+    const cache = openAnswerCache(dir);
+    expect(await cache.put(question('Acme'), answer({ v: 1 }, Date.now()))).toEqual({ stored: true });
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(entryFiles()).toHaveLength(1);
+    expect(bodyOf('Acme')).toBe('{"v":1}');
+  });
+
+  it('a shard that is a link, or that others can write, is not read (one warning); the answer comes from elsewhere or not at all', async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 1 }, Date.now()));
+    const [shard] = shards();
+    const shardPath = join(dir, JOURNAL_DIR, shard!);
+    const target = join(root, 'target.log');
+    const text = readFileSync(shardPath);
+    writeFileSync(target, text, { mode: 0o600 });
+    rmSync(shardPath);
+    symlinkSync(target, shardPath);
+    const warnings: string[] = [];
+    const warned = openAnswerCache(dir, undefined, (line) => warnings.push(line));
+    expect(warned.get(question('Acme'), { maxAgeMs: HOUR })).toBeUndefined();
+    expect(warned.get(question('Acme'), { maxAgeMs: HOUR })).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/^not using the answer journal in .*: ELOOP/)]);
+    expect(readFileSync(target)).toEqual(text);
+    rmSync(shardPath);
+    writeFileSync(shardPath, text, { mode: 0o600 });
+    chmodSync(shardPath, 0o620);
+    expect(warned.get(question('Acme'), { maxAgeMs: HOUR })).toBeUndefined();
+    expect(warnings.at(-1)).toMatch(/is writable by other users \(mode 620\)$/);
+    chmodSync(shardPath, 0o600);
+    expect(warned.get(question('Acme'), { maxAgeMs: HOUR })?.bodyText).toBe('{"v":1}');
+  });
+});
+
+describe('clear and stats', () => {
+  it('count and remove answers in the journal and in entry files alike, each once', async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('a'), answer({ v: 1 }, Date.now()));
+    await cache.put(question('b'), answer({ v: 1 }, Date.now()));
+    await foldJournal(dir);
+    await cache.put(question('b'), answer({ v: 2 }, Date.now())); // in both: one answer
+    await cache.put(question('c'), answer({ v: 1 }, Date.now()));
+    expect(cache.stats().entries).toBe(3);
+    expect(cache.clear()).toBe(3);
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
+    expect(readdirSync(dir)).toEqual([]);
+    expect(bodyOf('b')).toBeUndefined();
+    await cache.put(question('d'), answer({ v: 1 }, Date.now())); // the folder made again
+    expect(bodyOf('d')).toBe('{"v":1}');
+  });
+});
