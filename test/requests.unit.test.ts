@@ -248,6 +248,34 @@ describe('a rewrite killed or under way (its old file linked aside in requests/p
     expect(killed).toThrow('killed');
   }
 
+  it('keeps a line another run was writing when the rewrite read the log: its first part stays for the rest to end', async () => {
+    const { openRequestLog, readRequestCount, REWRITE_AT_BYTES } = await ledger();
+    const { rewriteLog } = await import('../src/state/append-log.js');
+    const { LedgerLines } = await import('../src/state/ledger-lines.js');
+    const log = openRequestLog(stateDir, ID, () => NOW, BASE);
+    for (let i = 0; i < Math.ceil(REWRITE_AT_BYTES / 80); i++) log.record(NOW);
+    log.flush();
+    const [name] = readdirSync(join(stateDir, 'requests')).filter((file) => file.endsWith('.log'));
+    const path = join(stateDir, 'requests', name!);
+    const before = readRequestCount(stateDir, ID, NOW, BASE, NOW - HOUR).requests;
+    // Another run's request line, as a read may see it: its first part, then the rest after the read.
+    const line = `{"id":"ee0123456789abcd-1","at":${NOW}}\n`;
+    writeFileSync(path, line.slice(0, 20), { flag: 'a' });
+    const outcome = rewriteLog(path, {
+      asideDir: join(stateDir, 'requests', 'pruning'),
+      tag: String(NOW),
+      maxBytes: 1 << 20,
+      rewrite: (text) => LedgerLines.compact(text, NOW),
+      recover: (aside, current) => LedgerLines.missing(aside, current),
+      step: (at) => {
+        if (at === 'linked') writeFileSync(path, line.slice(20), { flag: 'a' });
+      },
+    });
+    expect(outcome).toBe('rewritten');
+    expect(readFileSync(path, 'utf8').endsWith(line)).toBe(true);
+    expect(readRequestCount(stateDir, ID, NOW, BASE, NOW - HOUR).requests).toBe(before + 1);
+  });
+
   it('is merged back by the next reader, for a log with a base URL and one without; an aside of no ledger log is left alone', async () => {
     const { openRequestLog, readRequestCount, readRequestStatus } = await ledger();
     const dir = join(stateDir, 'requests');

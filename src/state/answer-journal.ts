@@ -186,11 +186,8 @@ class AnswerJournal {
       tag: 'fold',
       maxBytes: MAX_SHARD_BYTES,
       rewrite: (text) => {
-        // A last line without its newline is being written (a write and a read may overlap): it stays, for
-        // the rest of it, appended meanwhile, to end it in the new shard.
-        const end = text.lastIndexOf('\n') + 1;
-        for (const [hash, records] of recordsIn(text.slice(0, end))) apply(hash, records);
-        return text.slice(end);
+        for (const [hash, records] of recordsIn(text)) apply(hash, records);
+        return '';
       },
       recover: linesMissing,
     });

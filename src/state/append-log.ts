@@ -47,7 +47,7 @@ export interface RewriteOptions {
   tag: string;
   /** The most a log or aside read may hold. */
   maxBytes: number;
-  /** The text to put in place of `text` (the whole log as read), or undefined to leave the log as it is. */
+  /** The text to put in place of `text` (the log's whole lines as read), or undefined to leave the log as it is. */
   rewrite(text: string): string | undefined;
   /** What of an aside a killed rewrite left (the old file, tail included) the log lacks now: appended back ('' for nothing). */
   recover(aside: string, log: string, tag: string): string;
@@ -58,6 +58,7 @@ export interface RewriteOptions {
 /** What a rewrite did: 'busy' when another process's rewrite holds the log (or replaced it first). */
 export type RewriteOutcome = 'rewritten' | 'unchanged' | 'busy' | 'missing';
 
+const NEWLINE = 0x0a;
 /** Rewrites after a rewrite renamed the file under an appender; more means something else keeps renaming it. */
 const APPEND_ATTEMPTS = 8;
 /** An aside's name: the log's name before its extension, the tag, a random word, the log's extension. */
@@ -130,14 +131,18 @@ export function rewriteLog(path: string, options: RewriteOptions): RewriteOutcom
     try {
       if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`ENOTREG: not a regular file, open '${path}'`), { code: 'ENOTREG' });
       const text = readFrom(fd, 0);
-      const kept = options.rewrite(text.toString('utf8'));
+      // A last line without its line end is a write another process is making (a read may see part of
+      // one): rewrite() gets whole lines, and those bytes stay as they are after what it keeps, where the
+      // rest of them, copied with the tail, ends the line. Left out, the rest would land there alone.
+      const whole = text.lastIndexOf(NEWLINE) + 1;
+      const kept = options.rewrite(text.toString('utf8', 0, whole));
       if (kept === undefined) return 'unchanged';
       // The old file stays linked aside until its tail is copied: a rewrite killed in between loses nothing.
       const aside = join(options.asideDir, `${stem}.${options.tag}.${randomHex(4)}${extname(path)}`);
       linkSync(path, aside);
       options.step?.('linked');
       // Only if the path still names the file read (a lock cleared by mistake let another rewrite in).
-      if (!writePrivateFile(path, kept, { beforeRename: () => fdId(fd) === pathId(path) })) {
+      if (!writePrivateFile(path, Buffer.concat([Buffer.from(kept), text.subarray(whole)]), { beforeRename: () => fdId(fd) === pathId(path) })) {
         rmSync(aside, { force: true });
         return 'busy';
       }

@@ -32,7 +32,7 @@ export function readPrivateFile(path: string, maxBytes: number, dirIsFolder = fa
  * `beforeRename`, the file takes path's place only if it says yes (a check that path is still the file
  * the text was made from); returns whether it did. Throws when it cannot.
  */
-export function writePrivateFile(path: string, text: string, options: { beforeRename?: () => boolean } = {}): boolean {
+export function writePrivateFile(path: string, text: string | Buffer, options: { beforeRename?: () => boolean } = {}): boolean {
   const temp = tempPathFor(path);
   let renamed = false;
   try {

@@ -15,7 +15,7 @@ import { appendToLog, readAsides, readLog, recoverRewrites, rewriteLog, type Rew
 import { sha256Hex } from '../../state/ids.js';
 import { nameKey } from '../policy.js';
 import type { HistoryPoint } from '../port.js';
-import { onePerId, PRUNING_DIR, SERIES_DIR, unfinished } from './series-files.js';
+import { onePerId, PRUNING_DIR, SERIES_DIR } from './series-files.js';
 
 export const JOURNAL_DIR = 'journal';
 /** Shards of the journal: few enough to keep open for a run, enough that a fold moves a small part of it. */
@@ -142,7 +142,7 @@ export function foldShard(dir: string, path: string, step?: (at: 'linked' | 'ren
       for (const [series, points] of bySeries) {
         appendToLog(join(dir, SERIES_DIR, `${series}.jsonl`), Buffer.from(points.map((point) => `${JSON.stringify(point)}\n`).join('')));
       }
-      return unfinished(text);
+      return '';
     },
     recover: recoverJournalPoints,
     ...(step ? { step } : {}),
@@ -165,7 +165,7 @@ export function pruneShard(dir: string, path: string, before: number): string[] 
         if (Date.parse(parsed.point.at) >= before) kept.push(journalLine(parsed.series, parsed.point));
         else removed.push(parsed.point.id);
       }
-      return removed.length === 0 ? undefined : kept.join('') + unfinished(text);
+      return removed.length === 0 ? undefined : kept.join('');
     },
     recover: recoverJournalPoints,
   });

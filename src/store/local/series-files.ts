@@ -55,7 +55,7 @@ export function pruneFile(dir: string, path: string, before: number, warn?: (tex
         const { points } = parseText(text);
         const kept = points.filter((point) => Date.parse(point.at) >= before);
         removed = points.filter((point) => !(Date.parse(point.at) >= before)).map((point) => point.id);
-        return removed.length === 0 ? undefined : kept.map((point) => `${JSON.stringify(point)}\n`).join('') + unfinished(text);
+        return removed.length === 0 ? undefined : kept.map((point) => `${JSON.stringify(point)}\n`).join('');
       },
       recover: recoverPoints,
       ...(step ? { step } : {}),
@@ -66,15 +66,6 @@ export function pruneFile(dir: string, path: string, before: number, warn?: (tex
     warn?.(`cannot prune the history file ${path}`);
     throw error;
   }
-}
-
-/**
- * The text after a log's last line end: a write another process was making when the log was read (a read
- * may see part of it). A rewrite keeps it as it is at the end of the new text, where the rest of it,
- * copied with the tail, ends it; left out, the rest would land there alone and the point be lost.
- */
-export function unfinished(text: string): string {
-  return text.slice(text.lastIndexOf('\n') + 1);
 }
 
 /** Merges back what killed prunes left under pruning/: their points at or after each prune's cut-off. */
