@@ -196,9 +196,9 @@ export function fileId(stat: { dev: bigint; ino: bigint }): string {
   return `${stat.dev}:${stat.ino}`;
 }
 
-/** Everything from `start` to the end of the open file as it is now. */
-export function readFrom(fd: number, start: number): Buffer {
-  const buffer = Buffer.alloc(Math.max(0, fstatSync(fd).size - start));
+/** The open file's bytes from `start` to `end` (by default its end as it is now); fewer if it ends sooner. */
+export function readFrom(fd: number, start: number, end = fstatSync(fd).size): Buffer {
+  const buffer = Buffer.alloc(Math.max(0, end - start));
   let read = 0;
   while (read < buffer.length) {
     const n = readSync(fd, buffer, read, buffer.length - read, start + read);

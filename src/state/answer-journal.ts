@@ -8,9 +8,9 @@
 // have several records (a recovery appends old ones again): readers take the newest by its time, and
 // an entry file counts as one more. Shards are read as they grow: an index of where each hash's
 // records are, extended by the bytes appended since, so a batch's lookups read each byte once.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, rmdirSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, fileId, foreignness } from '../local-file.js';
+import { ensurePrivateDir, fileId, foreignness, readFrom } from '../local-file.js';
 import { type LogWriter, openLogWriter, readAsides, recoverRewrites, rewriteLog } from './append-log.js';
 
 export const JOURNAL_DIR = 'journal';
@@ -223,7 +223,7 @@ class AnswerJournal {
           const offsets = index.records.get(hash);
           const records: JournalRecord[] = [...(aside?.get(hash) ?? [])];
           for (let i = 0; offsets && i < offsets.length; i += 2) {
-            const record = parsePayload(readBytes(fd, offsets[i]!, offsets[i + 1]!).toString('utf8'));
+            const record = parsePayload(readFrom(fd, offsets[i]!, offsets[i + 1]!).toString('utf8'));
             if (record) records.push(record);
           }
           if (records.length > 0) found[at] = records;
@@ -244,7 +244,7 @@ class AnswerJournal {
     if (!index || index.id !== id || index.parsed > size) this.#indexes.set(path, (index = { id, parsed: 0, records: new Map() }));
     if (size > MAX_SHARD_BYTES) throw Object.assign(new Error(`${path} is larger than ${MAX_SHARD_BYTES} bytes`), { code: 'EFBIG' });
     if (size === index.parsed) return index;
-    const bytes = readBytes(fd, index.parsed, size);
+    const bytes = readFrom(fd, index.parsed, size);
     let start = 0;
     for (let end = bytes.indexOf(10); end >= 0; start = end + 1, end = bytes.indexOf(10, start)) {
       // A line is HASH, a space and a payload; anything else (a torn write's remains) is skipped.
@@ -271,7 +271,7 @@ class AnswerJournal {
         const size = fstatSync(fd).size;
         if (size > MAX_SHARD_BYTES) continue;
         bytes += size;
-        for (const [hash, list] of recordsIn(readBytes(fd, 0, size).toString('utf8'))) records.set(hash, [...(records.get(hash) ?? []), ...list]);
+        for (const [hash, list] of recordsIn(readFrom(fd, 0, size).toString('utf8'))) records.set(hash, [...(records.get(hash) ?? []), ...list]);
       } finally {
         closeSync(fd);
       }
@@ -330,17 +330,6 @@ function openShard(path: string): number | undefined {
     closeSync(fd);
     throw error;
   }
-}
-
-function readBytes(fd: number, start: number, end: number): Buffer {
-  const buffer = Buffer.allocUnsafe(end - start);
-  let read = 0;
-  while (read < buffer.length) {
-    const n = readSync(fd, buffer, read, buffer.length - read, start + read);
-    if (n === 0) break;
-    read += n;
-  }
-  return buffer.subarray(0, read);
 }
 
 /** The lines of a killed fold's old shard that the shard lacks now: appended back (a record there twice is read once). */

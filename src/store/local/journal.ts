@@ -7,9 +7,9 @@
 // the old file linked aside until the lines appended meanwhile are copied), so a fold killed at any
 // moment loses nothing: its aside is merged back on the next open, and a point then in both places is
 // read once (ids). The series files stay the folded level: a folder of an earlier rep is all folded.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, fileId, foreignness, LocalFileError } from '../../local-file.js';
+import { ensurePrivateDir, fileId, foreignness, LocalFileError, readFrom } from '../../local-file.js';
 import { parsePoint } from '../../state/history.js';
 import { appendToLog, readAsides, readLog, recoverRewrites, rewriteLog, type RewriteOutcome } from '../../state/append-log.js';
 import { sha256Hex } from '../../state/ids.js';
@@ -260,7 +260,7 @@ export function openJournalReader(dir: string, onRead?: (path: string, bytes: nu
         const start = spans[i]!;
         let end = spans[i + 1]!;
         for (i += 2; i < spans.length && spans[i] === end; i += 2) end = spans[i + 1]!;
-        const buffer = readAt(fd, start, end - start);
+        const buffer = readFrom(fd, start, end);
         onRead?.(path, buffer.length);
         text += buffer.toString('utf8');
       }
@@ -271,7 +271,7 @@ export function openJournalReader(dir: string, onRead?: (path: string, bytes: nu
   };
   /** Notes where each series' whole lines are in [seen.scanned, size); a last line without its end waits for the next read. */
   const scan = (fd: number, path: string, seen: ShardSeen, size: number) => {
-    const buffer = readAt(fd, seen.scanned, size - seen.scanned);
+    const buffer = readFrom(fd, seen.scanned, size);
     onRead?.(path, buffer.length);
     let start = 0;
     for (let end = buffer.indexOf(10); end !== -1; start = end + 1, end = buffer.indexOf(10, start)) {
@@ -322,15 +322,4 @@ export function readJournal(dir: string): { points: HistoryPoint[]; corrupt: num
     corrupt += parsed.corrupt;
   }
   return { points, corrupt, bytes };
-}
-
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.allocUnsafe(length);
-  let done = 0;
-  while (done < length) {
-    const n = readSync(fd, buffer, done, length - done, position + done);
-    if (n === 0) break;
-    done += n;
-  }
-  return buffer.subarray(0, done);
 }
