@@ -6,9 +6,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { appendToLog, openLogWriter, readAsides, readLog, recoverRewrites, rewriteLog, type RewriteOptions } from '../src/state/append-log.js';
+import { bundleSource } from './helpers/bundle.js';
 
 const MAX = 1024 * 1024;
 let dir: string;
@@ -133,14 +133,7 @@ describe.runIf(process.platform === 'linux')('a rewrite killed (kill -9)', () =>
   beforeAll(async () => {
     bundleDir = mkdtempSync(join(tmpdir(), 'rep-append-log-bundle-'));
     const bundle = join(bundleDir, 'append-log.mjs');
-    await build({
-      entryPoints: [join(import.meta.dirname, '../src/state/append-log.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: bundle,
-      logLevel: 'warning',
-    });
+    await bundleSource('state/append-log.ts', bundle);
     worker = join(bundleDir, 'rewriter.mjs');
     // Rewrites the log keeping the lines marked keep; an append lands after its read; it kills itself at the step named.
     writeFileSync(

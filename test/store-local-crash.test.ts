@@ -4,10 +4,10 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalHistory } from '../src/store/local/history.js';
 import { BASE, T0, useTempDirs } from './helpers/history-points.js';
+import { bundleSource } from './helpers/bundle.js';
 
 const tempDir = useTempDirs();
 
@@ -17,14 +17,7 @@ describe('a writer killed at any moment', () => {
   beforeAll(async () => {
     bundleDir = mkdtempSync(join(tmpdir(), 'rep-history-bundle-'));
     const bundle = join(bundleDir, 'history.mjs');
-    await build({
-      entryPoints: [join(import.meta.dirname, '../src/store/local/history.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: bundle,
-      logLevel: 'warning',
-    });
+    await bundleSource('store/local/history.ts', bundle);
     worker = join(bundleDir, 'writer.mjs');
     // Says it is ready (loaded), then appends points one by one and prints each id once its append returned
     // (acknowledged). With a fold bound, a shard is folded into series files every few points.

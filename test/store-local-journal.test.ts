@@ -7,7 +7,6 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendToLog } from '../src/state/append-log.js';
 import { openLocalHistory } from '../src/store/local/history.js';
@@ -16,6 +15,7 @@ import { indexLine, parseText, pruneFile, readSeriesText } from '../src/store/lo
 import { nameKey } from '../src/store/policy.js';
 import type { HistoryPoint } from '../src/store/port.js';
 import { BASE, DAY, point, T0, useTempDirs } from './helpers/history-points.js';
+import { bundleSource } from './helpers/bundle.js';
 
 const tempDir = useTempDirs();
 const ids = (points: readonly HistoryPoint[]) => points.map((p) => p.id);
@@ -226,14 +226,7 @@ describe('processes appending while folds happen', () => {
   beforeAll(async () => {
     bundleDir = mkdtempSync(join(tmpdir(), 'rep-journal-bundle-'));
     const bundle = join(bundleDir, 'history.mjs');
-    await build({
-      entryPoints: [join(import.meta.dirname, '../src/store/local/history.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: bundle,
-      logLevel: 'warning',
-    });
+    await bundleSource('store/local/history.ts', bundle);
     worker = join(bundleDir, 'writer.mjs');
     // Appends 25 turns of 2 points of 5 shared names, with a bound that folds a shard every few turns.
     writeFileSync(
