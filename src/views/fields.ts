@@ -121,9 +121,14 @@ function childrenOf(key: string, value: unknown): Array<[string, unknown]> | und
 /** Flattens every field of `record` whose key is not in `used`, each under `prefix`. */
 export function flattenRest(record: JsonRecord, used: ReadonlySet<string>, prefix = ''): DetailRow[] {
   const rows: DetailRow[] = [];
-  for (const [key, value] of Object.entries(record)) {
+  for (const key of Object.keys(record)) {
     if (used.has(key)) continue;
-    appendAll(rows, flatten(value, prefix === '' ? key : `${prefix}.${key}`));
+    const value = record[key];
+    const label = prefix === '' ? key : `${prefix}.${key}`;
+    // A scalar is its one row, as flatten writes it, without flatten's work list (most fields are scalars).
+    const scalar = typeof value === 'number' ? value : scalarText(value);
+    if (scalar !== undefined) rows.push([label === '' ? 'value' : label, scalar]);
+    else appendAll(rows, flatten(value, label));
   }
   return rows;
 }
