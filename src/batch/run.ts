@@ -92,6 +92,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   // The loop below waits here (calls wait for a request slot in slotLine); every change that might unblock it calls `changed`.
   const waiters = new Set<() => void>();
   const changed = () => {
+    if (waiters.size === 0) return; // most changes (each answer's flush) find no one waiting
     const woken = [...waiters];
     waiters.clear();
     for (const resolve of woken) resolve();
@@ -183,8 +184,9 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   };
 
   try {
+    const roomInWindow = () => queue.length < window || stopped();
     for await (const name of names) {
-      await until(() => queue.length < window || stopped());
+      if (!roomInWindow()) await until(roomInWindow); // most names find room: no wait, no promise
       if (stopped()) break;
       const slot: Slot = { name };
       queue.push(slot);
