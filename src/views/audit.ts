@@ -200,13 +200,7 @@ class AuditReader {
     if (!taken) return this.places;
     const { best, record } = taken;
     const inside = record && findValue(record.record, SCALE_INSIDE, asNumber);
-    const beside = inside
-      ? undefined
-      : findValue(
-          best.place.record,
-          SCALE.filter((key) => !best.place.used.has(key)),
-          asNumber,
-        );
+    const beside = inside ? undefined : findValue(best.place.record, SCALE, asNumber, best.place.used);
     const scale = inside ? { place: record, found: inside } : beside && { place: best.place, found: beside };
     if (scale) {
       markUsed(scale.place, scale.found.key);
@@ -231,11 +225,7 @@ class AuditReader {
     const payload = this.places[0]!; // placesIn starts with the payload
     const companies = this.places.filter((place) => place.company).map((place) => [place, NAME] as const);
     for (const [place, names] of [...companies, [payload, COMPANY] as const, [payload, NAME] as const]) {
-      const found = findValue(
-        place.record,
-        names.filter((key) => !place.used.has(key)),
-        readName,
-      );
+      const found = findValue(place.record, names, readName, place.used);
       if (!found) continue;
       const { text, inner, record } = found.value;
       markUsed(place, found.key);
@@ -249,11 +239,7 @@ class AuditReader {
   /** The sources in the shallowest place that has them. */
   readSources(): void {
     for (const place of this.places) {
-      const found = findValue(
-        place.record,
-        SOURCE_KEYS.filter((key) => !place.used.has(key)),
-        (value, key) => sourceRows(value, key),
-      );
+      const found = findValue(place.record, SOURCE_KEYS, (value, key) => sourceRows(value, key), place.used);
       if (!found) continue;
       markUsed(place, found.key);
       this.view.sources = found.value.rows;
