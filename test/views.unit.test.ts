@@ -1,7 +1,7 @@
 // Bodies of odd shapes as the views read them (src/views/): what becomes a field, a source or a
 // detail row, and where each was read, as `--debug` and every format show it.
 import { describe, expect, it } from 'vitest';
-import { asNumber, asText, flatten, joinPath, unwrapEnvelopes } from '../src/views/fields.js';
+import { asNumber, asText, flatten, flattenRest, joinPath, unwrapEnvelopes } from '../src/views/fields.js';
 import { auditView, fieldPaths, pulseView, searchView, viewOf } from '../src/views/index.js';
 import { resultType } from '../src/views/search.js';
 import { sourceRows } from '../src/views/sources.js';
@@ -52,6 +52,17 @@ describe('flatten', () => {
     expect(flatten(deep)).toEqual([['a.b.c.d.e.f.g.h', '{"i":1}']]);
     expect(flatten({ a: { b: { c: { d: { e: { f: { g: { h: 1 } } } } } } } })).toEqual([['a.b.c.d.e.f.g.h', 1]]);
     expect(flatten({ a: { b: { c: { d: { e: { f: { g: { h: [1, 2] } } } } } } } })).toEqual([['a.b.c.d.e.f.g.h', '[1,2]']]);
+  });
+});
+
+describe('flattenRest', () => {
+  it('labels a field with an empty name as flatten does: value at the top, a trailing dot below', () => {
+    expect(flattenRest({ '': 1, a: { '': 2 }, b: 'x', used: 3 }, new Set(['used']))).toEqual([
+      ['value', 1],
+      ['a.', 2],
+      ['b', 'x'],
+    ]);
+    expect(flattenRest({ '': 1 }, new Set(), 'p')).toEqual([['p.', 1]]);
   });
 });
 

@@ -95,14 +95,18 @@ export function baseUrlText(url: URL): string {
 
 /** `https://host/v2/api` + `audit` + `AT&T #5` → `https://host/v2/api/audit?q=AT%26T%20%235`. */
 export function buildUrl(baseUrl: URL, endpoint: Endpoint, q?: string): URL {
-  // Parsed once from text (each setter of a URL parses it again). In an href the first `?` or `#`
-  // starts the query or fragment: elsewhere they are percent-encoded.
+  // Parsed once from text (each setter of a URL parses it again).
   const href = baseUrl.href;
-  const end = href.search(/[?#]/);
-  const path = (end === -1 ? href : href.slice(0, end)).replace(/\/+$/, '');
+  // A run builds on one base URL, once a name of a batch: its path is kept rather than found again.
+  if (lastBase?.href !== href) {
+    // In an href the first `?` or `#` starts the query or fragment: elsewhere they are percent-encoded.
+    const end = href.search(/[?#]/);
+    lastBase = { href, path: (end === -1 ? href : href.slice(0, end)).replace(/\/+$/, '') };
+  }
   // encodeURIComponent, not URLSearchParams: spaces go as %20 and every reserved character is escaped.
-  return new URL(`${path}/${endpoint}${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`);
+  return new URL(`${lastBase.path}/${endpoint}${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`);
 }
+let lastBase: { href: string; path: string } | undefined;
 
 /**
  * A raw path below the base URL (`rep api PATH`, client.get): `pulse`, `audit?q=Acme`. An absolute URL,

@@ -197,8 +197,8 @@ export function createClient(options: ClientOptions): RepClient {
       return undefined;
     }
     hooks.onCache?.({ endpoint, query, kind: 'hit', ageMs: hit.ageMs });
-    const response = { status: hit.status, headers: hit.headers, text: hit.bodyText, url: buildUrl(baseUrl, endpoint, q) };
-    const body = redactBody(parseJsonBody(response, redact), hit.bodyText, key);
+    // No URL: a cached answer's parse needs none (a batch from the cache would parse one a name).
+    const body = redactBody(parseJsonBody({ status: hit.status, headers: hit.headers, text: hit.bodyText }, redact), hit.bodyText, key);
     return { body, rateLimit: {}, status: hit.status, headers: hit.headers, fromCache: { ageMs: hit.ageMs, fetchedAt: at - hit.ageMs } };
   }
 

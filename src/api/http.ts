@@ -14,16 +14,21 @@ import type { RawResponse, RequestFn } from './transport.js';
 const ABORT_ERROR = { name: 'AbortError', code: 'ABORT_ERR' };
 
 export function directRequest(): RequestFn {
-  const agents = new Map<string, Agent>();
+  /** Each scheme's client module and its agent, found once (a batch sends thousands of requests). */
+  const clients = new Map<string, { client: typeof import('node:http') | typeof import('node:https'); agent: Agent }>();
   return (url, { headers, abort, onSent }) => {
-    // Not imported: an import of node:http reads all its exports, and on Node 22+ its WebSocket export
-    // loads Node's own undici. https (and with it tls) only for an https URL.
-    const client = url.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
-    let agent = agents.get(url.protocol);
-    if (!agent) agents.set(url.protocol, (agent = new client.Agent({ keepAlive: true })));
+    const { protocol } = url;
+    let found = clients.get(protocol);
+    if (!found) {
+      // Not imported: an import of node:http reads all its exports, and on Node 22+ its WebSocket export
+      // loads Node's own undici. https (and with it tls) only for an https URL.
+      const client = protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
+      clients.set(protocol, (found = { client, agent: new client.Agent({ keepAlive: true }) }));
+    }
+    const { client, agent } = found;
     return new Promise<RawResponse>((resolve, reject) => {
       const request = client.request(url, { method: 'GET', headers, agent }, (response) => {
-        response.on('error', () => undefined); // kept on the stream for its reader (RawResponse)
+        response.on('error', ignore); // kept on the stream for its reader (RawResponse)
         resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: response });
       });
       // What the `signal` option would do (the error Node's own AbortError), without an AbortSignal a request.
@@ -32,9 +37,10 @@ export function directRequest(): RequestFn {
       request.on('error', reject);
       // Just before it is written: a new connection writes it first thing once connected (TLS: secured).
       // The socket is corked meanwhile: the request's bytes wait in it until what onSent returns settles.
-      const connected = url.protocol === 'https:' ? 'secureConnect' : 'connect';
+      const connected = protocol === 'https:' ? 'secureConnect' : 'connect';
+      // `on`, not `once` (a request is given one socket): once wraps and then removes each listener.
       if (onSent)
-        request.once('socket', (socket) => {
+        request.on('socket', (socket) => {
           socket.cork();
           const uncork = () => socket.uncork();
           const send = () => {
@@ -49,3 +55,6 @@ export function directRequest(): RequestFn {
     });
   };
 }
+
+/** The response's own error listener: the error stays on the stream (`errored`) for its reader. */
+const ignore = () => undefined;

@@ -29,7 +29,7 @@ export function bodyExcerpt(text: string, redact: Redact): string {
  * A 2xx body as the JSON object or array every endpoint answers with. Anything else (no body, a
  * 204, a bare `null` or number, text that is not JSON) is a malformed answer: ApiError, never an empty result.
  */
-export function parseJsonBody(response: ApiResponse, redact: Redact): unknown {
+export function parseJsonBody(response: Pick<ApiResponse, 'status' | 'headers' | 'text'>, redact: Redact): unknown {
   // Made only for an error: a good answer (every one of a batch) needs no excerpt.
   const details = () => ({ status: response.status, headers: response.headers, bodyExcerpt: bodyExcerpt(response.text, redact) });
   const malformed = (what: string) =>

@@ -25,6 +25,8 @@ export interface BodyStream {
   readonly errored: unknown;
   readonly destroyed: boolean;
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
   once(event: 'end' | 'close', listener: () => void): unknown;
   once(event: 'error', listener: (error: unknown) => void): unknown;
   destroy(): unknown;
@@ -127,10 +129,13 @@ export function createTransport(options: TransportOptions): Transport {
           counted = true;
           return options.onSend(held);
         };
-        const response = await request(url, { headers: options.headers, abort: linked, onSent: sent }).catch((error: unknown) => {
+        let response: RawResponse;
+        try {
+          response = await request(url, { headers: options.headers, abort: linked, onSent: sent });
+        } catch (error) {
           if (!neverSent(error)) void sent(false);
           throw error;
-        });
+        }
         void sent(false);
         const headers = flattenHeaders(response.headers);
         const location = headers.location;
@@ -224,14 +229,15 @@ function readBody(body: BodyStream, status: number, headers: Record<string, stri
       reject(new ApiError(`the server's answer is too large (over ${MAX_BODY_BYTES / 1024 / 1024} MB)`, { status, headers }));
       body.destroy();
     });
+    // `on`, not `once`: each comes once from a stream, and once wraps and then removes each listener.
     let ended = false;
-    body.once('end', () => {
+    body.on('end', () => {
       ended = true;
       resolve(Buffer.concat(chunks).toString('utf8'));
     });
-    body.once('error', reject);
+    body.on('error', reject);
     // Closed with neither an end nor an error: the answer was cut off.
-    body.once('close', () => {
+    body.on('close', () => {
       if (!ended) reject(cutOff());
     });
   });

@@ -11,11 +11,13 @@ import { NumberTable } from '../state/number-table.js';
 
 /** Names kept in memory before the rest go to the file. */
 const IN_MEMORY = 2048;
+/** Characters of names gathered before one write to the file (a write a name was a system call a name). */
+const WRITE_CHUNK = 64 * 1024;
 
 export class NameSpill {
   readonly #head: string[] = [];
   #hashes = new NumberTable();
-  #file: { dir: string; fd: number; count: number } | undefined;
+  #file: { dir: string; fd: number; count: number; unwritten: string } | undefined;
 
   constructor(readonly inMemory = IN_MEMORY) {}
 
@@ -29,8 +31,9 @@ export class NameSpill {
     if (this.#head.length < this.inMemory) this.#head.push(name);
     else {
       this.#file ??= openSpill();
-      writeSync(this.#file.fd, `${name}\n`);
+      this.#file.unwritten += `${name}\n`;
       this.#file.count++;
+      if (this.#file.unwritten.length >= WRITE_CHUNK) writeOut(this.#file);
     }
     return this.#hashes.add(hash53(name), place);
   }
@@ -47,6 +50,7 @@ export class NameSpill {
     const file = this.#file;
     if (!file) return;
     try {
+      writeOut(file);
       closeFd(file);
       const lines = createInterface({ input: createReadStream(join(file.dir, 'names'), { encoding: 'utf8' }), crlfDelay: Number.POSITIVE_INFINITY });
       for await (const line of lines) yield line;
@@ -73,7 +77,14 @@ function closeFd(file: { fd: number }): void {
   closeSync(fd);
 }
 
-function openSpill(): { dir: string; fd: number; count: number } {
+function openSpill(): { dir: string; fd: number; count: number; unwritten: string } {
   const dir = mkdtempSync(join(tmpdir(), 'rep-plan-'));
-  return { dir, fd: openSync(join(dir, 'names'), 'wx', 0o600), count: 0 };
+  return { dir, fd: openSync(join(dir, 'names'), 'wx', 0o600), count: 0, unwritten: '' };
+}
+
+/** Writes the names gathered so far to the file. */
+function writeOut(file: { fd: number; unwritten: string }): void {
+  if (file.unwritten === '') return;
+  writeSync(file.fd, file.unwritten);
+  file.unwritten = '';
 }

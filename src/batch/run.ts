@@ -34,8 +34,9 @@ export interface BatchOptions {
 interface Slot {
   name: string;
   outcome?: Outcome;
-  /** The first answer for a name is kept as the parsed body, so it is not parsed twice. */
+  /** The first answer for a name is kept as the parsed body, so it is not parsed twice; and its audit view, not built twice. */
   body?: unknown;
+  view?: AuditView;
   /** The score's change since its previous recorded point (the table's and CSV's Change). */
   change?: Change;
 }
@@ -92,6 +93,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   // The loop below waits here (calls wait for a request slot in slotLine); every change that might unblock it calls `changed`.
   const waiters = new Set<() => void>();
   const changed = () => {
+    if (waiters.size === 0) return; // most changes (each answer's flush) find no one waiting
     const woken = [...waiters];
     waiters.clear();
     for (const resolve of woken) resolve();
@@ -121,7 +123,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       const slot = queue.shift() as Slot & { outcome: Outcome };
       settledInQueue -= 1;
       tally.count(slot.outcome);
-      writer.write(recordOf(slot), slot.change, 'text' in slot.outcome ? slot.outcome.text : undefined);
+      writer.write(recordOf(slot), slot.change, 'text' in slot.outcome ? slot.outcome.text : undefined, slot.view);
     }
     showProgress();
     changed();
@@ -177,14 +179,16 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       settledInQueue += 1 + waiting.length;
       slot.change = answer.change;
       slot.body = answer.body;
+      slot.view = answer.view;
       slot.outcome = answer.outcome;
       flush();
     });
   };
 
   try {
+    const roomInWindow = () => queue.length < window || stopped();
     for await (const name of names) {
-      await until(() => queue.length < window || stopped());
+      if (!roomInWindow()) await until(roomInWindow); // most names find room: no wait, no promise
       if (stopped()) break;
       const slot: Slot = { name };
       queue.push(slot);
@@ -222,14 +226,19 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   if (failure) throw failure;
 }
 
-type Answer = { outcome: Outcome; body?: unknown; change?: Change | undefined; rateLimit?: RateLimitError } | 'stopped';
+type Answer = { outcome: Outcome; body?: unknown; view?: AuditView; change?: Change | undefined; rateLimit?: RateLimitError } | 'stopped';
 
 async function fetchOutcome(client: RepClient, name: string, call: CallOptions, onAnswer?: BatchOptions['onAnswer']): Promise<Answer> {
   try {
     const response = await client.audit(name, call);
     const change = await onAnswer?.(name, response.view, response.fromCache);
     // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
-    return { outcome: { text: serializeJson(response.body), ...(response.fromCache ? { cached: true as const } : {}) }, body: response.body, change };
+    return {
+      outcome: { text: serializeJson(response.body), ...(response.fromCache ? { cached: true as const } : {}) },
+      body: response.body,
+      view: response.view,
+      change,
+    };
   } catch (error) {
     if (error instanceof InterruptedError) return 'stopped';
     if (error instanceof RateLimitError) return { outcome: NOT_AUDITED, rateLimit: error };

@@ -8,8 +8,9 @@ export type BatchRecord = { query: string; result: unknown } | { query: string; 
 
 export type BatchItem = { query: string; view: AuditView } | { query: string; error: { exit: number; message: string } };
 
-export function batchItem(record: BatchRecord): BatchItem {
-  return 'error' in record ? record : { query: record.query, view: auditView(record.result) };
+/** `view`, when the caller has it, is the result's audit view already (the client's, of the same body): not built again. */
+export function batchItem(record: BatchRecord, view?: AuditView): BatchItem {
+  return 'error' in record ? record : { query: record.query, view: view ?? auditView(record.result) };
 }
 
 /** What the summary table shows of a name. */

@@ -20,9 +20,10 @@ export interface BatchWriter {
   /**
    * Writes (or keeps) one record; false once stdout has been closed by its reader. `resultJson`, when
    * the caller has it, is the record's result as serializeJson writes it: JSON formats use it rather
-   * than serialize the result again.
+   * than serialize the result again. `view`, when the caller has it, is the result's audit view: the
+   * other formats use it rather than build it again (batchItem).
    */
-  write(record: BatchRecord, change?: Change, resultJson?: string): boolean;
+  write(record: BatchRecord, change?: Change, resultJson?: string, view?: AuditView): boolean;
   /**
    * Closes the output (the JSON array's `]`, the table) and waits for stdout to drain. Interrupted,
    * it only closes what was streamed: the table, never drawn yet, is not drawn at all.
@@ -37,15 +38,15 @@ const BATCH_CSV_COLUMNS = ['query', 'name', 'city', 'category', 'score', 'review
 /** `--csv-sources`: a row per source, the company's cells repeated. */
 const PER_SOURCE_CSV_COLUMNS = ['query', 'company', 'score', 'source', 'rating', 'reviews', 'error'];
 
-function batchCsvRow(record: BatchRecord, change: Change | undefined): string {
-  const item = batchItem(record);
+function batchCsvRow(record: BatchRecord, change: Change | undefined, known: AuditView | undefined): string {
+  const item = batchItem(record, known);
   if ('error' in item) return csvRow([item.query, '', '', '', '', '', '', item.error.message]);
   const { view } = item;
   return csvRow([item.query, view.name, detail(view, 'city'), detail(view, 'category'), view.score, companyReviews(view), change?.delta, '']);
 }
 
-function perSourceCsvRows(record: BatchRecord): string {
-  const item = batchItem(record);
+function perSourceCsvRows(record: BatchRecord, view: AuditView | undefined): string {
+  const item = batchItem(record, view);
   if ('error' in item) return csvRow([item.query, '', '', '', '', '', item.error.message]);
   return auditRows(item.view, [item.query], () => ['']);
 }
@@ -69,7 +70,7 @@ function streamingWriter(
   io: IO,
   parts: {
     open: () => string;
-    line: (record: BatchRecord, first: boolean, change: Change | undefined, resultJson: string | undefined) => string;
+    line: (record: BatchRecord, first: boolean, change: Change | undefined, resultJson: string | undefined, view: AuditView | undefined) => string;
     close: (any: boolean) => string;
   },
 ): BatchWriter {
@@ -80,10 +81,10 @@ function streamingWriter(
     open = false;
   };
   return {
-    write(record, change, resultJson) {
+    write(record, change, resultJson, view) {
       if (!open) return false;
       const prefix = written === 0 ? parts.open() : '';
-      open = io.out(prefix + parts.line(record, written === 0, change, resultJson));
+      open = io.out(prefix + parts.line(record, written === 0, change, resultJson, view));
       written += 1;
       return open;
     },
@@ -98,8 +99,8 @@ function streamingWriter(
 function tableWriter(io: IO, signal: RenderOptions['signal']): BatchWriter {
   const summaries: BatchSummary[] = [];
   return {
-    write(record, change) {
-      summaries.push({ ...batchSummary(batchItem(record)), ...(change ? { change } : {}) });
+    write(record, change, _resultJson, view) {
+      summaries.push({ ...batchSummary(batchItem(record, view)), ...(change ? { change } : {}) });
       return !io.stdoutClosed.aborted;
     },
     async end(options) {
@@ -136,10 +137,15 @@ export function createBatchWriter(
         close: (any) => (any ? '\n]\n' : ']\n'),
       });
     case 'csv':
-      if (csvSources) return streamingWriter(io, { open: () => (bom ? BOM : '') + csvRow(PER_SOURCE_CSV_COLUMNS), line: perSourceCsvRows, close: () => '' });
+      if (csvSources)
+        return streamingWriter(io, {
+          open: () => (bom ? BOM : '') + csvRow(PER_SOURCE_CSV_COLUMNS),
+          line: (record, _first, _change, _resultJson, view) => perSourceCsvRows(record, view),
+          close: () => '',
+        });
       return streamingWriter(io, {
         open: () => (bom ? BOM : '') + csvRow(BATCH_CSV_COLUMNS),
-        line: (record, _first, change) => batchCsvRow(record, change),
+        line: (record, _first, change, _resultJson, view) => batchCsvRow(record, change, view),
         close: () => '',
       });
     case 'table':
@@ -147,7 +153,7 @@ export function createBatchWriter(
     case 'markdown':
       return streamingWriter(io, {
         open: () => BATCH_MARKDOWN_HEAD,
-        line: (record, _first, change) => batchMarkdownRow({ ...batchSummary(batchItem(record)), ...(change ? { change } : {}) }),
+        line: (record, _first, change, _resultJson, view) => batchMarkdownRow({ ...batchSummary(batchItem(record, view)), ...(change ? { change } : {}) }),
         close: () => '',
       });
   }

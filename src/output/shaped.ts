@@ -58,9 +58,9 @@ export function shapedBatchWriter(io: IO, format: Format, { fields, query }: Sha
   let open = true;
   let first = true;
   return {
-    write(record, change) {
+    write(record, change, _resultJson, view) {
       if (!open) return false;
-      const picked = fields ? pick(auditRecord(batchItem(record), change), fields) : undefined;
+      const picked = fields ? pick(auditRecord(batchItem(record, view), change), fields) : undefined;
       if (streams && picked && fields) {
         const head = first && format === 'csv' ? csvRow(fields) : '';
         first = false;

@@ -83,9 +83,13 @@ function newPlace(record: JsonRecord, label: string, fields: Partial<Place> = {}
 
 /** The place a key holds, if any: a company, the present, an envelope, or a list's only record. */
 function innerPlace(parent: Place, key: string, value: unknown): Place | undefined {
+  // Most values are no record and no list of one record: they are no place, and cost no more here.
+  const record = isRecord(value);
+  // Stryker disable next-line ConditionalExpression: only speed: the checks below refuse the same values
+  if (!record && !(Array.isArray(value) && value.length === 1)) return undefined;
   if (among(PAST, key)) return undefined;
   const at = { parent, key, depth: parent.depth + 1 };
-  if (isRecord(value)) {
+  if (record) {
     const label = joinPath(parent.label, key);
     if (among(COMPANY, key)) return newPlace(value, label, { ...at, company: true });
     if (among(PRESENT, key)) return newPlace(value, label, at);
@@ -103,8 +107,8 @@ function placesIn(payload: JsonRecord): Place[] {
   for (let index = 0; index < places.length; index += 1) {
     const parent = places[index]!; // index < length
     if (parent.depth >= MAX_PLACE_DEPTH) continue;
-    for (const [key, value] of Object.entries(parent.record)) {
-      const inner = innerPlace(parent, key, value);
+    for (const key of Object.keys(parent.record)) {
+      const inner = innerPlace(parent, key, parent.record[key]);
       if (inner) places.push(inner);
     }
   }
@@ -196,13 +200,7 @@ class AuditReader {
     if (!taken) return this.places;
     const { best, record } = taken;
     const inside = record && findValue(record.record, SCALE_INSIDE, asNumber);
-    const beside = inside
-      ? undefined
-      : findValue(
-          best.place.record,
-          SCALE.filter((key) => !best.place.used.has(key)),
-          asNumber,
-        );
+    const beside = inside ? undefined : findValue(best.place.record, SCALE, asNumber, best.place.used);
     const scale = inside ? { place: record, found: inside } : beside && { place: best.place, found: beside };
     if (scale) {
       markUsed(scale.place, scale.found.key);
@@ -227,11 +225,7 @@ class AuditReader {
     const payload = this.places[0]!; // placesIn starts with the payload
     const companies = this.places.filter((place) => place.company).map((place) => [place, NAME] as const);
     for (const [place, names] of [...companies, [payload, COMPANY] as const, [payload, NAME] as const]) {
-      const found = findValue(
-        place.record,
-        names.filter((key) => !place.used.has(key)),
-        readName,
-      );
+      const found = findValue(place.record, names, readName, place.used);
       if (!found) continue;
       const { text, inner, record } = found.value;
       markUsed(place, found.key);
@@ -245,11 +239,7 @@ class AuditReader {
   /** The sources in the shallowest place that has them. */
   readSources(): void {
     for (const place of this.places) {
-      const found = findValue(
-        place.record,
-        SOURCE_KEYS.filter((key) => !place.used.has(key)),
-        (value, key) => sourceRows(value, key),
-      );
+      const found = findValue(place.record, SOURCE_KEYS, (value, key) => sourceRows(value, key), place.used);
       if (!found) continue;
       markUsed(place, found.key);
       this.view.sources = found.value.rows;
@@ -289,8 +279,11 @@ function readName(value: unknown): { text: string; inner?: string; record?: Json
   return inner && { text: inner.value, inner: inner.key, record: value };
 }
 
+/** The keys that make a record an audit's payload. */
+const AUDIT_KEYS: readonly string[] = [...SCORE, ...SOURCE_KEYS, ...COMPANY];
+
 function looksLikeAudit(record: JsonRecord): boolean {
-  return [...SCORE, ...SOURCE_KEYS, ...COMPANY].some((key) => Object.hasOwn(record, key));
+  return AUDIT_KEYS.some((key) => Object.hasOwn(record, key));
 }
 
 /** The record an audit body describes: itself, the one element of a one-element array, or inside envelopes. */

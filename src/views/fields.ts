@@ -25,15 +25,16 @@ export function asText(value: unknown): string | undefined {
 
 /**
  * The first of `names` whose value `read` accepts, with that key so the caller can mark it used
- * (own keys only, so `constructor` is never "found").
+ * (own keys only, so `constructor` is never "found"); names in `skip` (keys already read) are passed over.
  */
 export function findValue<T>(
   record: JsonRecord,
   names: readonly string[],
   read: (value: unknown, key: string) => T | undefined,
+  skip?: ReadonlySet<string>,
 ): { key: string; value: T } | undefined {
   for (const name of names) {
-    if (!Object.hasOwn(record, name)) continue;
+    if (!Object.hasOwn(record, name) || skip?.has(name)) continue;
     const value = read(record[name], name);
     if (value !== undefined) return { key: name, value };
   }
@@ -42,7 +43,11 @@ export function findValue<T>(
 
 /** `a.b`, `a[0]`: the parts of a path into a body joined the way detail labels are. */
 export function joinPath(...parts: string[]): string {
-  return parts.filter((part) => part !== '').reduce((path, part) => (path === '' || part.startsWith('[') ? path + part : `${path}.${part}`), '');
+  let path = '';
+  for (const part of parts) {
+    if (part !== '') path = path === '' || part.startsWith('[') ? path + part : `${path}.${part}`;
+  }
+  return path;
 }
 
 /** `target.push(...items)` without the spread, which overflows the stack past about 100,000 items. */
@@ -121,9 +126,14 @@ function childrenOf(key: string, value: unknown): Array<[string, unknown]> | und
 /** Flattens every field of `record` whose key is not in `used`, each under `prefix`. */
 export function flattenRest(record: JsonRecord, used: ReadonlySet<string>, prefix = ''): DetailRow[] {
   const rows: DetailRow[] = [];
-  for (const [key, value] of Object.entries(record)) {
+  for (const key of Object.keys(record)) {
     if (used.has(key)) continue;
-    appendAll(rows, flatten(value, prefix === '' ? key : `${prefix}.${key}`));
+    const value = record[key];
+    const label = prefix === '' ? key : `${prefix}.${key}`;
+    // A scalar is its one row, as flatten writes it, without flatten's work list (most fields are scalars).
+    const scalar = typeof value === 'number' ? value : scalarText(value);
+    if (scalar !== undefined) rows.push([label === '' ? 'value' : label, scalar]);
+    else appendAll(rows, flatten(value, label));
   }
   return rows;
 }
