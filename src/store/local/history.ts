@@ -7,11 +7,11 @@
 // writes (the index line before the point), so a crash at any moment loses nothing acknowledged. No
 // point goes unless prune() is asked. The series files' lines, and the prune of one file, are
 // series-files.ts's; the shards' and their fold, journal.ts's.
-import { closeSync, constants, fstatSync, lstatSync, openSync } from 'node:fs';
+import { closeSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, fileId, foreignness, LocalFileError, readFrom } from '../../local-file.js';
+import { ensurePrivateDir, fileId, LocalFileError, readFrom } from '../../local-file.js';
 import { removeStaleFiles } from '../../state/files.js';
-import { openLogWriter, type LogWriter } from '../../state/append-log.js';
+import { openLogForReading, openLogWriter, type LogWriter } from '../../state/append-log.js';
 import { DigestSet } from '../../state/digest-set.js';
 import { compareNames, nameKey, pointKeys } from '../policy.js';
 import type { HistoryPoint, HistoryPort, HistoryStats, RangeQuestion } from '../port.js';
@@ -141,26 +141,15 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
       parsedIndex = undefined;
       return emptyIndex();
     }
-    let fd: number;
-    try {
-      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const index = openLogForReading(path);
+    if (!index) {
       parsedIndex = undefined;
       return emptyIndex();
     }
+    const { fd, id, size } = index;
     try {
-      const stat = fstatSync(fd, { bigint: true });
-      const id = fileId(stat);
-      const size = Number(stat.size);
       if (parsedIndex?.id === id && parsedIndex.read === size) return parsedIndex;
-      if (parsedIndex?.id !== id || size < parsedIndex.read) {
-        const plain = fstatSync(fd);
-        if (!plain.isFile()) throw new LocalFileError(`${path} is not a regular file`, 'ENOTREG');
-        const foreign = foreignness(plain);
-        if (foreign) throw new LocalFileError(`${path} ${foreign}`, 'EFOREIGN');
-        parsedIndex = { ...emptyIndex(), id };
-      }
+      if (parsedIndex?.id !== id || size < parsedIndex.read) parsedIndex = { ...emptyIndex(), id };
       if (size > MAX_INDEX_BYTES) throw new LocalFileError(`${path} is larger than ${MAX_INDEX_BYTES} bytes`, 'EFBIG');
       const tail = readFrom(fd, parsedIndex.read);
       onRead?.(path, tail.length);
