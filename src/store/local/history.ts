@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { ensurePrivateDir, fileId, LocalFileError, readFrom } from '../../local-file.js';
 import { removeStaleFiles } from '../../state/files.js';
 import { openLogForReading, openLogWriter, type LogWriter } from '../../state/append-log.js';
+import { openShardWriters } from '../../state/journal-shards.js';
 import { DigestSet } from '../../state/digest-set.js';
 import { compareNames, nameKey, pointKeys } from '../policy.js';
 import type { HistoryPoint, HistoryPort, HistoryStats, RangeQuestion } from '../port.js';
@@ -187,7 +188,6 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
   // The index and the shards stay open between appends (a batch appends a few lines a turn): a write and
   // its check each time, not five calls. The folders are made private once a run, and again if they went.
   let indexWriter: LogWriter | undefined;
-  const shardWriters = new Map<string, LogWriter>();
   let dirsReady = false;
   const ensureDirs = () => {
     ensurePrivateDir(join(dir, SERIES_DIR)); // a history folder is known by it (import.ts), and folds fill it
@@ -211,25 +211,16 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
     });
     indexSeen = indexWriter?.lastChecked();
   };
-  /** Appends to a shard; its size after. */
-  const appendToShard = (path: string, text: Buffer) =>
-    appendAgainIfGone(() => {
-      let writer = shardWriters.get(path);
-      if (!writer) shardWriters.set(path, (writer = openLogWriter(path)));
-      return writer.append(text);
-    });
+  const shardWriters = openShardWriters(ensureDirs);
   const closeWriters = () => {
-    const writers = [...(indexWriter ? [indexWriter] : []), ...shardWriters.values()];
-    indexWriter = undefined;
-    shardWriters.clear();
     let failure: unknown;
-    for (const writer of writers) {
-      try {
-        writer.close();
-      } catch (error) {
-        failure ??= error;
-      }
+    try {
+      indexWriter?.close();
+    } catch (error) {
+      failure = error;
     }
+    indexWriter = undefined;
+    shardWriters.close(); // throws its first failure, once all are closed
     if (failure !== undefined) throw failure;
   };
   /**
@@ -247,8 +238,7 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
       unfoldable.add(path);
     } finally {
       // The file this process holds open is no longer the shard: the next append opens the new one.
-      shardWriters.get(path)?.close();
-      shardWriters.delete(path);
+      shardWriters.drop(path);
     }
   };
   /** The series whose index lines say they may hold a point answering to one of `keys`. */
@@ -284,7 +274,7 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
       if (newIndex.length > 0) appendToIndex(Buffer.from(newIndex.map((line) => `${line}\n`).join('')));
       // One write a shard. No read to skip ids it holds: readers take each id once (an append stays flat as a series grows).
       const full: string[] = [];
-      for (const [shard, lines] of byShard) if (appendToShard(shard, Buffer.from(lines.join(''))) > foldBound(shard, foldBytes)) full.push(shard);
+      for (const [shard, lines] of byShard) if (shardWriters.append(shard, Buffer.from(lines.join(''))) > foldBound(shard, foldBytes)) full.push(shard);
       for (const shard of full) fold(shard);
       // Windows cannot rename or remove a file that is open: there they are opened an append at a time.
       if (process.platform === 'win32') closeWriters();
