@@ -74,13 +74,20 @@ export function readLocalFile(
  * sticky folder, like /tmp, is not). Files another user can write are not ours to trust (POSIX only).
  */
 export function foreignness(stat: Stats | BigIntStats, ownerOnly = false): string | undefined {
-  const uid = process.getuid?.();
+  const uid = ownUid();
   if (uid === undefined) return undefined;
   // A bigint stat too (a shard's one fstat tells its identity as well): uid and mode are small numbers.
   const mode = Number(stat.mode);
   if (Number(stat.uid) !== uid) return `is owned by another user (uid ${stat.uid})`;
   if (!ownerOnly && (mode & 0o022) !== 0 && !(stat.isDirectory() && mode & 0o1000)) return `is writable by other users (mode ${(mode & 0o777).toString(8)})`;
   return undefined;
+}
+
+let uidAsked: { uid: number | undefined } | undefined;
+/** This process's user id (none on Windows), asked once: rep never changes it, and a journal's reader checks each shard it opens. */
+function ownUid(): number | undefined {
+  uidAsked ??= { uid: process.getuid?.() };
+  return uidAsked.uid;
 }
 
 /**
