@@ -1,6 +1,19 @@
 // Reading rep's own files (config, state): only regular files, and only up to a size cap. A FIFO
 // would block open() until a writer came (deaf even to SIGTERM), and /dev/zero never ends.
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type BigIntStats,
+  type Stats,
+} from 'node:fs';
 import { dirname } from 'node:path';
 
 const CHUNK_BYTES = 64 * 1024;
@@ -60,13 +73,21 @@ export function readLocalFile(
  * (uid 1001)`), or undefined when it is: it must be theirs and not writable by group or others (a
  * sticky folder, like /tmp, is not). Files another user can write are not ours to trust (POSIX only).
  */
-export function foreignness(stat: Stats, ownerOnly = false): string | undefined {
-  const uid = process.getuid?.();
+export function foreignness(stat: Stats | BigIntStats, ownerOnly = false): string | undefined {
+  const uid = ownUid();
   if (uid === undefined) return undefined;
-  if (stat.uid !== uid) return `is owned by another user (uid ${stat.uid})`;
-  if (!ownerOnly && (stat.mode & 0o022) !== 0 && !(stat.isDirectory() && stat.mode & 0o1000))
-    return `is writable by other users (mode ${(stat.mode & 0o777).toString(8)})`;
+  // A bigint stat too (a shard's one fstat tells its identity as well): uid and mode are small numbers.
+  const mode = Number(stat.mode);
+  if (Number(stat.uid) !== uid) return `is owned by another user (uid ${stat.uid})`;
+  if (!ownerOnly && (mode & 0o022) !== 0 && !(stat.isDirectory() && mode & 0o1000)) return `is writable by other users (mode ${(mode & 0o777).toString(8)})`;
   return undefined;
+}
+
+let uidAsked: { uid: number | undefined } | undefined;
+/** This process's user id (none on Windows), asked once: rep never changes it, and a journal's reader checks each shard it opens. */
+function ownUid(): number | undefined {
+  uidAsked ??= { uid: process.getuid?.() };
+  return uidAsked.uid;
 }
 
 /**

@@ -1,13 +1,23 @@
 // The one log many processes append to and one at a time rewrites (src/state/append-log.ts): appends
-// private and never through a link, a rewrite that keeps what was appended meanwhile, and a rewrite
-// killed (kill -9) between its link and its rename, or between its rename and its tail copy, losing nothing.
+// private and never through a link, a log opened to read only when it is a file of the user's own, a
+// rewrite that keeps what was appended meanwhile, and a rewrite killed (kill -9) between its link and
+// its rename, or between its rename and its tail copy, losing nothing.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { appendToLog, openLogWriter, readAsides, readLog, recoverRewrites, rewriteLog, type RewriteOptions } from '../src/state/append-log.js';
+import {
+  appendToLog,
+  openLogForReading,
+  openLogWriter,
+  readAsides,
+  readLog,
+  recoverRewrites,
+  rewriteLog,
+  type RewriteOptions,
+} from '../src/state/append-log.js';
 import { bundleSource } from './helpers/bundle.js';
 
 const MAX = 1024 * 1024;
@@ -67,11 +77,28 @@ describe('append', () => {
     symlinkSync(target, log);
     expect(() => appendToLog(log, Buffer.from(line('a')))).toThrow(expect.objectContaining({ code: 'ELOOP' }));
     expect(() => readLog(log, MAX)).toThrow();
+    expect(() => openLogForReading(log)).toThrow(expect.objectContaining({ code: 'ELOOP' }));
     expect(readFileSync(target, 'utf8')).toBe('untouched');
     const fifo = join(dir, 'fifo.jsonl');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     expect(() => appendToLog(fifo, Buffer.from(line('a')))).toThrow(/ENXIO|ENOTREG/); // no reader: ENXIO; one reading: ENOTREG
     expect(() => readLog(fifo, MAX)).toThrow(/not a regular file/);
+    expect(() => openLogForReading(fifo)).toThrow(/fifo\.jsonl is not a regular file$/);
+  });
+
+  it('opened to read: which file at what size, none when there is none, never one others can write', () => {
+    expect(openLogForReading(log)).toBeUndefined();
+    appendToLog(log, Buffer.from(line('a')));
+    const open = openLogForReading(log)!;
+    try {
+      expect(open).toMatchObject({ id: `${statSync(log, { bigint: true }).dev}:${statSync(log, { bigint: true }).ino}`, size: line('a').length });
+    } finally {
+      closeSync(open.fd);
+    }
+    chmodSync(log, 0o620);
+    expect(() => openLogForReading(log)).toThrow(
+      expect.objectContaining({ code: 'EFOREIGN', message: expect.stringMatching(/is writable by other users \(mode 620\)$/) }),
+    );
   });
 
   it('a writer kept open follows a rewrite: its next line goes to the file now at the path', () => {

@@ -7,17 +7,28 @@
 // the entry's text as a JSON string, or `-AT` for an answer forgotten at AT (epoch ms). A question may
 // have several records (a recovery appends old ones again): readers take the newest by its time, and
 // an entry file counts as one more. Shards are read as they grow: an index of where each hash's
-// records are, extended by the bytes appended since, so a batch's lookups read each byte once.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
+// records are, extended by the bytes appended since, so a batch's lookups read each byte once. The
+// shards, the folder's check, that reader and the writers are journal-shards.ts's, as for the history.
+import { closeSync, lstatSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, fileId, foreignness, readFrom } from '../local-file.js';
-import { type LogWriter, openLogWriter, readAsides, recoverRewrites, rewriteLog } from './append-log.js';
+import { readFrom } from '../local-file.js';
+import { openLogForReading, recoverRewrites, rewriteLog } from './append-log.js';
+import {
+  ensureJournalDir,
+  type JournalShards,
+  openShardReader,
+  openShardWriters,
+  SHARDS,
+  type ShardLines,
+  type ShardReader,
+  type ShardWriters,
+  shardFiles,
+  shardPath,
+} from './journal-shards.js';
 
 export const JOURNAL_DIR = 'journal';
 /** Where a fold links the shard it replaces until the shard's tail is copied (append-log.ts's asides). */
 const FOLDING_DIR = 'folding';
-const SHARDS = 64;
-const SHARD_NAME = /^[0-9a-f]{2}\.log$/;
 const HASH_LENGTH = 64;
 /** A shard past this many bytes is folded: the journal stays within 64 of them (16 MiB), and a single lookup reads one. */
 export const FOLD_BYTES = 256 * 1024;
@@ -29,22 +40,16 @@ const MAX_SHARD_BYTES = 64 * 1024 * 1024;
 /** One record of a question: its entry's text, or when it was forgotten. */
 export type JournalRecord = { text: string } | { goneAt: number };
 
-/** Where the records of each hash of a shard are (byte offsets, start and end of each payload), as far as it was read. */
-interface ShardIndex {
-  id: string;
-  parsed: number;
-  records: Map<string, number[]>;
-}
-
 /** The shard bound for a cache bound: a quarter of it at most over the 64 shards, so a small cache is kept small. */
 export function foldBytesFor(maxBytes: number): number {
   return Math.max(1, Math.min(FOLD_BYTES, Math.floor(maxBytes / SHARDS / 4)));
 }
 
-function shardPath(dir: string, hash: string): string {
-  const shard = (Number.parseInt(hash.slice(0, 2), 16) % SHARDS).toString(16).padStart(2, '0');
-  return join(dir, JOURNAL_DIR, `${shard}.log`);
-}
+/** A line is HASH, a space and a payload; anything else (a torn write's remains) is skipped. */
+const HASH_LINES: ShardLines = {
+  keyLength: HASH_LENGTH,
+  keyAt: (bytes, start, end) => (end - start <= HASH_LENGTH + 1 || bytes[start + HASH_LENGTH] !== 32 ? -1 : start),
+};
 
 export function recordLine(hash: string, record: JournalRecord): string {
   return `${hash} ${'text' in record ? JSON.stringify(record.text) : `-${record.goneAt}`}\n`;
@@ -78,17 +83,33 @@ function recordsIn(text: string): Map<string, JournalRecord[]> {
   return records;
 }
 
-/** The journal of the cache in one folder: its writers, what waits for this turn's write, and the shards' indexes. */
+/** The records of one hash's lines (each `HASH PAYLOAD\n`), in order; undefined for none. */
+function recordsOfLines(lines: string): JournalRecord[] | undefined {
+  const records: JournalRecord[] = [];
+  for (let start = 0, end = lines.indexOf('\n'); end !== -1; start = end + 1, end = lines.indexOf('\n', start)) {
+    const record = parsePayload(lines.slice(start + HASH_LENGTH + 1, end));
+    if (record) records.push(record);
+  }
+  return records.length > 0 ? records : undefined;
+}
+
+/** The journal of the cache in one folder: its shards, their writers and their reader. */
 class AnswerJournal {
-  readonly #dir: string;
-  readonly #writers = new Map<string, LogWriter>();
-  #pending = new Map<string, { text: string[]; settle: Array<(outcome: number | Error) => void> }>();
-  readonly #indexes = new Map<string, ShardIndex>();
+  readonly #journal: JournalShards;
+  readonly #writers: ShardWriters;
+  readonly #reader: ShardReader;
   #usable: boolean | undefined;
   #recovered = false;
 
   constructor(dir: string) {
-    this.#dir = dir;
+    const journalDir = join(dir, JOURNAL_DIR);
+    this.#journal = { dir: journalDir, extension: '.log', asideDir: join(journalDir, FOLDING_DIR), maxBytes: MAX_SHARD_BYTES };
+    // The folder went meanwhile (a `rep cache clear`, a cleaner): made again, once.
+    this.#writers = openShardWriters(
+      () => ensureJournalDir(journalDir),
+      () => this.#recoverOnce(),
+    );
+    this.#reader = openShardReader(this.#journal, HASH_LINES);
   }
 
   /**
@@ -97,11 +118,9 @@ class AnswerJournal {
    */
   usable(): boolean {
     if (this.#usable !== undefined) return this.#usable;
-    const folder = join(this.#dir, JOURNAL_DIR);
     try {
-      ensurePrivateDir(folder);
-      const stat = lstatSync(folder);
-      this.#usable = stat.isDirectory() && foreignness(stat) === undefined;
+      ensureJournalDir(this.#journal.dir);
+      this.#usable = true;
     } catch {
       this.#usable = false;
     }
@@ -109,69 +128,33 @@ class AnswerJournal {
   }
 
   /** Appends a record with the others of this turn (one write a shard); resolves to the shard's path and size after. Rejects when it cannot. */
-  append(hash: string, record: JournalRecord): Promise<{ path: string; size: number }> {
-    const path = shardPath(this.#dir, hash);
-    if (this.#pending.size === 0) setImmediate(() => this.#flush());
-    let turn = this.#pending.get(path);
-    if (!turn) this.#pending.set(path, (turn = { text: [], settle: [] }));
-    turn.text.push(recordLine(hash, record));
-    return new Promise((resolve, reject) => {
-      turn.settle.push((outcome) => (outcome instanceof Error ? reject(outcome) : resolve({ path, size: outcome })));
-    });
+  async append(hash: string, record: JournalRecord): Promise<{ path: string; size: number }> {
+    const path = shardPath(this.#journal, hash);
+    return { path, size: await this.#writers.appendThisTurn(path, recordLine(hash, record)) };
   }
 
-  #flush(): void {
-    const pending = this.#pending;
-    this.#pending = new Map();
-    // What killed folds left is merged back once a process, at its first write (a fold merges its shard's first).
-    if (!this.#recovered) {
-      this.#recovered = true;
-      if (lstatSync(join(this.#dir, JOURNAL_DIR, FOLDING_DIR), { throwIfNoEntry: false })) this.#recover();
-    }
-    for (const [path, turn] of pending) {
-      let outcome: number | Error;
-      try {
-        const text = Buffer.from(turn.text.join(''));
-        try {
-          outcome = this.#writer(path).append(text);
-        } catch (error) {
-          // The folder went meanwhile (a `rep cache clear`, a cleaner): made again, once.
-          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-          ensurePrivateDir(join(this.#dir, JOURNAL_DIR));
-          outcome = this.#writer(path).append(text);
-        }
-      } catch (error) {
-        outcome = error instanceof Error ? error : new Error(String(error));
-      }
-      for (const settle of turn.settle) settle(outcome);
-    }
-    // Windows cannot rename a file that is open (a fold's): there a shard is opened a turn at a time.
-    if (process.platform === 'win32') this.closeWriters();
+  /** What killed folds left is merged back once a process, before its first write (a fold merges its shard's first). */
+  #recoverOnce(): void {
+    if (this.#recovered) return;
+    this.#recovered = true;
+    if (lstatSync(this.#journal.asideDir, { throwIfNoEntry: false })) this.#recover();
   }
 
   /** Closes the shards kept open for appends (the next append opens its shard again). Never throws. */
   closeWriters(): void {
-    for (const writer of this.#writers.values()) {
-      try {
-        writer.close();
-      } catch {
-        // Its lines were written as they came.
-      }
+    try {
+      this.#writers.close();
+    } catch {
+      // Its lines were written as they came.
     }
-    this.#writers.clear();
-  }
-
-  #writer(path: string): LogWriter {
-    let writer = this.#writers.get(path);
-    if (!writer) this.#writers.set(path, (writer = openLogWriter(path)));
-    return writer;
   }
 
   /** Merges back what killed folds left (their asides; a live fold's are left to it). Never throws. */
   #recover(): void {
+    const journalDir = this.#journal.dir;
     recoverRewrites(
-      join(this.#dir, JOURNAL_DIR, FOLDING_DIR),
-      (stem, extension) => (/^[0-9a-f]{2}$/.test(stem) && extension === '.log' ? join(this.#dir, JOURNAL_DIR, `${stem}.log`) : undefined),
+      this.#journal.asideDir,
+      (stem, extension) => (/^[0-9a-f]{2}$/.test(stem) && extension === '.log' ? join(journalDir, `${stem}.log`) : undefined),
       { maxBytes: MAX_SHARD_BYTES, recover: linesMissing },
     );
   }
@@ -182,7 +165,7 @@ class AnswerJournal {
    */
   fold(path: string, apply: (hash: string, records: JournalRecord[]) => void): string {
     return rewriteLog(path, {
-      asideDir: join(this.#dir, JOURNAL_DIR, FOLDING_DIR),
+      asideDir: this.#journal.asideDir,
       tag: 'fold',
       maxBytes: MAX_SHARD_BYTES,
       rewrite: (text) => {
@@ -193,71 +176,12 @@ class AnswerJournal {
     });
   }
 
-  /** The records of each hash, in order (none: undefined), from the shards as they are now. Throws when a shard cannot be read. */
+  /**
+   * The records of each hash, in order (none: undefined), from the shards as they are now (a fold's
+   * aside's first: it holds the older). Throws when a shard cannot be read.
+   */
   lookUp(hashes: readonly string[]): Array<JournalRecord[] | undefined> {
-    const byShard = new Map<string, number[]>();
-    hashes.forEach((hash, at) => {
-      const path = shardPath(this.#dir, hash);
-      const list = byShard.get(path);
-      if (list) list.push(at);
-      else byShard.set(path, [at]);
-    });
-    const found: Array<JournalRecord[] | undefined> = hashes.map(() => undefined);
-    const foldingDir = join(this.#dir, JOURNAL_DIR, FOLDING_DIR);
-    const folding = lstatSync(foldingDir, { throwIfNoEntry: false }) !== undefined;
-    for (const [path, places] of byShard) {
-      const fd = openShard(path);
-      if (fd === undefined) {
-        this.#indexes.delete(path);
-        continue;
-      }
-      try {
-        this.#indexOf(path, fd);
-        // A fold under way: the shard it replaced (linked aside) holds what was appended since it read,
-        // until it copies that into the new shard, and only then lets the aside go. So the asides, then
-        // the shard again: whatever of it was copied meanwhile is read then.
-        const aside = folding ? recordsIn(readAsides(foldingDir, path, MAX_SHARD_BYTES).join('\n')) : undefined;
-        const index = this.#indexOf(path, fd);
-        for (const at of places) {
-          const hash = hashes[at]!;
-          const offsets = index.records.get(hash);
-          const records: JournalRecord[] = [...(aside?.get(hash) ?? [])];
-          for (let i = 0; offsets && i < offsets.length; i += 2) {
-            const record = parsePayload(readFrom(fd, offsets[i]!, offsets[i + 1]!).toString('utf8'));
-            if (record) records.push(record);
-          }
-          if (records.length > 0) found[at] = records;
-        }
-      } finally {
-        closeSync(fd);
-      }
-    }
-    return found;
-  }
-
-  /** The shard's index, extended by what was appended since it was last read (read anew when the shard was replaced). */
-  #indexOf(path: string, fd: number): ShardIndex {
-    const stat = fstatSync(fd, { bigint: true });
-    const id = fileId(stat);
-    const size = Number(stat.size);
-    let index = this.#indexes.get(path);
-    if (!index || index.id !== id || index.parsed > size) this.#indexes.set(path, (index = { id, parsed: 0, records: new Map() }));
-    if (size > MAX_SHARD_BYTES) throw Object.assign(new Error(`${path} is larger than ${MAX_SHARD_BYTES} bytes`), { code: 'EFBIG' });
-    if (size === index.parsed) return index;
-    const bytes = readFrom(fd, index.parsed, size);
-    let start = 0;
-    for (let end = bytes.indexOf(10); end >= 0; start = end + 1, end = bytes.indexOf(10, start)) {
-      // A line is HASH, a space and a payload; anything else (a torn write's remains) is skipped.
-      if (end - start <= HASH_LENGTH + 1 || bytes[start + HASH_LENGTH] !== 32) continue;
-      const hash = bytes.toString('latin1', start, start + HASH_LENGTH);
-      const offsets = index.records.get(hash);
-      const place = [index.parsed + start + HASH_LENGTH + 1, index.parsed + end];
-      if (offsets) offsets.push(...place);
-      else index.records.set(hash, place);
-    }
-    // A last line without its newline is being written (or was cut off): read again next time.
-    index.parsed += start;
-    return index;
+    return this.#reader.linesOf(hashes).map(recordsOfLines);
   }
 
   /** The records of every hash in the journal now, and the shards' bytes. Throws when a shard cannot be read. */
@@ -265,15 +189,14 @@ class AnswerJournal {
     const records = new Map<string, JournalRecord[]>();
     let bytes = 0;
     for (const path of this.shards()) {
-      const fd = openShard(path);
-      if (fd === undefined) continue;
+      const shard = openLogForReading(path);
+      if (shard === undefined) continue;
       try {
-        const size = fstatSync(fd).size;
-        if (size > MAX_SHARD_BYTES) continue;
-        bytes += size;
-        for (const [hash, list] of recordsIn(readFrom(fd, 0, size).toString('utf8'))) records.set(hash, [...(records.get(hash) ?? []), ...list]);
+        if (shard.size > MAX_SHARD_BYTES) continue;
+        bytes += shard.size;
+        for (const [hash, list] of recordsIn(readFrom(shard.fd, 0, shard.size).toString('utf8'))) records.set(hash, [...(records.get(hash) ?? []), ...list]);
       } finally {
-        closeSync(fd);
+        closeSync(shard.fd);
       }
     }
     return { records, bytes };
@@ -281,14 +204,7 @@ class AnswerJournal {
 
   /** The shard files there are. */
   shards(): string[] {
-    try {
-      return readdirSync(join(this.#dir, JOURNAL_DIR))
-        .filter((name) => SHARD_NAME.test(name))
-        .map((name) => join(this.#dir, JOURNAL_DIR, name));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
+    return shardFiles(this.#journal);
   }
 
   /** Removes every shard, and the folder when nothing else is in it (a live fold's lock stays). Throws when a shard cannot be removed. */
@@ -299,36 +215,17 @@ class AnswerJournal {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
-      this.#indexes.delete(path);
     }
+    // A shard made later may be given a removed one's inode: read from its start.
+    this.#reader.forget();
     this.closeWriters();
-    for (const folder of [join(this.#dir, JOURNAL_DIR, FOLDING_DIR), join(this.#dir, JOURNAL_DIR)]) {
+    for (const folder of [this.#journal.asideDir, this.#journal.dir]) {
       try {
         rmdirSync(folder);
       } catch {
         // Not empty, or gone.
       }
     }
-  }
-}
-
-/** The shard open for reading, or undefined when there is none; never through a link, never another user's or a file others can write. */
-function openShard(path: string): number | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  try {
-    const stat = fstatSync(fd);
-    const wrong = stat.isFile() ? foreignness(stat) : 'is not a regular file';
-    if (wrong) throw Object.assign(new Error(`the answer journal ${path} ${wrong}`), { code: 'EFOREIGN' });
-    return fd;
-  } catch (error) {
-    closeSync(fd);
-    throw error;
   }
 }
 

@@ -26,7 +26,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { ensurePrivateDir, fdId, fileId, pathId, readFrom, readLocalFile } from '../local-file.js';
+import { ensurePrivateDir, fdId, fileId, foreignness, LocalFileError, pathId, readFrom, readLocalFile } from '../local-file.js';
 import { STALE_MS, writePrivateFile } from './files.js';
 import { randomHex } from './ids.js';
 
@@ -94,6 +94,38 @@ export function openLogWriter(path: string): LogWriter {
     lastChecked: () => checked,
     close,
   };
+}
+
+/** A log open for reading: its descriptor, which file it is (fileId) and its size when opened. */
+export interface LogToRead {
+  fd: number;
+  id: string;
+  size: number;
+}
+
+/**
+ * The log at path open for reading, or undefined when there is none: never through a link (ELOOP), never
+ * a FIFO (O_NONBLOCK, then the kind), never another user's or one others can write. The caller closes it.
+ */
+export function openLogForReading(path: string): LogToRead | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    // One fstat for the kind, the owner and mode, which file it is and its size (a reader opens it for each read).
+    const stat = fstatSync(fd, { bigint: true });
+    if (!stat.isFile()) throw new LocalFileError(`${path} is not a regular file`, 'ENOTREG');
+    const foreign = foreignness(stat);
+    if (foreign) throw new LocalFileError(`${path} ${foreign}`, 'EFOREIGN');
+    return { fd, id: fileId(stat), size: Number(stat.size) };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
 }
 
 /** Appends text at the end of the log (created 0600), again if a rewrite replaced the file meanwhile; the size after. Throws when it cannot. */

@@ -7,11 +7,12 @@
 // writes (the index line before the point), so a crash at any moment loses nothing acknowledged. No
 // point goes unless prune() is asked. The series files' lines, and the prune of one file, are
 // series-files.ts's; the shards' and their fold, journal.ts's.
-import { closeSync, constants, fstatSync, lstatSync, openSync } from 'node:fs';
+import { closeSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, fileId, foreignness, LocalFileError, readFrom } from '../../local-file.js';
+import { ensurePrivateDir, fileId, LocalFileError, readFrom } from '../../local-file.js';
 import { removeStaleFiles } from '../../state/files.js';
-import { openLogWriter, type LogWriter } from '../../state/append-log.js';
+import { openLogForReading, openLogWriter, type LogWriter } from '../../state/append-log.js';
+import { openShardWriters } from '../../state/journal-shards.js';
 import { DigestSet } from '../../state/digest-set.js';
 import { compareNames, nameKey, pointKeys } from '../policy.js';
 import type { HistoryPoint, HistoryPort, HistoryStats, RangeQuestion } from '../port.js';
@@ -141,26 +142,15 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
       parsedIndex = undefined;
       return emptyIndex();
     }
-    let fd: number;
-    try {
-      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const index = openLogForReading(path);
+    if (!index) {
       parsedIndex = undefined;
       return emptyIndex();
     }
+    const { fd, id, size } = index;
     try {
-      const stat = fstatSync(fd, { bigint: true });
-      const id = fileId(stat);
-      const size = Number(stat.size);
       if (parsedIndex?.id === id && parsedIndex.read === size) return parsedIndex;
-      if (parsedIndex?.id !== id || size < parsedIndex.read) {
-        const plain = fstatSync(fd);
-        if (!plain.isFile()) throw new LocalFileError(`${path} is not a regular file`, 'ENOTREG');
-        const foreign = foreignness(plain);
-        if (foreign) throw new LocalFileError(`${path} ${foreign}`, 'EFOREIGN');
-        parsedIndex = { ...emptyIndex(), id };
-      }
+      if (parsedIndex?.id !== id || size < parsedIndex.read) parsedIndex = { ...emptyIndex(), id };
       if (size > MAX_INDEX_BYTES) throw new LocalFileError(`${path} is larger than ${MAX_INDEX_BYTES} bytes`, 'EFBIG');
       const tail = readFrom(fd, parsedIndex.read);
       onRead?.(path, tail.length);
@@ -198,7 +188,6 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
   // The index and the shards stay open between appends (a batch appends a few lines a turn): a write and
   // its check each time, not five calls. The folders are made private once a run, and again if they went.
   let indexWriter: LogWriter | undefined;
-  const shardWriters = new Map<string, LogWriter>();
   let dirsReady = false;
   const ensureDirs = () => {
     ensurePrivateDir(join(dir, SERIES_DIR)); // a history folder is known by it (import.ts), and folds fill it
@@ -222,25 +211,16 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
     });
     indexSeen = indexWriter?.lastChecked();
   };
-  /** Appends to a shard; its size after. */
-  const appendToShard = (path: string, text: Buffer) =>
-    appendAgainIfGone(() => {
-      let writer = shardWriters.get(path);
-      if (!writer) shardWriters.set(path, (writer = openLogWriter(path)));
-      return writer.append(text);
-    });
+  const shardWriters = openShardWriters(ensureDirs);
   const closeWriters = () => {
-    const writers = [...(indexWriter ? [indexWriter] : []), ...shardWriters.values()];
-    indexWriter = undefined;
-    shardWriters.clear();
     let failure: unknown;
-    for (const writer of writers) {
-      try {
-        writer.close();
-      } catch (error) {
-        failure ??= error;
-      }
+    try {
+      indexWriter?.close();
+    } catch (error) {
+      failure = error;
     }
+    indexWriter = undefined;
+    shardWriters.close(); // throws its first failure, once all are closed
     if (failure !== undefined) throw failure;
   };
   /**
@@ -258,8 +238,7 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
       unfoldable.add(path);
     } finally {
       // The file this process holds open is no longer the shard: the next append opens the new one.
-      shardWriters.get(path)?.close();
-      shardWriters.delete(path);
+      shardWriters.drop(path);
     }
   };
   /** The series whose index lines say they may hold a point answering to one of `keys`. */
@@ -295,7 +274,7 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
       if (newIndex.length > 0) appendToIndex(Buffer.from(newIndex.map((line) => `${line}\n`).join('')));
       // One write a shard. No read to skip ids it holds: readers take each id once (an append stays flat as a series grows).
       const full: string[] = [];
-      for (const [shard, lines] of byShard) if (appendToShard(shard, Buffer.from(lines.join(''))) > foldBound(shard, foldBytes)) full.push(shard);
+      for (const [shard, lines] of byShard) if (shardWriters.append(shard, Buffer.from(lines.join(''))) > foldBound(shard, foldBytes)) full.push(shard);
       for (const shard of full) fold(shard);
       // Windows cannot rename or remove a file that is open: there they are opened an append at a time.
       if (process.platform === 'win32') closeWriters();

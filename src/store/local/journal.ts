@@ -7,19 +7,18 @@
 // the old file linked aside until the lines appended meanwhile are copied), so a fold killed at any
 // moment loses nothing: its aside is merged back on the next open, and a point then in both places is
 // read once (ids). The series files stay the folded level: a folder of an earlier rep is all folded.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync } from 'node:fs';
+// The shards, the folder's check and the reader are state/journal-shards.ts's, as for the answer cache.
 import { join } from 'node:path';
-import { ensurePrivateDir, fileId, foreignness, LocalFileError, readFrom } from '../../local-file.js';
+import { ensurePrivateDir } from '../../local-file.js';
 import { parsePoint } from '../../state/history.js';
-import { appendToLog, readAsides, readLog, recoverRewrites, rewriteLog, type RewriteOutcome } from '../../state/append-log.js';
+import { appendToLog, readLog, recoverRewrites, rewriteLog, type RewriteOutcome } from '../../state/append-log.js';
 import { sha256Hex } from '../../state/ids.js';
+import * as shards from '../../state/journal-shards.js';
 import { nameKey } from '../policy.js';
 import type { HistoryPoint } from '../port.js';
 import { onePerId, PRUNING_DIR, SERIES_DIR } from './series-files.js';
 
 export const JOURNAL_DIR = 'journal';
-/** Shards of the journal: few enough to keep open for a run, enough that a fold moves a small part of it. */
-export const SHARDS = 64;
 /**
  * A shard past this is folded into series files. 64 of them keep the journal near 16 MiB, where a fresh
  * batch of 10,000 names (about 2.5 MB of points) folds nothing, and a fold writes a few hundred series files.
@@ -29,12 +28,19 @@ export const FOLD_BYTES = 256 * 1024;
 export const MAX_SHARD_BYTES = 256 * 1024 * 1024;
 /** The tag of a fold's aside: every point of it is kept on recovery (a prune's tag is its cut-off). */
 const FOLD_TAG = 'fold';
-const SHARD_FILE = /^[0-9a-f]{2}\.jsonl$/;
 const SERIES_NAME = /^[0-9a-f]{32}$/;
 /** Where a point's JSON starts in a journal line, after the series name and a space. */
 const POINT_START = ' {"id":';
 const POINT_START_BYTES = Buffer.from(POINT_START);
 const SERIES_CHARS = 32;
+
+let lastJournal: shards.JournalShards & { of: string } = { of: '', dir: '', extension: '', asideDir: '', maxBytes: 0 };
+/** The journal of the history in dir: its shards, and where a fold or prune links one aside (a batch asks for one dir's for each point). */
+function journalOf(dir: string): shards.JournalShards {
+  if (lastJournal.of !== dir)
+    lastJournal = { of: dir, dir: join(dir, JOURNAL_DIR), extension: '.jsonl', asideDir: join(dir, PRUNING_DIR), maxBytes: MAX_SHARD_BYTES };
+  return lastJournal;
+}
 
 /** The series a point belongs to (32 hex: its file's name and its journal lines' start). */
 export function seriesOf(base: string, key: string): string {
@@ -52,12 +58,12 @@ export function seriesOfPoint(point: HistoryPoint): string {
  */
 export function foldBound(path: string, foldBytes: number): number {
   const shard = Number.parseInt(path.slice(-'xx.jsonl'.length, -'.jsonl'.length), 16);
-  return Math.round(foldBytes * (0.5 + shard / SHARDS));
+  return Math.round(foldBytes * (0.5 + shard / shards.SHARDS));
 }
 
 /** The shard a series' points go to. */
 export function shardPath(dir: string, series: string): string {
-  return join(dir, JOURNAL_DIR, `${(Number.parseInt(series.slice(0, 2), 16) % SHARDS).toString(16).padStart(2, '0')}.jsonl`);
+  return shards.shardPath(journalOf(dir), series);
 }
 
 export function journalLine(series: string, point: HistoryPoint): string {
@@ -66,35 +72,17 @@ export function journalLine(series: string, point: HistoryPoint): string {
 
 /** The shard files there are. */
 export function shardFiles(dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(join(dir, JOURNAL_DIR));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  return names.filter((name) => SHARD_FILE.test(name)).map((name) => join(dir, JOURNAL_DIR, name));
+  return shards.shardFiles(journalOf(dir));
 }
 
-/**
- * Makes journal/ (0700) and checks that it is a folder of this user's and no link: a shard is opened
- * without following a link, but the folder on its way would be. Throws when it is not.
- */
+/** Makes journal/ (0700) and checks it: see journal-shards.ts's ensureJournalDir. Throws when it is not the user's own. */
 export function ensureJournalDir(dir: string): void {
-  checkJournalDir(dir);
-  ensurePrivateDir(join(dir, JOURNAL_DIR));
+  shards.ensureJournalDir(join(dir, JOURNAL_DIR));
 }
 
 /** Throws when journal/ is there but is a link or another user's (see ensureJournalDir); whether it is there. */
 export function checkJournalDir(dir: string): boolean {
-  const path = join(dir, JOURNAL_DIR);
-  const stat = lstatSync(path, { throwIfNoEntry: false });
-  if (!stat) return false;
-  if (stat.isSymbolicLink()) throw new LocalFileError(`the history's journal ${path} is a link: it is not followed`, 'EFOREIGN');
-  if (!stat.isDirectory()) throw new LocalFileError(`the history's journal ${path} is not a folder`, 'ENOTREG');
-  const foreign = foreignness(stat);
-  if (foreign) throw new LocalFileError(`the history's journal ${path} ${foreign}`, 'EFOREIGN');
-  return true;
+  return shards.checkJournalDir(join(dir, JOURNAL_DIR));
 }
 
 /** A journal line's series and point; undefined for a line that is neither (torn, or not the journal's). */
@@ -203,110 +191,33 @@ function recoverJournalPoints(aside: string, log: string, tag: string): string {
   return back.join('');
 }
 
-/** What a reader knows of one shard: which file, how much of it it has scanned, and where each series' lines are. */
-interface ShardSeen {
-  id: string;
-  scanned: number;
-  /** Series → [start, end) byte offsets of its lines, in pairs. */
-  spans: Map<string, number[]>;
-}
-
 /** Reads of a journal for one history, kept for a run: see openJournalReader. */
 export interface JournalReader {
   /** The journal lines of one series (those of a fold's or prune's aside included). Throws when a shard cannot be read. */
   seriesText(series: string): string;
 }
 
-/** Reads of a shard before a reader takes what it has, when appends keep coming between its read and its check. */
-const READ_ATTEMPTS = 4;
+/** How a shard's lines name their series: the 32 hex before the point's `{"id":`. */
+const SERIES_LINES: shards.ShardLines = {
+  keyLength: SERIES_CHARS,
+  keyAt(bytes, start, end) {
+    // A line glued to a torn write is its own from its point's start: searched back from the line's end,
+    // never from before its start (a negative offset counts from the buffer's end).
+    const from = end - POINT_START_BYTES.length;
+    const found = from >= start ? bytes.lastIndexOf(POINT_START_BYTES, from) : -1;
+    if (found - start >= SERIES_CHARS) return found - SERIES_CHARS;
+    // A line with no point on it is its series' still (by its start), to be read and told as corrupt.
+    return end - start > SERIES_CHARS && bytes[start + SERIES_CHARS] === 32 ? start : -1;
+  },
+};
 
 /**
- * A reader of the journal that reads each shard once a run, then only what was appended to it since (the
- * same file; a shard a fold or prune replaced is read again from its start). It keeps where each
- * series' lines are, not the lines: a series' text is read from the file when asked.
+ * A reader of the journal that reads each shard once a run, then only what was appended to it since
+ * (journal-shards.ts's reader). It keeps where each series' lines are, not the lines.
  */
 export function openJournalReader(dir: string, onRead?: (path: string, bytes: number) => void): JournalReader {
-  const shards = new Map<string, ShardSeen>();
-  const asideDir = join(dir, PRUNING_DIR);
-  /** The series' lines in the shard at path, and which file that was at what size ('' for none). */
-  const readShard = (path: string, series: string): { text: string; id: string; size: number } => {
-    let fd: number;
-    try {
-      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', id: '', size: 0 };
-      throw error;
-    }
-    try {
-      const stat = fstatSync(fd, { bigint: true });
-      const id = fileId(stat);
-      const size = Number(stat.size);
-      let seen = shards.get(path);
-      if (!seen || seen.id !== id || size < seen.scanned) {
-        const plain = fstatSync(fd);
-        if (!plain.isFile()) throw new LocalFileError(`${path} is not a regular file`, 'ENOTREG');
-        const foreign = foreignness(plain);
-        if (foreign) throw new LocalFileError(`${path} ${foreign}`, 'EFOREIGN');
-        shards.set(path, (seen = { id, scanned: 0, spans: new Map() }));
-      }
-      if (size > MAX_SHARD_BYTES) throw new LocalFileError(`${path} is larger than ${MAX_SHARD_BYTES} bytes`, 'EFBIG');
-      if (size > seen.scanned) scan(fd, path, seen, size);
-      const spans = seen.spans.get(series);
-      if (!spans) return { text: '', id, size };
-      // A read for each run of its lines that follow one another (a day's points of a series are a day's
-      // worth of other lines apart: reading from its first line to its last read most of the shard).
-      let text = '';
-      for (let i = 0; i < spans.length; ) {
-        const start = spans[i]!;
-        let end = spans[i + 1]!;
-        for (i += 2; i < spans.length && spans[i] === end; i += 2) end = spans[i + 1]!;
-        const buffer = readFrom(fd, start, end);
-        onRead?.(path, buffer.length);
-        text += buffer.toString('utf8');
-      }
-      return { text, id, size };
-    } finally {
-      closeSync(fd);
-    }
-  };
-  /** Notes where each series' whole lines are in [seen.scanned, size); a last line without its end waits for the next read. */
-  const scan = (fd: number, path: string, seen: ShardSeen, size: number) => {
-    const buffer = readFrom(fd, seen.scanned, size);
-    onRead?.(path, buffer.length);
-    let start = 0;
-    for (let end = buffer.indexOf(10); end !== -1; start = end + 1, end = buffer.indexOf(10, start)) {
-      // Searched back from the line's end, never from before its start (a negative offset counts from the buffer's end).
-      const from = end - POINT_START_BYTES.length;
-      const found = from >= start ? buffer.lastIndexOf(POINT_START_BYTES, from) : -1;
-      // A line with no point on it is its series' still (by its start), to be read and told as corrupt.
-      const at = found - start >= SERIES_CHARS ? found : end - start > SERIES_CHARS && buffer[start + SERIES_CHARS] === 32 ? start + SERIES_CHARS : -1;
-      if (at === -1) continue;
-      const series = buffer.toString('latin1', at - SERIES_CHARS, at);
-      const span = [seen.scanned + at - SERIES_CHARS, seen.scanned + end + 1];
-      const spans = seen.spans.get(series);
-      if (spans) spans.push(...span);
-      else seen.spans.set(series, span);
-    }
-    seen.scanned += start;
-  };
-  return {
-    seriesText(series) {
-      const path = shardPath(dir, series);
-      // A fold or prune renames a new shard into place, then copies what was appended to the old one (linked
-      // aside until then) since it read it. So the asides are read after the shard, and the shard again
-      // if it changed meanwhile: a reader that read the new one before that copy finds the aside, or the copy.
-      for (let attempt = 1; ; attempt++) {
-        const shard = readShard(path, series);
-        // No aside folder is the common case: a look, not a listing that throws.
-        const aside = (lstatSync(asideDir, { throwIfNoEntry: false }) ? readAsides(asideDir, path, MAX_SHARD_BYTES) : [])
-          .flatMap((text) => text.split('\n').filter((line) => parseJournalLine(line)?.series === series))
-          .map((line) => `${line}\n`)
-          .join('');
-        const now = lstatSync(path, { bigint: true, throwIfNoEntry: false });
-        if (attempt >= READ_ATTEMPTS || (now ? fileId(now) === shard.id && Number(now.size) === shard.size : shard.id === '')) return shard.text + aside;
-      }
-    },
-  };
+  const reader = shards.openShardReader(journalOf(dir), SERIES_LINES, onRead);
+  return { seriesText: (series) => reader.linesOf([series])[0]! };
 }
 
 /** Every point of the journal's shards (for stats and export), how many lines were corrupt, and their bytes. */
