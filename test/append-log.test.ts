@@ -6,7 +6,6 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   appendToLog,
@@ -18,7 +17,7 @@ import {
   rewriteLog,
   type RewriteOptions,
 } from '../src/state/append-log.js';
-import { bundleSource } from './helpers/bundle.js';
+import { type BundledWorker, bundleWorker } from './helpers/bundle.js';
 
 const MAX = 1024 * 1024;
 let dir: string;
@@ -155,17 +154,13 @@ describe('rewrite', () => {
 });
 
 describe.runIf(process.platform === 'linux')('a rewrite killed (kill -9)', () => {
-  let bundleDir: string;
   let worker: string;
+  let bundled: BundledWorker;
   beforeAll(async () => {
-    bundleDir = mkdtempSync(join(tmpdir(), 'rep-append-log-bundle-'));
-    const bundle = join(bundleDir, 'append-log.mjs');
-    await bundleSource('state/append-log.ts', bundle);
-    worker = join(bundleDir, 'rewriter.mjs');
     // Rewrites the log keeping the lines marked keep; an append lands after its read; it kills itself at the step named.
-    writeFileSync(
-      worker,
-      `const { appendToLog, rewriteLog } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
+    bundled = await bundleWorker(
+      'state/append-log.ts',
+      (url) => `const { appendToLog, rewriteLog } = await import(${JSON.stringify(url)});
 const [log, asideDir, killAt] = process.argv.slice(2);
 rewriteLog(log, {
   asideDir, tag: '7', maxBytes: 1 << 20,
@@ -178,8 +173,9 @@ rewriteLog(log, {
 });
 `,
     );
+    worker = bundled.worker;
   });
-  afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
+  afterAll(() => bundled.remove());
 
   const killedAt = (step: 'linked' | 'renamed') => {
     appendToLog(log, Buffer.from(line('a') + line('old', false) + line('b')));

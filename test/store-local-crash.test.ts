@@ -1,29 +1,23 @@
 // A writer of the local history killed at any moment (kill -9) loses no point it acknowledged (issue 31).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalHistory } from '../src/store/local/history.js';
 import { BASE, T0, useTempDirs } from './helpers/history-points.js';
-import { bundleSource } from './helpers/bundle.js';
+import { type BundledWorker, bundleWorker } from './helpers/bundle.js';
 
 const tempDir = useTempDirs();
 
 describe('a writer killed at any moment', () => {
-  let bundleDir: string;
   let worker: string;
+  let bundled: BundledWorker;
   beforeAll(async () => {
-    bundleDir = mkdtempSync(join(tmpdir(), 'rep-history-bundle-'));
-    const bundle = join(bundleDir, 'history.mjs');
-    await bundleSource('store/local/history.ts', bundle);
-    worker = join(bundleDir, 'writer.mjs');
     // Says it is ready (loaded), then appends points one by one and prints each id once its append returned
     // (acknowledged). With a fold bound, a shard is folded into series files every few points.
-    writeFileSync(
-      worker,
-      `const { openLocalHistory } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
+    bundled = await bundleWorker(
+      'store/local/history.ts',
+      (url) => `const { openLocalHistory } = await import(${JSON.stringify(url)});
 const [dir, tag, foldBytes] = process.argv.slice(2);
 const history = openLocalHistory(dir, foldBytes ? { foldBytes: Number(foldBytes) } : {});
 process.stdout.write('ready\\n');
@@ -33,8 +27,9 @@ for (let i = 0; ; i++) {
 }
 `,
     );
+    worker = bundled.worker;
   });
-  afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
+  afterAll(() => bundled.remove());
 
   /** Rounds of three writers killed at random moments (with a fold bound: while folding); every acknowledged id is read back. */
   const killedWriters = async (rounds: number, foldBytes?: number) => {

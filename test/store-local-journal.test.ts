@@ -3,10 +3,8 @@
 // stats see both places; a link in place of a shard or of journal/ is refused; a fold's readers miss no
 // point; processes appending while folds happen lose none; a batch's lookups read no shard again each turn.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendToLog } from '../src/state/append-log.js';
 import { openLocalHistory } from '../src/store/local/history.js';
@@ -15,7 +13,7 @@ import { indexLine, parseText, pruneFile, readSeriesText } from '../src/store/lo
 import { nameKey } from '../src/store/policy.js';
 import type { HistoryPoint } from '../src/store/port.js';
 import { BASE, DAY, point, T0, useTempDirs } from './helpers/history-points.js';
-import { bundleSource } from './helpers/bundle.js';
+import { type BundledWorker, bundleWorker } from './helpers/bundle.js';
 
 const tempDir = useTempDirs();
 const ids = (points: readonly HistoryPoint[]) => points.map((p) => p.id);
@@ -221,17 +219,13 @@ describe('a batch’s previous points', () => {
 });
 
 describe('processes appending while folds happen', () => {
-  let bundleDir: string;
   let worker: string;
+  let bundled: BundledWorker;
   beforeAll(async () => {
-    bundleDir = mkdtempSync(join(tmpdir(), 'rep-journal-bundle-'));
-    const bundle = join(bundleDir, 'history.mjs');
-    await bundleSource('store/local/history.ts', bundle);
-    worker = join(bundleDir, 'writer.mjs');
     // Appends 25 turns of 2 points of 5 shared names, with a bound that folds a shard every few turns.
-    writeFileSync(
-      worker,
-      `const { openLocalHistory } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
+    bundled = await bundleWorker(
+      'store/local/history.ts',
+      (url) => `const { openLocalHistory } = await import(${JSON.stringify(url)});
 const [dir, tag] = process.argv.slice(2);
 const history = openLocalHistory(dir, { foldBytes: 1500 });
 for (let i = 0; i < 25; i++) {
@@ -240,8 +234,9 @@ for (let i = 0; i < 25; i++) {
 history.close();
 `,
     );
+    worker = bundled.worker;
   });
-  afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
+  afterAll(() => bundled.remove());
 
   it('every point of 20 processes is there once', async () => {
     const dir = join(tempDir(), 'history');
