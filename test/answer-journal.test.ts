@@ -208,4 +208,23 @@ describe('clear and stats', () => {
     await cache.put(question('d'), answer({ v: 1 }, Date.now())); // the folder made again
     expect(bodyOf('d')).toBe('{"v":1}');
   });
+
+  it("clear removes a killed fold's aside too: no answer it cleared comes back, and it is counted", async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 1 }, Date.now()));
+    const [shard] = shards();
+    const shardPath = join(dir, JOURNAL_DIR, shard!);
+    // What a fold killed after its link and rename leaves: the old shard aside, an empty one in place.
+    mkdirSync(join(dir, JOURNAL_DIR, 'folding'), { mode: 0o700 });
+    linkSync(shardPath, join(dir, JOURNAL_DIR, 'folding', `${shard!.slice(0, 2)}.fold.0a1b2c3d.log`));
+    rmSync(shardPath);
+    writeFileSync(shardPath, '', { mode: 0o600 });
+    expect(cache.stats().entries).toBe(1);
+    expect(cache.clear()).toBe(1);
+    expect(bodyOf('Acme')).toBeUndefined();
+    // Nor through a later process's recovery, before its first write.
+    await cache.put(question('Other'), answer({ v: 1 }, Date.now()));
+    expect(bodyOf('Acme', openAnswerCache(dir))).toBeUndefined();
+    expect(cache.stats().entries).toBe(1);
+  });
 });
