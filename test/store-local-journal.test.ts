@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, sym
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendToLog } from '../src/state/append-log.js';
+import { importHistory } from '../src/store/import.js';
 import { openLocalHistory } from '../src/store/local/history.js';
 import { foldShard, journalLine, openJournalReader, parseJournal, seriesOf, shardPath } from '../src/store/local/journal.js';
 import { indexLine, parseText, pruneFile, readSeriesText } from '../src/store/local/series-files.js';
@@ -98,6 +99,30 @@ describe('the journal and the series files together', () => {
     expect(seen).toEqual({ linked: ['a1', 'a2', 'a3'], renamed: ['a1', 'a2', 'a3'] });
     expect(ids(await openLocalHistory(dir).range({ key: 'blue bottle' }))).toEqual(['a1', 'a2', 'a3']);
     expect(parseJournal(readFileSync(shard, 'utf8')).points.map((p) => p.id)).toEqual(['a3']);
+  });
+});
+
+describe('rep history import of a history folder', () => {
+  it('reads a point in both a shard and its series file once, and one only a killed fold’s aside holds', async () => {
+    const dir = join(tempDir(), 'history');
+    const history = openLocalHistory(dir);
+    await history.append([point('a1', 'Blue Bottle', T0, 80)]);
+    history.close();
+    const series = seriesOf(BASE, 'blue bottle');
+    const shard = shardPath(dir, series);
+    const late = point('a2', 'Blue Bottle', T0 + DAY, 81);
+    // A fold killed after its rename: a1 in the series file, a2 (appended after the fold read the shard) only in the aside.
+    expect(() =>
+      foldShard(dir, shard, (at) => {
+        if (at === 'linked') appendToLog(shard, Buffer.from(journalLine(series, late)));
+        if (at === 'renamed') throw new Error('killed');
+      }),
+    ).toThrow('killed');
+    // And a1 again in its shard (a fold killed after it wrote the series files, before its rename).
+    appendToLog(shard, Buffer.from(journalLine(series, point('a1', 'Blue Bottle', T0, 80))));
+    const into = openLocalHistory(join(tempDir(), 'into'));
+    expect(await importHistory(dir, into)).toEqual({ read: 2, added: 2, corrupt: 0 });
+    expect(ids(await into.range({ key: 'blue bottle' }))).toEqual(['a1', 'a2']);
   });
 });
 
