@@ -89,6 +89,23 @@ describe('the newest answer wins', () => {
     expect(bodyOf('Acme')).toBe('{"v":2}');
   });
 
+  it('a fold keeps a newer entry file: an older record, or an older forgetting, in the journal does not undo it', async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 2 }, T0 + 1000));
+    await foldJournal(dir);
+    // A record older than the entry (a killed fold's merged back late, another process's slower put).
+    await cache.put(question('Acme'), answer({ v: 1 }, T0));
+    await foldJournal(dir);
+    expect(bodyOf('Acme')).toBe('{"v":2}');
+    // An answer forgotten, then a newer one too large for the journal, straight to its entry file.
+    expect(await cache.put(question('Acme'), answer({ v: 3 }, Date.now(), { 'cache-control': 'no-store' }))).toMatchObject({ stored: false });
+    const large = { v: 4, pad: 'x'.repeat(70 * 1024) };
+    expect(await cache.put(question('Acme'), answer(large, Date.now() + 1000))).toEqual({ stored: true });
+    expect(bodyOf('Acme')).toBe(JSON.stringify(large));
+    await foldJournal(dir);
+    expect(bodyOf('Acme')).toBe(JSON.stringify(large));
+  });
+
   it('an answer the server forbids keeping takes the older ones with it, in the journal and in the entry file', async () => {
     const cache = openAnswerCache(dir);
     await cache.put(question('Acme'), answer({ v: 1 }, T0));
