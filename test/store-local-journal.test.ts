@@ -102,6 +102,26 @@ describe('the journal and the series files together', () => {
   });
 });
 
+describe('a reader kept for a run', () => {
+  it('reads a shard anew when another file is there under the same inode (written again in place), past what it read', async () => {
+    const dir = join(tempDir(), 'history');
+    const history = openLocalHistory(dir);
+    await history.append([point('a1', 'Blue Bottle', T0, 80)]);
+    history.close();
+    expect(ids(await history.range({ key: 'blue bottle' }))).toEqual(['a1']);
+    const series = seriesOf(BASE, 'blue bottle');
+    const shard = shardPath(dir, series);
+    const inode = statSync(shard).ino;
+    // The shard put back in place (a copy over it: the same inode, truncated, written again), a point
+    // first whose line is longer than what the reader read: the same inode number a fold's new file may
+    // be given too, once the old one's is free.
+    const a2 = { ...point('a2', 'Blue Bottle', T0 + DAY, 81), name: 'Blue Bottle Coffee Roasters of Oakland' };
+    writeFileSync(shard, `${journalLine(series, a2)}${readFileSync(shard, 'utf8')}`);
+    expect(statSync(shard).ino).toBe(inode);
+    expect(ids(await history.range({ key: 'blue bottle' }))).toEqual(['a1', 'a2']);
+  });
+});
+
 describe('rep history import of a history folder', () => {
   it('reads a point in both a shard and its series file once, and one only a killed fold’s aside holds', async () => {
     const dir = join(tempDir(), 'history');
