@@ -48,12 +48,12 @@ describe('a batch of answers', () => {
     expect(entryFiles()).toEqual([]);
     expect(shards().length).toBeGreaterThan(1);
     expect(shards().length).toBeLessThanOrEqual(64);
-    // One write a shard for the turn: each shard's lines end where the turn's text ended, none torn.
-    const lines = shards().flatMap((name) =>
-      readFileSync(join(dir, JOURNAL_DIR, name), 'utf8')
-        .trimEnd()
-        .split('\n'),
-    );
+    // One write a shard for the turn (a line end first): each shard's lines end where the turn's text ended, none torn.
+    const lines = shards().flatMap((name) => {
+      const text = readFileSync(join(dir, JOURNAL_DIR, name), 'utf8');
+      expect(text.startsWith('\n')).toBe(true);
+      return text.trim().split('\n');
+    });
     expect(lines).toHaveLength(200);
     for (const [i, name] of names.entries()) expect(bodyOf(name)).toBe(JSON.stringify({ name, score: i }));
     expect(cache.stats()).toMatchObject({ entries: 200 });
@@ -104,6 +104,40 @@ describe('the newest answer wins', () => {
     expect(bodyOf('Acme')).toBe(JSON.stringify(large));
     await foldJournal(dir);
     expect(bodyOf('Acme')).toBe(JSON.stringify(large));
+  });
+
+  it('a forgetting appended after a writer killed mid-write (its line torn, no line end) still hides the answer', async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 1 }, T0));
+    const [shard] = shards();
+    const shardPath = join(dir, JOURNAL_DIR, shard!);
+    // What a writer killed mid-write leaves: the first part of its line, never ended.
+    const torn = readFileSync(shardPath, 'utf8').replace(/^\n?[0-9a-f]{64}/, `${shard!.slice(0, 2)}${'e'.repeat(62)}`);
+    writeFileSync(shardPath, torn.slice(0, 120), { flag: 'a' });
+    const other = openAnswerCache(dir); // another process, later
+    expect(await other.put(question('Acme'), answer({ v: 2 }, Date.now(), { 'cache-control': 'no-store' }))).toMatchObject({ stored: false });
+    expect(bodyOf('Acme', openAnswerCache(dir))).toBeUndefined();
+    await foldJournal(dir);
+    expect(bodyOf('Acme', openAnswerCache(dir))).toBeUndefined();
+  });
+
+  it("a killed fold's aside merged back into a shard whose last line is torn: its forgetting still hides the answer", async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 1 }, T0));
+    const [shard] = shards();
+    const shardPath = join(dir, JOURNAL_DIR, shard!);
+    const before = readFileSync(shardPath, 'utf8');
+    expect(await cache.put(question('Acme'), answer({ v: 2 }, Date.now(), { 'cache-control': 'no-store' }))).toMatchObject({ stored: false });
+    // A fold killed after its link and rename: the old shard (the forgetting in it) aside; in place, the
+    // answer and a line a writer killed mid-write left unfinished.
+    mkdirSync(join(dir, JOURNAL_DIR, 'folding'), { mode: 0o700 });
+    linkSync(shardPath, join(dir, JOURNAL_DIR, 'folding', `${shard!.slice(0, 2)}.fold.0a1b2c3d.log`));
+    rmSync(shardPath);
+    writeFileSync(shardPath, `${before}${shard!.slice(0, 2)}${'e'.repeat(62)} "torn`, { mode: 0o600 });
+    expect(bodyOf('Acme')).toBeUndefined();
+    await foldJournal(dir); // merges the aside back first
+    expect(existsSync(join(dir, JOURNAL_DIR, 'folding'))).toBe(false);
+    expect(bodyOf('Acme', openAnswerCache(dir))).toBeUndefined();
   });
 
   it('an answer the server forbids keeping takes the older ones with it, in the journal and in the entry file', async () => {
@@ -160,7 +194,7 @@ describe('folding', () => {
     const shardPath = join(dir, JOURNAL_DIR, shard!);
     const whole = readFileSync(shardPath, 'utf8');
     // Another writer's line, half written when the fold reads: the first half there, the rest to come.
-    const line = whole.replace(/^[0-9a-f]{64}/, 'f'.repeat(64));
+    const line = whole.replace(/^\n?[0-9a-f]{64}/, 'f'.repeat(64));
     writeFileSync(shardPath, whole + line.slice(0, 40), { flag: 'a' });
     await foldJournal(dir);
     expect(entryFiles()).toHaveLength(1);

@@ -240,7 +240,10 @@ export function openShardReader(journal: JournalShards, lines: ShardLines, onRea
 export interface ShardWriters {
   /** Appends text to the shard at path now, in one write; the shard's size after. Throws when it cannot. */
   append(path: string, text: Buffer): number;
-  /** Appends text to the shard at path with the others of this turn of the event loop (one write a shard a turn); resolves to its size after. */
+  /**
+   * Appends text to the shard at path with the others of this turn of the event loop (one write a shard
+   * a turn, a line end first); resolves to its size after.
+   */
   appendThisTurn(path: string, text: string): Promise<number>;
   /** Closes the shard's file (after a fold renamed another into place: the next append opens that). Never throws. */
   drop(path: string): void;
@@ -293,7 +296,9 @@ export function openShardWriters(remake: () => void, beforeTurn?: () => void): S
     for (const [path, { text, settle }] of turn) {
       let outcome: number | Error;
       try {
-        outcome = append(path, Buffer.from(text.join('')));
+        // A line end first: a line a writer killed mid-write left unfinished ends there, where the turn's
+        // first line would be glued to it and lost (an empty line is no key's).
+        outcome = append(path, Buffer.from(`\n${text.join('')}`));
       } catch (error) {
         outcome = error instanceof Error ? error : new Error(String(error));
       }
