@@ -1,7 +1,7 @@
 // The answer cache's journal (src/state/answer-journal.ts): a batch's answers in a few shard files
 // rather than a file an answer, the newest of journal and entry file answering, forgetting, folding into
 // entry files at the bound, a killed fold's aside merged back, and links and foreign shards refused.
-import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -215,6 +215,24 @@ describe('what is not ours to trust', () => {
     expect(readdirSync(elsewhere)).toEqual([]);
     expect(entryFiles()).toHaveLength(1);
     expect(bodyOf('Acme')).toBe('{"v":1}');
+  });
+
+  it('a journal folder put in place as a link is not read through: its answers are not served', async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 1 }, Date.now()));
+    const elsewhere = join(root, 'elsewhere');
+    renameSync(join(dir, JOURNAL_DIR), elsewhere);
+    symlinkSync(elsewhere, join(dir, JOURNAL_DIR));
+    const warnings: string[] = [];
+    const other = openAnswerCache(dir, undefined, (line) => warnings.push(line));
+    expect(other.get(question('Acme'), { maxAgeMs: HOUR })).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/^not using the answer journal in .*: the journal .* is a link/)]);
+    // Nor counted, nor cleared through: the link goes, what it leads to stays.
+    expect(other.stats().entries).toBe(0);
+    const there = readdirSync(elsewhere);
+    other.clear();
+    expect(existsSync(join(dir, JOURNAL_DIR))).toBe(false);
+    expect(readdirSync(elsewhere)).toEqual(there);
   });
 
   it('a shard that is a link, or that others can write, is not read (one warning); the answer comes from elsewhere or not at all', async () => {

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { readFrom } from '../local-file.js';
 import { openLogForReading, recoverRewrites, rewriteLog } from './append-log.js';
 import {
+  checkJournalDir,
   ensureJournalDir,
   type JournalShards,
   openShardReader,
@@ -183,7 +184,18 @@ class AnswerJournal {
    * aside's first: it holds the older). Throws when a shard cannot be read.
    */
   lookUp(hashes: readonly string[]): Array<JournalRecord[] | undefined> {
+    // Looked at each time, as the history's readers do: a folder put there as a link since is not read through.
+    if (!checkJournalDir(this.#journal.dir)) return hashes.map(() => undefined);
     return this.#reader.linesOf(hashes).map(recordsOfLines);
+  }
+
+  /** Whether the journal folder is there and ours (checkJournalDir): a link, or another user's, is no journal of this cache's. */
+  #trusted(): boolean {
+    try {
+      return checkJournalDir(this.#journal.dir);
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -193,6 +205,7 @@ class AnswerJournal {
   everything(): { records: Map<string, JournalRecord[]>; bytes: number } {
     const records = new Map<string, JournalRecord[]>();
     let bytes = 0;
+    if (!this.#trusted()) return { records, bytes };
     const read = new Set<string>(); // an aside linked before its fold's rename is the shard itself
     for (const path of [...this.#asides(), ...this.shards()]) {
       const shard = openLogForReading(path);
@@ -230,6 +243,11 @@ class AnswerJournal {
    * it), and the folders when nothing else is in them (a live fold's lock stays). Throws when a shard cannot be removed.
    */
   clear(): void {
+    if (!this.#trusted()) {
+      // A link in its place goes, never what it leads to; another user's folder stays.
+      if (lstatSync(this.#journal.dir, { throwIfNoEntry: false })?.isSymbolicLink()) unlinkSync(this.#journal.dir);
+      return;
+    }
     for (const path of [...this.shards(), ...this.#asides()]) {
       try {
         unlinkSync(path);
