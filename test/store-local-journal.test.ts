@@ -10,7 +10,7 @@ import { appendToLog } from '../src/state/append-log.js';
 import { importHistory } from '../src/store/import.js';
 import { openLocalHistory } from '../src/store/local/history.js';
 import { foldShard, journalLine, openJournalReader, parseJournal, seriesOf, shardPath } from '../src/store/local/journal.js';
-import { indexLine, parseText, pruneFile, readSeriesText } from '../src/store/local/series-files.js';
+import { indexLine, parseText, pruneFile, readSeriesPoints, readSeriesText } from '../src/store/local/series-files.js';
 import { nameKey } from '../src/store/policy.js';
 import type { HistoryPoint } from '../src/store/port.js';
 import { BASE, DAY, point, T0, useTempDirs } from './helpers/history-points.js';
@@ -143,6 +143,26 @@ describe('rep history import of a history folder', () => {
     const into = openLocalHistory(join(tempDir(), 'into'));
     expect(await importHistory(dir, into)).toEqual({ read: 2, added: 2, corrupt: 0 });
     expect(ids(await into.range({ key: 'blue bottle' }))).toEqual(['a1', 'a2']);
+  });
+});
+
+describe('a series file’s prune', () => {
+  it('hides from no reader a point a fold appended to the file meanwhile, before the prune copies it over', async () => {
+    const dir = join(tempDir(), 'history');
+    const history = openLocalHistory(dir, { foldBytes: 1 }); // folded at once: the points are in the series file
+    await history.append([point('a0', 'Blue Bottle', T0 - DAY, 79), point('a1', 'Blue Bottle', T0, 80)]);
+    history.close();
+    const file = join(dir, 'series', `${seriesOf(BASE, 'blue bottle')}.jsonl`);
+    const seen: Record<string, string[]> = {};
+    const removed = pruneFile(dir, file, T0, undefined, (at) => {
+      // A fold's append lands in the old file after the prune read it (the fold then empties its shard).
+      if (at === 'linked') appendToLog(file, Buffer.from(`${JSON.stringify(point('a2', 'Blue Bottle', T0 + DAY, 81))}\n`));
+      // What the history's readers take of the series file (history.ts's readSeries), without waiting.
+      seen[at] = ids(readSeriesPoints(dir, file).points).sort();
+    });
+    expect(removed).toEqual(['a0']);
+    expect(seen).toEqual({ linked: ['a0', 'a1', 'a2'], renamed: ['a1', 'a2'] });
+    expect(ids(await openLocalHistory(dir).range({ key: 'blue bottle' }))).toEqual(['a1', 'a2']);
   });
 });
 

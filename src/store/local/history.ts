@@ -29,6 +29,7 @@ import {
   parseIndex,
   parseText,
   pruneFile,
+  readSeriesPoints,
   readSeriesText,
   recoverPrunes,
   SERIES_DIR,
@@ -111,6 +112,12 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
     warnCorrupt(corrupt, path);
     return points;
   };
+  /** A series file's points as a reader takes them, a prune's under way included (readSeriesPoints). */
+  const readSeriesFile = (path: string) => {
+    const { points, corrupt } = readSeriesPoints(dir, path);
+    warnCorrupt(corrupt, path);
+    return points;
+  };
   // The shards read once a run, then only what was appended since (journal.ts).
   let journal: ReturnType<typeof openJournalReader> | undefined;
   /**
@@ -125,7 +132,7 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
       warnCorrupt(corrupt, shardPath(dir, series));
       fromJournal = points;
     }
-    const fromFile = readPoints(seriesFile(series));
+    const fromFile = readSeriesFile(seriesFile(series));
     return fromJournal.length === 0 ? fromFile : onePerId([...fromFile, ...fromJournal]);
   };
   /**
