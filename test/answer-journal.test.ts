@@ -1,7 +1,7 @@
 // The answer cache's journal (src/state/answer-journal.ts): a batch's answers in a few shard files
 // rather than a file an answer, the newest of journal and entry file answering, forgetting, folding into
 // entry files at the bound, a killed fold's aside merged back, and links and foreign shards refused.
-import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -48,12 +48,12 @@ describe('a batch of answers', () => {
     expect(entryFiles()).toEqual([]);
     expect(shards().length).toBeGreaterThan(1);
     expect(shards().length).toBeLessThanOrEqual(64);
-    // One write a shard for the turn: each shard's lines end where the turn's text ended, none torn.
-    const lines = shards().flatMap((name) =>
-      readFileSync(join(dir, JOURNAL_DIR, name), 'utf8')
-        .trimEnd()
-        .split('\n'),
-    );
+    // One write a shard for the turn (a line end first): each shard's lines end where the turn's text ended, none torn.
+    const lines = shards().flatMap((name) => {
+      const text = readFileSync(join(dir, JOURNAL_DIR, name), 'utf8');
+      expect(text.startsWith('\n')).toBe(true);
+      return text.trim().split('\n');
+    });
     expect(lines).toHaveLength(200);
     for (const [i, name] of names.entries()) expect(bodyOf(name)).toBe(JSON.stringify({ name, score: i }));
     expect(cache.stats()).toMatchObject({ entries: 200 });
@@ -87,6 +87,57 @@ describe('the newest answer wins', () => {
     // A record older than the entry (a killed fold's record merged back late) does not win.
     await cache.put(question('Acme'), answer({ v: 0 }, T0 - 1000));
     expect(bodyOf('Acme')).toBe('{"v":2}');
+  });
+
+  it('a fold keeps a newer entry file: an older record, or an older forgetting, in the journal does not undo it', async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 2 }, T0 + 1000));
+    await foldJournal(dir);
+    // A record older than the entry (a killed fold's merged back late, another process's slower put).
+    await cache.put(question('Acme'), answer({ v: 1 }, T0));
+    await foldJournal(dir);
+    expect(bodyOf('Acme')).toBe('{"v":2}');
+    // An answer forgotten, then a newer one too large for the journal, straight to its entry file.
+    expect(await cache.put(question('Acme'), answer({ v: 3 }, Date.now(), { 'cache-control': 'no-store' }))).toMatchObject({ stored: false });
+    const large = { v: 4, pad: 'x'.repeat(70 * 1024) };
+    expect(await cache.put(question('Acme'), answer(large, Date.now() + 1000))).toEqual({ stored: true });
+    expect(bodyOf('Acme')).toBe(JSON.stringify(large));
+    await foldJournal(dir);
+    expect(bodyOf('Acme')).toBe(JSON.stringify(large));
+  });
+
+  it('a forgetting appended after a writer killed mid-write (its line torn, no line end) still hides the answer', async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 1 }, T0));
+    const [shard] = shards();
+    const shardPath = join(dir, JOURNAL_DIR, shard!);
+    // What a writer killed mid-write leaves: the first part of its line, never ended.
+    const torn = readFileSync(shardPath, 'utf8').replace(/^\n?[0-9a-f]{64}/, `${shard!.slice(0, 2)}${'e'.repeat(62)}`);
+    writeFileSync(shardPath, torn.slice(0, 120), { flag: 'a' });
+    const other = openAnswerCache(dir); // another process, later
+    expect(await other.put(question('Acme'), answer({ v: 2 }, Date.now(), { 'cache-control': 'no-store' }))).toMatchObject({ stored: false });
+    expect(bodyOf('Acme', openAnswerCache(dir))).toBeUndefined();
+    await foldJournal(dir);
+    expect(bodyOf('Acme', openAnswerCache(dir))).toBeUndefined();
+  });
+
+  it("a killed fold's aside merged back into a shard whose last line is torn: its forgetting still hides the answer", async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 1 }, T0));
+    const [shard] = shards();
+    const shardPath = join(dir, JOURNAL_DIR, shard!);
+    const before = readFileSync(shardPath, 'utf8');
+    expect(await cache.put(question('Acme'), answer({ v: 2 }, Date.now(), { 'cache-control': 'no-store' }))).toMatchObject({ stored: false });
+    // A fold killed after its link and rename: the old shard (the forgetting in it) aside; in place, the
+    // answer and a line a writer killed mid-write left unfinished.
+    mkdirSync(join(dir, JOURNAL_DIR, 'folding'), { mode: 0o700 });
+    linkSync(shardPath, join(dir, JOURNAL_DIR, 'folding', `${shard!.slice(0, 2)}.fold.0a1b2c3d.log`));
+    rmSync(shardPath);
+    writeFileSync(shardPath, `${before}${shard!.slice(0, 2)}${'e'.repeat(62)} "torn`, { mode: 0o600 });
+    expect(bodyOf('Acme')).toBeUndefined();
+    await foldJournal(dir); // merges the aside back first
+    expect(existsSync(join(dir, JOURNAL_DIR, 'folding'))).toBe(false);
+    expect(bodyOf('Acme', openAnswerCache(dir))).toBeUndefined();
   });
 
   it('an answer the server forbids keeping takes the older ones with it, in the journal and in the entry file', async () => {
@@ -143,7 +194,7 @@ describe('folding', () => {
     const shardPath = join(dir, JOURNAL_DIR, shard!);
     const whole = readFileSync(shardPath, 'utf8');
     // Another writer's line, half written when the fold reads: the first half there, the rest to come.
-    const line = whole.replace(/^[0-9a-f]{64}/, 'f'.repeat(64));
+    const line = whole.replace(/^\n?[0-9a-f]{64}/, 'f'.repeat(64));
     writeFileSync(shardPath, whole + line.slice(0, 40), { flag: 'a' });
     await foldJournal(dir);
     expect(entryFiles()).toHaveLength(1);
@@ -164,6 +215,24 @@ describe('what is not ours to trust', () => {
     expect(readdirSync(elsewhere)).toEqual([]);
     expect(entryFiles()).toHaveLength(1);
     expect(bodyOf('Acme')).toBe('{"v":1}');
+  });
+
+  it('a journal folder put in place as a link is not read through: its answers are not served', async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 1 }, Date.now()));
+    const elsewhere = join(root, 'elsewhere');
+    renameSync(join(dir, JOURNAL_DIR), elsewhere);
+    symlinkSync(elsewhere, join(dir, JOURNAL_DIR));
+    const warnings: string[] = [];
+    const other = openAnswerCache(dir, undefined, (line) => warnings.push(line));
+    expect(other.get(question('Acme'), { maxAgeMs: HOUR })).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/^not using the answer journal in .*: the journal .* is a link/)]);
+    // Nor counted, nor cleared through: the link goes, what it leads to stays.
+    expect(other.stats().entries).toBe(0);
+    const there = readdirSync(elsewhere);
+    other.clear();
+    expect(existsSync(join(dir, JOURNAL_DIR))).toBe(false);
+    expect(readdirSync(elsewhere)).toEqual(there);
   });
 
   it('a shard that is a link, or that others can write, is not read (one warning); the answer comes from elsewhere or not at all', async () => {
@@ -207,5 +276,24 @@ describe('clear and stats', () => {
     expect(bodyOf('b')).toBeUndefined();
     await cache.put(question('d'), answer({ v: 1 }, Date.now())); // the folder made again
     expect(bodyOf('d')).toBe('{"v":1}');
+  });
+
+  it("clear removes a killed fold's aside too: no answer it cleared comes back, and it is counted", async () => {
+    const cache = openAnswerCache(dir);
+    await cache.put(question('Acme'), answer({ v: 1 }, Date.now()));
+    const [shard] = shards();
+    const shardPath = join(dir, JOURNAL_DIR, shard!);
+    // What a fold killed after its link and rename leaves: the old shard aside, an empty one in place.
+    mkdirSync(join(dir, JOURNAL_DIR, 'folding'), { mode: 0o700 });
+    linkSync(shardPath, join(dir, JOURNAL_DIR, 'folding', `${shard!.slice(0, 2)}.fold.0a1b2c3d.log`));
+    rmSync(shardPath);
+    writeFileSync(shardPath, '', { mode: 0o600 });
+    expect(cache.stats().entries).toBe(1);
+    expect(cache.clear()).toBe(1);
+    expect(bodyOf('Acme')).toBeUndefined();
+    // Nor through a later process's recovery, before its first write.
+    await cache.put(question('Other'), answer({ v: 1 }, Date.now()));
+    expect(bodyOf('Acme', openAnswerCache(dir))).toBeUndefined();
+    expect(cache.stats().entries).toBe(1);
   });
 });

@@ -95,6 +95,26 @@ describe('a history path that is a link to a file of the user’s', () => {
   });
 });
 
+describe('the index read as it grows', () => {
+  it('is read anew when another file is there under the same inode (written again in place), past what was read', async () => {
+    const root = tempDir();
+    const dir = join(root, 'history');
+    const history = openLocalHistory(dir);
+    await history.append([point('a1', 'Blue Bottle', T0, 80)]);
+    expect(await history.names('')).toEqual(['Blue Bottle']);
+    // A copy put back over it in place (the same inode, truncated, written again), a longer line first.
+    const index = join(dir, 'index.jsonl');
+    const other = openLocalHistory(join(root, 'other'));
+    await other.append([point('b1', 'Tartine Bakery and Cafe of San Francisco', T0, 70)]);
+    other.close();
+    const inode = statSync(index).ino;
+    writeFileSync(index, `${readFileSync(join(root, 'other', 'index.jsonl'), 'utf8')}${readFileSync(index, 'utf8')}`);
+    expect(statSync(index).ino).toBe(inode);
+    expect(await history.names('')).toEqual(['Blue Bottle', 'Tartine Bakery and Cafe of San Francisco']);
+    history.close();
+  });
+});
+
 describe('one history’s appends over a run (the index kept open, the series folder made once)', () => {
   it('a history folder removed between two appends is made again, private, with every index line and point of the second', async () => {
     const dir = join(tempDir(), 'history');

@@ -7,9 +7,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, sym
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendToLog } from '../src/state/append-log.js';
+import { importHistory } from '../src/store/import.js';
 import { openLocalHistory } from '../src/store/local/history.js';
 import { foldShard, journalLine, openJournalReader, parseJournal, seriesOf, shardPath } from '../src/store/local/journal.js';
-import { indexLine, parseText, pruneFile, readSeriesText } from '../src/store/local/series-files.js';
+import { indexLine, parseText, pruneFile, readSeriesPoints, readSeriesText } from '../src/store/local/series-files.js';
 import { nameKey } from '../src/store/policy.js';
 import type { HistoryPoint } from '../src/store/port.js';
 import { BASE, DAY, point, T0, useTempDirs } from './helpers/history-points.js';
@@ -98,6 +99,70 @@ describe('the journal and the series files together', () => {
     expect(seen).toEqual({ linked: ['a1', 'a2', 'a3'], renamed: ['a1', 'a2', 'a3'] });
     expect(ids(await openLocalHistory(dir).range({ key: 'blue bottle' }))).toEqual(['a1', 'a2', 'a3']);
     expect(parseJournal(readFileSync(shard, 'utf8')).points.map((p) => p.id)).toEqual(['a3']);
+  });
+});
+
+describe('a reader kept for a run', () => {
+  it('reads a shard anew when another file is there under the same inode (written again in place), past what it read', async () => {
+    const dir = join(tempDir(), 'history');
+    const history = openLocalHistory(dir);
+    await history.append([point('a1', 'Blue Bottle', T0, 80)]);
+    history.close();
+    expect(ids(await history.range({ key: 'blue bottle' }))).toEqual(['a1']);
+    const series = seriesOf(BASE, 'blue bottle');
+    const shard = shardPath(dir, series);
+    const inode = statSync(shard).ino;
+    // The shard put back in place (a copy over it: the same inode, truncated, written again), a point
+    // first whose line is longer than what the reader read: the same inode number a fold's new file may
+    // be given too, once the old one's is free.
+    const a2 = { ...point('a2', 'Blue Bottle', T0 + DAY, 81), name: 'Blue Bottle Coffee Roasters of Oakland' };
+    writeFileSync(shard, `${journalLine(series, a2)}${readFileSync(shard, 'utf8')}`);
+    expect(statSync(shard).ino).toBe(inode);
+    expect(ids(await history.range({ key: 'blue bottle' }))).toEqual(['a1', 'a2']);
+  });
+});
+
+describe('rep history import of a history folder', () => {
+  it('reads a point in both a shard and its series file once, and one only a killed fold’s aside holds', async () => {
+    const dir = join(tempDir(), 'history');
+    const history = openLocalHistory(dir);
+    await history.append([point('a1', 'Blue Bottle', T0, 80)]);
+    history.close();
+    const series = seriesOf(BASE, 'blue bottle');
+    const shard = shardPath(dir, series);
+    const late = point('a2', 'Blue Bottle', T0 + DAY, 81);
+    // A fold killed after its rename: a1 in the series file, a2 (appended after the fold read the shard) only in the aside.
+    expect(() =>
+      foldShard(dir, shard, (at) => {
+        if (at === 'linked') appendToLog(shard, Buffer.from(journalLine(series, late)));
+        if (at === 'renamed') throw new Error('killed');
+      }),
+    ).toThrow('killed');
+    // And a1 again in its shard (a fold killed after it wrote the series files, before its rename).
+    appendToLog(shard, Buffer.from(journalLine(series, point('a1', 'Blue Bottle', T0, 80))));
+    const into = openLocalHistory(join(tempDir(), 'into'));
+    expect(await importHistory(dir, into)).toEqual({ read: 2, added: 2, corrupt: 0 });
+    expect(ids(await into.range({ key: 'blue bottle' }))).toEqual(['a1', 'a2']);
+  });
+});
+
+describe('a series file’s prune', () => {
+  it('hides from no reader a point a fold appended to the file meanwhile, before the prune copies it over', async () => {
+    const dir = join(tempDir(), 'history');
+    const history = openLocalHistory(dir, { foldBytes: 1 }); // folded at once: the points are in the series file
+    await history.append([point('a0', 'Blue Bottle', T0 - DAY, 79), point('a1', 'Blue Bottle', T0, 80)]);
+    history.close();
+    const file = join(dir, 'series', `${seriesOf(BASE, 'blue bottle')}.jsonl`);
+    const seen: Record<string, string[]> = {};
+    const removed = pruneFile(dir, file, T0, undefined, (at) => {
+      // A fold's append lands in the old file after the prune read it (the fold then empties its shard).
+      if (at === 'linked') appendToLog(file, Buffer.from(`${JSON.stringify(point('a2', 'Blue Bottle', T0 + DAY, 81))}\n`));
+      // What the history's readers take of the series file (history.ts's readSeries), without waiting.
+      seen[at] = ids(readSeriesPoints(dir, file).points).sort();
+    });
+    expect(removed).toEqual(['a0']);
+    expect(seen).toEqual({ linked: ['a0', 'a1', 'a2'], renamed: ['a1', 'a2'] });
+    expect(ids(await openLocalHistory(dir).range({ key: 'blue bottle' }))).toEqual(['a1', 'a2']);
   });
 });
 

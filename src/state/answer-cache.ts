@@ -378,6 +378,9 @@ async function foldShards(dir: string, journal: AnswerJournal, paths: readonly s
         const entryPath = join(dir, `${hash}${ENTRY_EXTENSION}`);
         const newest = newestRecord(records);
         if (!newest) return;
+        // An entry file newer than every record (a large answer goes there at once; a record may come late) stays.
+        const fileAt = entryStoredAt(entryPath);
+        if (fileAt !== undefined && fileAt > ('goneAt' in newest ? newest.goneAt : storedAtOf(newest.text)!)) return;
         if ('goneAt' in newest) removeFile(entryPath);
         else if (writePrivateFile(entryPath, newest.text)) written += 1;
       });
@@ -412,6 +415,13 @@ function newestRecord(records: readonly JournalRecord[]): JournalRecord | undefi
     if (at !== undefined && at >= bestAt) [best, bestAt] = [record, at];
   }
   return best;
+}
+
+/** The stored time of the entry file at path, if there is one of this user's that has one. */
+function entryStoredAt(path: string): number | undefined {
+  if (!lstatSync(path, { throwIfNoEntry: false })) return undefined; // the common case: a look, not a throw
+  const file = readPrivateFile(path, MAX_ENTRY_BYTES, true);
+  return typeof file === 'object' && 'text' in file ? storedAtOf(file.text) : undefined;
 }
 
 /** The stored time on an entry's first line, if it has one. */

@@ -9,11 +9,12 @@
 // an entry file counts as one more. Shards are read as they grow: an index of where each hash's
 // records are, extended by the bytes appended since, so a batch's lookups read each byte once. The
 // shards, the folder's check, that reader and the writers are journal-shards.ts's, as for the history.
-import { closeSync, lstatSync, rmdirSync, unlinkSync } from 'node:fs';
+import { closeSync, lstatSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFrom } from '../local-file.js';
 import { openLogForReading, recoverRewrites, rewriteLog } from './append-log.js';
 import {
+  checkJournalDir,
   ensureJournalDir,
   type JournalShards,
   openShardReader,
@@ -36,6 +37,8 @@ export const FOLD_BYTES = 256 * 1024;
 export const JOURNAL_RECORD_MAX = 64 * 1024;
 /** A shard is never read past this (one grown by something else is no journal of ours). */
 const MAX_SHARD_BYTES = 64 * 1024 * 1024;
+/** A fold's aside of a shard (append-log.ts names it: the shard's stem, the tag, a random word, its extension). */
+const ASIDE_NAME = /^[0-9a-f]{2}\.[0-9a-z]+\.[0-9a-f]+\.log$/;
 
 /** One record of a question: its entry's text, or when it was forgotten. */
 export type JournalRecord = { text: string } | { goneAt: number };
@@ -181,18 +184,35 @@ class AnswerJournal {
    * aside's first: it holds the older). Throws when a shard cannot be read.
    */
   lookUp(hashes: readonly string[]): Array<JournalRecord[] | undefined> {
+    // Looked at each time, as the history's readers do: a folder put there as a link since is not read through.
+    if (!checkJournalDir(this.#journal.dir)) return hashes.map(() => undefined);
     return this.#reader.linesOf(hashes).map(recordsOfLines);
   }
 
-  /** The records of every hash in the journal now, and the shards' bytes. Throws when a shard cannot be read. */
+  /** Whether the journal folder is there and ours (checkJournalDir): a link, or another user's, is no journal of this cache's. */
+  #trusted(): boolean {
+    try {
+      return checkJournalDir(this.#journal.dir);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The records of every hash in the journal now (a killed or live fold's asides' first, as lookUp reads
+   * them), and their files' bytes. Throws when a shard cannot be read.
+   */
   everything(): { records: Map<string, JournalRecord[]>; bytes: number } {
     const records = new Map<string, JournalRecord[]>();
     let bytes = 0;
-    for (const path of this.shards()) {
+    if (!this.#trusted()) return { records, bytes };
+    const read = new Set<string>(); // an aside linked before its fold's rename is the shard itself
+    for (const path of [...this.#asides(), ...this.shards()]) {
       const shard = openLogForReading(path);
       if (shard === undefined) continue;
       try {
-        if (shard.size > MAX_SHARD_BYTES) continue;
+        if (shard.size > MAX_SHARD_BYTES || read.has(shard.id)) continue;
+        read.add(shard.id);
         bytes += shard.size;
         for (const [hash, list] of recordsIn(readFrom(shard.fd, 0, shard.size).toString('utf8'))) records.set(hash, [...(records.get(hash) ?? []), ...list]);
       } finally {
@@ -207,9 +227,28 @@ class AnswerJournal {
     return shardFiles(this.#journal);
   }
 
-  /** Removes every shard, and the folder when nothing else is in it (a live fold's lock stays). Throws when a shard cannot be removed. */
+  /** The asides of shards that folds (killed, or under way) left: their records are read as the shard's. */
+  #asides(): string[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.#journal.asideDir);
+    } catch {
+      return []; // none (the common case)
+    }
+    return names.filter((name) => ASIDE_NAME.test(name)).map((name) => join(this.#journal.asideDir, name));
+  }
+
+  /**
+   * Removes every shard and every fold's aside (a killed fold's would be merged back, its answers with
+   * it), and the folders when nothing else is in them (a live fold's lock stays). Throws when a shard cannot be removed.
+   */
   clear(): void {
-    for (const path of this.shards()) {
+    if (!this.#trusted()) {
+      // A link in its place goes, never what it leads to; another user's folder stays.
+      if (lstatSync(this.#journal.dir, { throwIfNoEntry: false })?.isSymbolicLink()) unlinkSync(this.#journal.dir);
+      return;
+    }
+    for (const path of [...this.shards(), ...this.#asides()]) {
       try {
         unlinkSync(path);
       } catch (error) {
@@ -229,14 +268,18 @@ class AnswerJournal {
   }
 }
 
-/** The lines of a killed fold's old shard that the shard lacks now: appended back (a record there twice is read once). */
+/**
+ * The lines of a killed fold's old shard that the shard lacks now: appended back (a record there twice
+ * is read once), after a line end when the shard's last line is unfinished (else the first would be glued to it).
+ */
 function linesMissing(aside: string, log: string): string {
   const have = new Set(log.split('\n'));
-  return aside
+  const back = aside
     .split('\n')
     .filter((line) => line !== '' && !have.has(line))
     .map((line) => `${line}\n`)
     .join('');
+  return back !== '' && log !== '' && !log.endsWith('\n') ? `\n${back}` : back;
 }
 
 const journals = new Map<string, AnswerJournal>();

@@ -92,7 +92,16 @@ interface ShardSeen {
   scanned: number;
   /** Key → [start, end) byte offsets of its lines, in pairs. */
   spans: Map<string, number[]>;
+  /** Where the last line scanned starts, and its first bytes (its key, and a history point's id): see MARK_BYTES. */
+  mark?: { at: number; bytes: Buffer };
 }
+
+/**
+ * The first bytes of the last line scanned, read again before a shard's tail: a file of the same inode
+ * that has other bytes there is another file (an inode number a removed shard had, given to a new one;
+ * a shard truncated and written again in place), read from its start.
+ */
+const MARK_BYTES = 96;
 
 /** Reads of a shard before a reader takes what it has, when appends keep coming between its read and its check. */
 const READ_ATTEMPTS = 4;
@@ -106,10 +115,11 @@ const NEWLINE = 0x0a;
  */
 export function openShardReader(journal: JournalShards, lines: ShardLines, onRead?: (path: string, bytes: number) => void): ShardReader {
   const shards = new Map<string, ShardSeen>();
-  /** Notes where each key's whole lines are in bytes (read from `offset`); where the last whole line ends. */
-  const scan = (bytes: Buffer, offset: number, spans: Map<string, number[]>): number => {
+  /** Notes where each key's whole lines are in bytes (read from `offset`); where the last whole line ends (and, in `last`, where it starts). */
+  const scan = (bytes: Buffer, offset: number, spans: Map<string, number[]>, last?: { start: number }): number => {
     let start = 0;
     for (let end = bytes.indexOf(NEWLINE); end !== -1; start = end + 1, end = bytes.indexOf(NEWLINE, start)) {
+      if (last) last.start = start;
       const at = lines.keyAt(bytes, start, end);
       if (at === -1) continue;
       const key = bytes.toString('latin1', at, at + lines.keyLength);
@@ -129,12 +139,17 @@ export function openShardReader(journal: JournalShards, lines: ShardLines, onRea
     const { fd, id, size } = shard;
     try {
       let seen = shards.get(path);
-      if (!seen || seen.id !== id || size < seen.scanned) shards.set(path, (seen = { id, scanned: 0, spans: new Map() }));
+      const marked = (mark: NonNullable<ShardSeen['mark']>) => readFrom(fd, mark.at, mark.at + mark.bytes.length).equals(mark.bytes);
+      if (!seen || seen.id !== id || size < seen.scanned || (seen.mark && !marked(seen.mark))) shards.set(path, (seen = { id, scanned: 0, spans: new Map() }));
       if (size > journal.maxBytes) throw new LocalFileError(`${path} is larger than ${journal.maxBytes} bytes`, 'EFBIG');
       if (size > seen.scanned) {
         const bytes = readFrom(fd, seen.scanned, size);
         onRead?.(path, bytes.length);
-        seen.scanned += scan(bytes, seen.scanned, seen.spans);
+        const last = { start: -1 };
+        const whole = scan(bytes, seen.scanned, seen.spans, last);
+        if (last.start !== -1)
+          seen.mark = { at: seen.scanned + last.start, bytes: Buffer.from(bytes.subarray(last.start, Math.min(whole, last.start + MARK_BYTES))) };
+        seen.scanned += whole;
       }
       const texts = keys.map((key) => {
         const spans = seen.spans.get(key);
@@ -225,7 +240,10 @@ export function openShardReader(journal: JournalShards, lines: ShardLines, onRea
 export interface ShardWriters {
   /** Appends text to the shard at path now, in one write; the shard's size after. Throws when it cannot. */
   append(path: string, text: Buffer): number;
-  /** Appends text to the shard at path with the others of this turn of the event loop (one write a shard a turn); resolves to its size after. */
+  /**
+   * Appends text to the shard at path with the others of this turn of the event loop (one write a shard
+   * a turn, a line end first); resolves to its size after.
+   */
   appendThisTurn(path: string, text: string): Promise<number>;
   /** Closes the shard's file (after a fold renamed another into place: the next append opens that). Never throws. */
   drop(path: string): void;
@@ -278,7 +296,9 @@ export function openShardWriters(remake: () => void, beforeTurn?: () => void): S
     for (const [path, { text, settle }] of turn) {
       let outcome: number | Error;
       try {
-        outcome = append(path, Buffer.from(text.join('')));
+        // A line end first: a line a writer killed mid-write left unfinished ends there, where the turn's
+        // first line would be glued to it and lost (an empty line is no key's).
+        outcome = append(path, Buffer.from(`\n${text.join('')}`));
       } catch (error) {
         outcome = error instanceof Error ? error : new Error(String(error));
       }

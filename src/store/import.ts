@@ -3,8 +3,8 @@
 // their ids, so importing twice, or a point some machine recorded already, adds nothing.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseText, readSeriesText, SERIES_DIR, seriesFiles } from './local/series-files.js';
-import { readJournal } from './local/journal.js';
+import { onePerId, parseText, readSeriesText, SERIES_DIR, seriesFiles } from './local/series-files.js';
+import { readAsidePoints, readJournal } from './local/journal.js';
 import { readLegacy } from './local/migrate.js';
 import type { HistoryPoint, HistoryPort } from './port.js';
 
@@ -34,7 +34,11 @@ export function isHistoryFolder(dir: string): boolean {
   return existsSync(join(dir, SERIES_DIR));
 }
 
-/** Every point of a local store's history folder (its journal's shards, then its series files: a fold moves points from the one to the other). */
+/**
+ * Every point of a local store's history folder, each once (its journal's shards, then its series files:
+ * a fold moves points from the one to the other; then what killed folds and prunes left aside, which the
+ * folder's own rep would merge back).
+ */
 function readHistoryFolder(dir: string): { points: HistoryPoint[]; corrupt: number } {
   const journal = readJournal(dir);
   const points: HistoryPoint[] = journal.points;
@@ -44,5 +48,7 @@ function readHistoryFolder(dir: string): { points: HistoryPoint[]; corrupt: numb
     points.push(...parsed.points);
     corrupt += parsed.corrupt;
   }
-  return { points, corrupt };
+  // An aside's corrupt lines are its log's too (it is that log, or was): not counted again.
+  points.push(...readAsidePoints(dir));
+  return { points: onePerId(points), corrupt };
 }

@@ -29,6 +29,7 @@ import {
   parseIndex,
   parseText,
   pruneFile,
+  readSeriesPoints,
   readSeriesText,
   recoverPrunes,
   SERIES_DIR,
@@ -52,6 +53,8 @@ import {
   shardPath,
 } from './journal.js';
 
+/** The first bytes of the index's last line read: the same inode with others there is another file, read anew. */
+const INDEX_MARK_BYTES = 160;
 /** Series names kept for a run before the list starts over (a batch asks for each of its names once or twice). */
 const SERIES_NAMES_MAX = 4096;
 
@@ -111,6 +114,12 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
     warnCorrupt(corrupt, path);
     return points;
   };
+  /** A series file's points as a reader takes them, a prune's under way included (readSeriesPoints). */
+  const readSeriesFile = (path: string) => {
+    const { points, corrupt } = readSeriesPoints(dir, path);
+    warnCorrupt(corrupt, path);
+    return points;
+  };
   // The shards read once a run, then only what was appended since (journal.ts).
   let journal: ReturnType<typeof openJournalReader> | undefined;
   /**
@@ -125,7 +134,7 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
       warnCorrupt(corrupt, shardPath(dir, series));
       fromJournal = points;
     }
-    const fromFile = readPoints(seriesFile(series));
+    const fromFile = readSeriesFile(seriesFile(series));
     return fromJournal.length === 0 ? fromFile : onePerId([...fromFile, ...fromJournal]);
   };
   /**
@@ -149,14 +158,21 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
     }
     const { fd, id, size } = index;
     try {
-      if (parsedIndex?.id === id && parsedIndex.read === size) return parsedIndex;
-      if (parsedIndex?.id !== id || size < parsedIndex.read) parsedIndex = { ...emptyIndex(), id };
+      // The same inode with other bytes where the last line read started is another file (one written again in place).
+      const mark = parsedIndex?.mark;
+      const marked = !mark || readFrom(fd, mark.at, mark.at + mark.bytes.length).equals(mark.bytes);
+      if (parsedIndex?.id === id && parsedIndex.read === size && marked) return parsedIndex;
+      if (parsedIndex?.id !== id || size < parsedIndex.read || !marked) parsedIndex = { ...emptyIndex(), id };
       if (size > MAX_INDEX_BYTES) throw new LocalFileError(`${path} is larger than ${MAX_INDEX_BYTES} bytes`, 'EFBIG');
       const tail = readFrom(fd, parsedIndex.read);
       onRead?.(path, tail.length);
       // Whole lines only: a line being written is read with the next call's tail.
       const whole = tail.lastIndexOf(10) + 1;
       for (const entry of parseIndex(tail.toString('utf8', 0, whole))) addEntry(parsedIndex, entry);
+      if (whole > 0) {
+        const last = tail.lastIndexOf(10, whole - 2) + 1;
+        parsedIndex.mark = { at: parsedIndex.read + last, bytes: Buffer.from(tail.subarray(last, Math.min(whole, last + INDEX_MARK_BYTES))) };
+      }
       parsedIndex.read += whole;
       return parsedIndex;
     } finally {
@@ -390,6 +406,8 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
 interface IndexSeen {
   id: string;
   read: number;
+  /** Where the last line read starts and its first bytes (its base URL and series), read again before a tail. */
+  mark?: { at: number; bytes: Buffer };
   entries: IndexEntry[];
   series: Set<string>;
   byKey: Map<string, Set<string>>;

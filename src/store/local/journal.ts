@@ -8,6 +8,7 @@
 // moment loses nothing: its aside is merged back on the next open, and a point then in both places is
 // read once (ids). The series files stay the folded level: a folder of an earlier rep is all folded.
 // The shards, the folder's check and the reader are state/journal-shards.ts's, as for the answer cache.
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../../local-file.js';
 import { parsePoint } from '../../state/history.js';
@@ -16,7 +17,7 @@ import { sha256Hex } from '../../state/ids.js';
 import * as shards from '../../state/journal-shards.js';
 import { nameKey } from '../policy.js';
 import type { HistoryPoint } from '../port.js';
-import { onePerId, PRUNING_DIR, SERIES_DIR } from './series-files.js';
+import { onePerId, parseText, PRUNING_DIR, SERIES_DIR } from './series-files.js';
 
 export const JOURNAL_DIR = 'journal';
 /**
@@ -189,6 +190,33 @@ function recoverJournalPoints(aside: string, log: string, tag: string): string {
     back.push(journalLine(parsed.series, parsed.point));
   }
   return back.join('');
+}
+
+/** A killed fold's or prune's aside under pruning/: the stem of its shard or series file, its tag (append-log.ts names it). */
+const ASIDE_NAME = /^([0-9a-f]{2}|[0-9a-f]{32})\.([0-9a-z]+)\.[0-9a-f]+\.jsonl$/;
+
+/**
+ * The points that asides of killed folds and prunes under pruning/ would give back on recovery (a
+ * fold's all, a prune's those at or after its cut-off), for a reader that does not open the history
+ * (an import): the lines appended while one ran may be only there. Throws when one cannot be read.
+ */
+export function readAsidePoints(dir: string): HistoryPoint[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(dir, PRUNING_DIR));
+  } catch {
+    return []; // none (the common case)
+  }
+  const points: HistoryPoint[] = [];
+  for (const name of names) {
+    const match = ASIDE_NAME.exec(name);
+    if (!match) continue;
+    const text = readLog(join(dir, PRUNING_DIR, name), MAX_SHARD_BYTES);
+    const parsed = match[1]!.length === 2 ? parseJournal(text) : parseText(text);
+    const from = match[2] === FOLD_TAG ? Number.NEGATIVE_INFINITY : Number(match[2]);
+    points.push(...parsed.points.filter((point) => Date.parse(point.at) >= from));
+  }
+  return points;
 }
 
 /** Reads of a journal for one history, kept for a run: see openJournalReader. */

@@ -1,7 +1,8 @@
 // The local history's files, apart from the port that uses them (history.ts): the series files' text
 // and points, the index's lines, and the prune of one series file with the recovery of a killed one.
 import { lstatSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { fileId } from '../../local-file.js';
 import { parsePoint } from '../../state/history.js';
 import { readLog, recoverRewrites, rewriteLog, type RewriteOptions } from '../../state/append-log.js';
 import { pointKeys } from '../policy.js';
@@ -41,6 +42,47 @@ export function parseText(text: string): { points: HistoryPoint[]; corrupt: numb
 /** The series file's text ('' when there is none); never through a link. Throws when it cannot be read. */
 export function readSeriesText(path: string): string {
   return readLog(path, MAX_SERIES_BYTES);
+}
+
+/** Reads of a series file before a reader takes what it has, when it keeps being replaced between its read and its check. */
+const READ_ATTEMPTS = 4;
+
+/**
+ * The points of the series file at path, each id once, and how many lines were corrupt, as a reader
+ * must take them mid-prune too: a prune renames the kept points into place, then copies what was
+ * appended to the old file meanwhile (a fold's points), linked under pruning/ until then. So that old
+ * file's points at or after the prune's cut-off are read too, after the file, and the file again if it
+ * changed meanwhile. Throws when it cannot be read.
+ */
+export function readSeriesPoints(dir: string, path: string): { points: HistoryPoint[]; corrupt: number } {
+  const stem = basename(path, '.jsonl');
+  for (let attempt = 1; ; attempt++) {
+    const before = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+    const parsed = parseText(readSeriesText(path));
+    const asides: HistoryPoint[] = [];
+    for (const name of lstatSync(join(dir, PRUNING_DIR), { throwIfNoEntry: false }) ? listNames(join(dir, PRUNING_DIR)) : []) {
+      const match = /^([0-9a-f]{32})\.([0-9]+)\.[0-9a-f]+\.jsonl$/.exec(name);
+      if (match?.[1] !== stem) continue;
+      let text: string;
+      try {
+        text = readLog(join(dir, PRUNING_DIR, name), MAX_SERIES_BYTES);
+      } catch {
+        continue; // gone meanwhile: merged back
+      }
+      for (const point of parseText(text).points) if (Date.parse(point.at) >= Number(match[2])) asides.push(point);
+    }
+    const after = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+    const same = before && after ? fileId(before) === fileId(after) && before.size === after.size : before === after;
+    if (same || attempt >= READ_ATTEMPTS) return asides.length === 0 ? parsed : { points: onePerId([...parsed.points, ...asides]), corrupt: parsed.corrupt };
+  }
+}
+
+function listNames(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return []; // gone meanwhile
+  }
 }
 
 /** Removes the points dated before `before` from one series file (state/append-log.ts's rewrite); the ids of those that went. */
