@@ -106,6 +106,25 @@ describe('the newest answer wins', () => {
     expect(bodyOf('Acme')).toBe(JSON.stringify(large));
   });
 
+  it('a forgetting that cannot be written is said (the answer may still be served), through the store and the cache alike', async () => {
+    const warnings: string[] = [];
+    const store = openLocalStore({ cacheDir: dir, stateDir: join(root, 'state'), historyDir: join(root, 'history'), warn: (line) => warnings.push(line) });
+    const key = { baseUrl: 'https://api.example.test/api', endpoint: 'audit' as const, query: 'Acme', keyFingerprint: 'f'.repeat(16) };
+    expect(await store.answers.put(key, { status: 200, bodyText: '{"v":1}', storedAt: Date.now() })).toEqual({ stored: true });
+    // No shard can be appended to (a folder in the place of each): no forgetting can be recorded.
+    for (let shard = 0; shard < 64; shard++) {
+      const shardPath = join(dir, JOURNAL_DIR, `${shard.toString(16).padStart(2, '0')}.log`);
+      rmSync(shardPath, { force: true });
+      mkdirSync(shardPath);
+    }
+    await store.answers.forget(key);
+    expect(warnings).toEqual([expect.stringMatching(/^cannot forget a cached answer in .* \(.*\): it may be reused until it is older than the max age$/)]);
+    await store.close();
+    const cache = openAnswerCache(dir);
+    const outcome = await cache.put(question('Acme'), answer({ v: 2 }, Date.now(), { 'cache-control': 'no-store' }));
+    expect(outcome).toMatchObject({ stored: false, error: expect.any(Error) });
+  });
+
   it('a forgetting appended after a writer killed mid-write (its line torn, no line end) still hides the answer', async () => {
     const cache = openAnswerCache(dir);
     await cache.put(question('Acme'), answer({ v: 1 }, T0));

@@ -133,8 +133,8 @@ export function openAnswerCache(dir: string, limits: CacheLimits = CACHE_LIMITS,
         const freshness = freshnessOf(answer.headers, answer.receivedAt);
         if (!freshness.keep) {
           // An older answer the server would not let us keep now goes too (seldom one: pulse is never kept).
-          await forgetEntry(dir, identity);
-          return { stored: false, reason: freshness.reason };
+          const failed = await forgetEntry(dir, identity);
+          return failed ? { stored: false, error: failed } : { stored: false, reason: freshness.reason };
         }
         const contentType = answer.headers['content-type'];
         const stored: StoredAnswer = {
@@ -435,22 +435,22 @@ function storedAtOf(text: string): number | undefined {
   }
 }
 
-/** Forgets the answer to a question: its entry removed, and a record in the journal that outdates any there. Never rejects. */
-export async function forgetEntry(dir: string, identity: Identity): Promise<void> {
+/**
+ * Forgets the answer to a question: its entry removed, and a record in the journal that outdates any
+ * there. Never rejects: resolves to why it could not, when the answer may still be served.
+ */
+export async function forgetEntry(dir: string, identity: Identity): Promise<Error | undefined> {
   const name = fileName(identity);
   const path = join(dir, name);
   try {
     // Looked for first: unlink would throw ENOENT (see readLocalFile).
     if (lstatSync(path, { throwIfNoEntry: false })) removeFile(path);
-  } catch {
-    // Left; a later put replaces it.
-  }
-  try {
     const journal = answerJournal(dir);
     if (lstatSync(join(dir, JOURNAL_DIR), { throwIfNoEntry: false }) && journal.usable())
       await journal.append(name.slice(0, -ENTRY_EXTENSION.length), { goneAt: Date.now() });
-  } catch {
-    // Not recorded: the journal's record stays until it ages past the max age, or the server's own limit.
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
   }
 }
 

@@ -17,6 +17,7 @@ import {
 } from '../../state/answer-cache.js';
 import { openRequestLog, readRequestCount, readRequestStatus, requestsDir, type RequestLog } from '../../state/requests.js';
 import { folderForeignness, foreignnessOnce } from '../../local-file.js';
+import { systemErrorText } from '../../errors.js';
 import { cacheDirFrom, historyPlace, repPaths } from '../../config/paths.js';
 import type { AnswerKey, AnswerStorePort, LedgerPort, LedgerScope, Store } from '../port.js';
 import { openLocalHistory } from './history.js';
@@ -99,7 +100,9 @@ function localAnswers(dir: string, limits: CacheLimits, warn?: (text: string) =>
       return refusal ? { stored: false, reason: `the folder ${dir} ${refusal}` } : writeEntry(dir, identity(key), answer, limits, protectedSince);
     },
     async forget(key) {
-      if (!foreign()) await forgetEntry(dir, identity(key));
+      const failed = foreign() ? undefined : await forgetEntry(dir, identity(key));
+      // Said, not swallowed: the answer the server no longer lets be kept may be reused until it ages out.
+      if (failed) warn?.(`cannot forget a cached answer in ${dir} (${systemErrorText(failed)}): it may be reused until it is older than the max age`);
     },
     async stats() {
       const stats = openAnswerCache(dir, limits).stats();
