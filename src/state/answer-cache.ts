@@ -1,12 +1,12 @@
 // The answer cache: successful JSON answers of audit, search and pulse kept on disk, so a repeated
-// question within the max age costs no request. An entry is a line of JSON facts (base URL, endpoint,
-// exact query, key fingerprint, status, times, a checksum) and then the body exactly as the server sent
-// it. New entries go to the journal (answer-journal.ts: a few shard files, one write a shard a turn),
-// which is folded past its bound into a file an entry, named by a hash of the four, made whole and
-// renamed into place (0600, in a 0700 directory); the newest of the journal's records and the file
-// answers. A reader that meets an entry cut off (being made, or by a crash) finds its checksum wrong,
-// so parallel rep processes never use half an entry; anything unreadable, foreign or damaged is a miss. A hit loads only Node built-ins and rep's own
-// small state modules: the HTTP stack, and even the Cache-Control parser, stay unloaded.
+// question within the max age costs no request. An entry (answer-entry.ts: a line of JSON facts, then
+// the body exactly as the server sent it) goes first to the journal (answer-journal.ts: a few shard
+// files, one write a shard a turn), which is folded past its bound into a file an entry, named by a hash
+// of its question, made whole and renamed into place (0600, in a 0700 directory); the newest of the
+// journal's records and the file answers. A reader that meets an entry cut off (being made, or by a
+// crash) finds its checksum wrong, so parallel rep processes never use half an entry; anything
+// unreadable, foreign or damaged is a miss. A hit loads only Node built-ins and rep's own small state
+// modules: the HTTP stack, and even the Cache-Control parser, stay unloaded.
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseUrlKey } from '../api/base-url.js';
@@ -17,13 +17,12 @@ import { CACHE_LIMITS, type CacheLimits } from './cache-limits.js';
 import type { AnswerHeaders } from '../store/answer-freshness.js';
 import { createPrivateFile, readPrivateFile, writePrivateFile, writePrivateFileAsync } from './files.js';
 import { keyId } from './requests.js';
-import { checksum, hash53, sha256Hex } from './ids.js';
-import { NumberTable } from './number-table.js';
+import { type Entry, entryText, fileName, type Identity, MAX_ENTRY_BYTES, parseEntry, storedAtOf } from './answer-entry.js';
 import { isFresh, isJsonDocument } from '../store/policy.js';
 import type { CachedAnswer, Freshness, PutOutcome, StoredAnswer } from '../store/port.js';
-import { parseJson } from '../text.js';
 
 export type { CachedAnswer, PutOutcome } from '../store/port.js';
+export type { Identity } from './answer-entry.js';
 export { CACHE_LIMITS, type CacheLimits } from './cache-limits.js';
 
 /** Which question an answer is to; `apiKey` is hashed at once and never kept. */
@@ -77,28 +76,6 @@ const MTIME_SLACK_MS = 2000;
 export function protectedSinceFor(openedAt: number): () => number {
   return () => Math.max(openedAt - MTIME_SLACK_MS, Date.now() - PROTECT_MAX_MS);
 }
-
-/** The client's body cap (8 MB) and room for an entry's first line: anything bigger is no entry of ours. */
-const MAX_ENTRY_BYTES = 8 * 1024 * 1024 + 64 * 1024;
-/** The entry format: 2 checks the body with a checksum (1 had a SHA-256); an entry of another is a miss. */
-const FORMAT = 2;
-/** The facts on an entry's first line. */
-interface EntryFacts {
-  v: number;
-  baseUrl: string;
-  endpoint: string;
-  query: string;
-  key: string;
-  status: number;
-  contentType?: string;
-  storedAt: number;
-  freshUntil?: number;
-  /** The body's checksum (ids.ts), to find an entry that was cut off or damaged. */
-  checksum: string;
-}
-
-/** The identity of a question: what an entry must match to answer it. */
-export type Identity = Pick<EntryFacts, 'baseUrl' | 'endpoint' | 'query' | 'key'>;
 
 /**
  * The cache in dir. A folder or entry of another user's, or one others can write, is neither read nor
@@ -168,58 +145,6 @@ function identify(key: AnswerKey): Identity | undefined {
   return { baseUrl, endpoint: key.endpoint, query: key.query, key: key.apiKey ? keyId(key.apiKey) : 'none' };
 }
 
-/**
- * The SHA-256 of the last KNOWN_MAX questions' texts, as bytes in one buffer, by the text's hash53 in a
- * NumberTable: ~70 bytes a question outside V8's heap, where a Map of texts and file names was ~270 on
- * it (5 MB for a batch's 20,000). Two texts with one hash53 would share a file name: an entry checks
- * its question when read, so that costs a miss, never a wrong answer.
- */
-class FileHashes {
-  #places = new NumberTable();
-  /** The SHA-256s, a page of DIGESTS_A_PAGE at a time (typed-pages.ts: no page is ever freed as one large block). */
-  readonly #digests: Buffer[] = [];
-  #count = 0;
-  /** The first question's text and hash, kept as they are: a single lookup (and its put) asks for one, and needs no table. */
-  #first: { text: string; hex: string } | undefined;
-
-  /** The text's SHA-256 in lower-case hex. */
-  hex(text: string): string {
-    if (this.#first === undefined) {
-      this.#first = { text, hex: sha256Hex(text) };
-      return this.#first.hex;
-    }
-    if (text === this.#first.text) return this.#first.hex;
-    const key = hash53(text);
-    let place = this.#places.get(key);
-    if (place === undefined) {
-      if (this.#count === KNOWN_MAX) {
-        this.#places = new NumberTable();
-        this.#count = 0;
-      }
-      place = this.#count++;
-      if (place / DIGESTS_A_PAGE >= this.#digests.length) this.#digests.push(Buffer.alloc(DIGESTS_A_PAGE * DIGEST_BYTES));
-      this.#page(place).write(sha256Hex(text), (place % DIGESTS_A_PAGE) * DIGEST_BYTES, 'hex');
-      this.#places.add(key, place);
-    }
-    const at = (place % DIGESTS_A_PAGE) * DIGEST_BYTES;
-    return this.#page(place).toString('hex', at, at + DIGEST_BYTES);
-  }
-
-  #page(place: number): Buffer {
-    return this.#digests[Math.floor(place / DIGESTS_A_PAGE)] as Buffer;
-  }
-}
-
-const DIGEST_BYTES = 32;
-const DIGESTS_A_PAGE = 1024;
-
-/**
- * Names already worked out in this process: a batch asks for each name twice (its plan, then its
- * request), and each SHA-256 in JavaScript has its cost. Bounded, for a long-lived library user.
- */
-const known = { fileHashes: new FileHashes() };
-const KNOWN_MAX = 20_000;
-
 /** The base URL as entries are keyed by it (baseUrlKey, which keeps the one it keyed last); undefined for no URL. */
 function cacheBaseUrl(text: string): string | undefined {
   try {
@@ -227,24 +152,6 @@ function cacheBaseUrl(text: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function fileName(identity: Identity): string {
-  const tuple = JSON.stringify([FORMAT, identity.baseUrl, identity.endpoint, identity.query, identity.key]);
-  return `${known.fileHashes.hex(tuple)}${ENTRY_EXTENSION}`;
-}
-
-function entryText(identity: Identity, answer: StoredAnswer): string {
-  const facts: EntryFacts = {
-    v: FORMAT,
-    ...identity,
-    status: answer.status,
-    ...(answer.contentType === undefined ? {} : { contentType: answer.contentType }),
-    storedAt: answer.storedAt,
-    ...(answer.freshUntil === undefined ? {} : { freshUntil: answer.freshUntil }),
-    checksum: checksum(answer.bodyText),
-  };
-  return `${JSON.stringify(facts)}\n${answer.bodyText}`;
 }
 
 /**
@@ -294,8 +201,6 @@ export function readEntries(
 
 /** What was said of journals that could not be read: each once. */
 const journalWarnings = new Set<string>();
-
-type Entry = { facts: EntryFacts; bodyText: string };
 
 /**
  * The newest of an entry file's answer and the journal's records for the question (a record forgotten
@@ -424,17 +329,6 @@ function entryStoredAt(path: string): number | undefined {
   return typeof file === 'object' && 'text' in file ? storedAtOf(file.text) : undefined;
 }
 
-/** The stored time on an entry's first line, if it has one. */
-function storedAtOf(text: string): number | undefined {
-  const newline = text.indexOf('\n');
-  try {
-    const facts = parseJson(newline < 0 ? text : text.slice(0, newline)) as Partial<EntryFacts>;
-    return Number.isFinite(facts.storedAt) ? facts.storedAt : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Forgets the answer to a question: its entry removed, and a record in the journal that outdates any
  * there. Never rejects: resolves to why it could not, when the answer may still be served.
@@ -472,31 +366,4 @@ function clearCache(dir: string): number {
   const removed = removeEntries(dir);
   answerJournal(dir).clear();
   return removed + answers;
-}
-
-/** The entry in text, if it is whole, of this format, and for exactly this question. */
-function parseEntry(text: string, identity: Identity): { facts: EntryFacts; bodyText: string } | undefined {
-  const newline = text.indexOf('\n');
-  if (newline < 0) return undefined;
-  let facts: unknown;
-  try {
-    facts = parseJson(text.slice(0, newline));
-  } catch {
-    return undefined;
-  }
-  if (!isFacts(facts) || facts.v !== FORMAT) return undefined;
-  if (facts.baseUrl !== identity.baseUrl || facts.endpoint !== identity.endpoint || facts.query !== identity.query || facts.key !== identity.key)
-    return undefined;
-  const bodyText = text.slice(newline + 1);
-  return checksum(bodyText) === facts.checksum ? { facts, bodyText } : undefined;
-}
-
-function isFacts(value: unknown): value is EntryFacts {
-  if (typeof value !== 'object' || value === null) return false;
-  const facts = value as Record<string, unknown>;
-  const strings = ['baseUrl', 'endpoint', 'query', 'key', 'checksum'].every((field) => typeof facts[field] === 'string');
-  const numbers = ['v', 'status', 'storedAt'].every((field) => Number.isFinite(facts[field]));
-  const optional =
-    (facts.freshUntil === undefined || Number.isFinite(facts.freshUntil)) && (facts.contentType === undefined || typeof facts.contentType === 'string');
-  return strings && numbers && optional;
 }

@@ -1,0 +1,144 @@
+// An answer cache entry's format, apart from the cache that keeps them (answer-cache.ts): a line of
+// JSON facts (base URL, endpoint, exact query, key fingerprint, status, times, the body's checksum) and
+// then the body exactly as the server sent it; its file name, a hash of the four that name the question;
+// and the reading back of one, which takes only an entry whole, of this format and for that question.
+import { ENTRY_EXTENSION } from './answer-cache-dir.js';
+import { checksum, hash53, sha256Hex } from './ids.js';
+import { NumberTable } from './number-table.js';
+import type { StoredAnswer } from '../store/port.js';
+import { parseJson } from '../text.js';
+
+/** The client's body cap (8 MB) and room for an entry's first line: anything bigger is no entry of ours. */
+export const MAX_ENTRY_BYTES = 8 * 1024 * 1024 + 64 * 1024;
+/** The entry format: 2 checks the body with a checksum (1 had a SHA-256); an entry of another is a miss. */
+const FORMAT = 2;
+/** The facts on an entry's first line. */
+export interface EntryFacts {
+  v: number;
+  baseUrl: string;
+  endpoint: string;
+  query: string;
+  key: string;
+  status: number;
+  contentType?: string;
+  storedAt: number;
+  freshUntil?: number;
+  /** The body's checksum (ids.ts), to find an entry that was cut off or damaged. */
+  checksum: string;
+}
+
+/** The identity of a question: what an entry must match to answer it. */
+export type Identity = Pick<EntryFacts, 'baseUrl' | 'endpoint' | 'query' | 'key'>;
+
+/**
+ * The SHA-256 of the last KNOWN_MAX questions' texts, as bytes in one buffer, by the text's hash53 in a
+ * NumberTable: ~70 bytes a question outside V8's heap, where a Map of texts and file names was ~270 on
+ * it (5 MB for a batch's 20,000). Two texts with one hash53 would share a file name: an entry checks
+ * its question when read, so that costs a miss, never a wrong answer.
+ */
+class FileHashes {
+  #places = new NumberTable();
+  /** The SHA-256s, a page of DIGESTS_A_PAGE at a time (typed-pages.ts: no page is ever freed as one large block). */
+  readonly #digests: Buffer[] = [];
+  #count = 0;
+  /** The first question's text and hash, kept as they are: a single lookup (and its put) asks for one, and needs no table. */
+  #first: { text: string; hex: string } | undefined;
+
+  /** The text's SHA-256 in lower-case hex. */
+  hex(text: string): string {
+    if (this.#first === undefined) {
+      this.#first = { text, hex: sha256Hex(text) };
+      return this.#first.hex;
+    }
+    if (text === this.#first.text) return this.#first.hex;
+    const key = hash53(text);
+    let place = this.#places.get(key);
+    if (place === undefined) {
+      if (this.#count === KNOWN_MAX) {
+        this.#places = new NumberTable();
+        this.#count = 0;
+      }
+      place = this.#count++;
+      if (place / DIGESTS_A_PAGE >= this.#digests.length) this.#digests.push(Buffer.alloc(DIGESTS_A_PAGE * DIGEST_BYTES));
+      this.#page(place).write(sha256Hex(text), (place % DIGESTS_A_PAGE) * DIGEST_BYTES, 'hex');
+      this.#places.add(key, place);
+    }
+    const at = (place % DIGESTS_A_PAGE) * DIGEST_BYTES;
+    return this.#page(place).toString('hex', at, at + DIGEST_BYTES);
+  }
+
+  #page(place: number): Buffer {
+    return this.#digests[Math.floor(place / DIGESTS_A_PAGE)] as Buffer;
+  }
+}
+
+const DIGEST_BYTES = 32;
+const DIGESTS_A_PAGE = 1024;
+
+/**
+ * Names already worked out in this process: a batch asks for each name twice (its plan, then its
+ * request), and each SHA-256 in JavaScript has its cost. Bounded, for a long-lived library user.
+ */
+const known = { fileHashes: new FileHashes() };
+const KNOWN_MAX = 20_000;
+
+/** The entry's file name: a hash of the four that name its question. */
+export function fileName(identity: Identity): string {
+  const tuple = JSON.stringify([FORMAT, identity.baseUrl, identity.endpoint, identity.query, identity.key]);
+  return `${known.fileHashes.hex(tuple)}${ENTRY_EXTENSION}`;
+}
+
+/** The entry's text: its facts' line, then the body. */
+export function entryText(identity: Identity, answer: StoredAnswer): string {
+  const facts: EntryFacts = {
+    v: FORMAT,
+    ...identity,
+    status: answer.status,
+    ...(answer.contentType === undefined ? {} : { contentType: answer.contentType }),
+    storedAt: answer.storedAt,
+    ...(answer.freshUntil === undefined ? {} : { freshUntil: answer.freshUntil }),
+    checksum: checksum(answer.bodyText),
+  };
+  return `${JSON.stringify(facts)}\n${answer.bodyText}`;
+}
+
+/** An entry read back: its facts and its body. */
+export type Entry = { facts: EntryFacts; bodyText: string };
+
+/** The stored time on an entry's first line, if it has one. */
+export function storedAtOf(text: string): number | undefined {
+  const newline = text.indexOf('\n');
+  try {
+    const facts = parseJson(newline < 0 ? text : text.slice(0, newline)) as Partial<EntryFacts>;
+    return Number.isFinite(facts.storedAt) ? facts.storedAt : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The entry in text, if it is whole, of this format, and for exactly this question. */
+export function parseEntry(text: string, identity: Identity): Entry | undefined {
+  const newline = text.indexOf('\n');
+  if (newline < 0) return undefined;
+  let facts: unknown;
+  try {
+    facts = parseJson(text.slice(0, newline));
+  } catch {
+    return undefined;
+  }
+  if (!isFacts(facts) || facts.v !== FORMAT) return undefined;
+  if (facts.baseUrl !== identity.baseUrl || facts.endpoint !== identity.endpoint || facts.query !== identity.query || facts.key !== identity.key)
+    return undefined;
+  const bodyText = text.slice(newline + 1);
+  return checksum(bodyText) === facts.checksum ? { facts, bodyText } : undefined;
+}
+
+function isFacts(value: unknown): value is EntryFacts {
+  if (typeof value !== 'object' || value === null) return false;
+  const facts = value as Record<string, unknown>;
+  const strings = ['baseUrl', 'endpoint', 'query', 'key', 'checksum'].every((field) => typeof facts[field] === 'string');
+  const numbers = ['v', 'status', 'storedAt'].every((field) => Number.isFinite(facts[field]));
+  const optional =
+    (facts.freshUntil === undefined || Number.isFinite(facts.freshUntil)) && (facts.contentType === undefined || typeof facts.contentType === 'string');
+  return strings && numbers && optional;
+}
