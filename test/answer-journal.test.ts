@@ -39,6 +39,18 @@ const bodyOf = (query: string, cache = openAnswerCache(dir)) => cache.get(questi
 const entryFiles = () => (existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.answer')) : []);
 const shards = () => (existsSync(join(dir, JOURNAL_DIR)) ? readdirSync(join(dir, JOURNAL_DIR)).filter((name) => name.endsWith('.log')) : []);
 
+/**
+ * What a fold killed after its link and rename leaves: the shard at shardPath linked aside in
+ * journal/folding/, and in its place a new shard holding `text` (empty: nothing appended since).
+ */
+function leaveKilledFold(shardPath: string, text = ''): void {
+  const shard = shardPath.slice(shardPath.lastIndexOf('/') + 1, shardPath.lastIndexOf('/') + 3);
+  mkdirSync(join(dir, JOURNAL_DIR, 'folding'), { mode: 0o700 });
+  linkSync(shardPath, join(dir, JOURNAL_DIR, 'folding', `${shard}.fold.0a1b2c3d.log`));
+  rmSync(shardPath);
+  writeFileSync(shardPath, text, { mode: 0o600 });
+}
+
 describe('a batch of answers', () => {
   it('goes to a few shard files, one write a shard a turn, and every answer is found again', async () => {
     const cache = openAnswerCache(dir);
@@ -149,10 +161,7 @@ describe('the newest answer wins', () => {
     expect(await cache.put(question('Acme'), answer({ v: 2 }, Date.now(), { 'cache-control': 'no-store' }))).toMatchObject({ stored: false });
     // A fold killed after its link and rename: the old shard (the forgetting in it) aside; in place, the
     // answer and a line a writer killed mid-write left unfinished.
-    mkdirSync(join(dir, JOURNAL_DIR, 'folding'), { mode: 0o700 });
-    linkSync(shardPath, join(dir, JOURNAL_DIR, 'folding', `${shard!.slice(0, 2)}.fold.0a1b2c3d.log`));
-    rmSync(shardPath);
-    writeFileSync(shardPath, `${before}${shard!.slice(0, 2)}${'e'.repeat(62)} "torn`, { mode: 0o600 });
+    leaveKilledFold(shardPath, `${before}${shard!.slice(0, 2)}${'e'.repeat(62)} "torn`);
     expect(bodyOf('Acme')).toBeUndefined();
     await foldJournal(dir); // merges the aside back first
     expect(existsSync(join(dir, JOURNAL_DIR, 'folding'))).toBe(false);
@@ -195,10 +204,7 @@ describe('folding', () => {
     const [shard] = shards();
     const shardPath = join(dir, JOURNAL_DIR, shard!);
     // What a fold killed after its link and rename leaves: the old shard aside, an empty one in place.
-    mkdirSync(join(dir, JOURNAL_DIR, 'folding'), { mode: 0o700 });
-    linkSync(shardPath, join(dir, JOURNAL_DIR, 'folding', `${shard!.slice(0, 2)}.fold.0a1b2c3d.log`));
-    rmSync(shardPath);
-    writeFileSync(shardPath, '', { mode: 0o600 });
+    leaveKilledFold(shardPath);
     expect(bodyOf('Acme')).toBe('{"v":1}'); // read from the aside meanwhile
     // The next fold of the shard merges the aside back first, and lets it go (a new process's first write does too).
     await foldJournal(dir);
@@ -303,10 +309,7 @@ describe('clear and stats', () => {
     const [shard] = shards();
     const shardPath = join(dir, JOURNAL_DIR, shard!);
     // What a fold killed after its link and rename leaves: the old shard aside, an empty one in place.
-    mkdirSync(join(dir, JOURNAL_DIR, 'folding'), { mode: 0o700 });
-    linkSync(shardPath, join(dir, JOURNAL_DIR, 'folding', `${shard!.slice(0, 2)}.fold.0a1b2c3d.log`));
-    rmSync(shardPath);
-    writeFileSync(shardPath, '', { mode: 0o600 });
+    leaveKilledFold(shardPath);
     expect(cache.stats().entries).toBe(1);
     expect(cache.clear()).toBe(1);
     expect(bodyOf('Acme')).toBeUndefined();

@@ -19,6 +19,16 @@ import { type BundledWorker, bundleWorker } from './helpers/bundle.js';
 const tempDir = useTempDirs();
 const ids = (points: readonly HistoryPoint[]) => points.map((p) => p.id);
 
+/** A history holding these points (closed), and where Blue Bottle's series and its shard are. */
+async function blueBottleWith(points: HistoryPoint[]) {
+  const dir = join(tempDir(), 'history');
+  const history = openLocalHistory(dir);
+  await history.append(points);
+  history.close();
+  const series = seriesOf(BASE, 'blue bottle');
+  return { dir, history, series, shard: shardPath(dir, series) };
+}
+
 describe('a history folder of an earlier rep (series files, no journal)', () => {
   it('reads the same, and takes new points beside the old', async () => {
     const dir = join(tempDir(), 'history');
@@ -76,12 +86,7 @@ describe('the journal and the series files together', () => {
   });
 
   it('a fold’s readers see every point at each step, lines appended to the old shard meanwhile included', async () => {
-    const dir = join(tempDir(), 'history');
-    const history = openLocalHistory(dir);
-    await history.append([point('a1', 'Blue Bottle', T0, 80), point('a2', 'Blue Bottle', T0 + DAY, 81)]);
-    history.close();
-    const series = seriesOf(BASE, 'blue bottle');
-    const shard = shardPath(dir, series);
+    const { dir, series, shard } = await blueBottleWith([point('a1', 'Blue Bottle', T0, 80), point('a2', 'Blue Bottle', T0 + DAY, 81)]);
     const late = point('a3', 'Blue Bottle', T0 + 2 * DAY, 82);
     const seen: Record<string, string[]> = {};
     // What a reader gets, without waiting: the journal's lines of the series, then its series file.
@@ -104,13 +109,8 @@ describe('the journal and the series files together', () => {
 
 describe('a reader kept for a run', () => {
   it('reads a shard anew when another file is there under the same inode (written again in place), past what it read', async () => {
-    const dir = join(tempDir(), 'history');
-    const history = openLocalHistory(dir);
-    await history.append([point('a1', 'Blue Bottle', T0, 80)]);
-    history.close();
+    const { history, series, shard } = await blueBottleWith([point('a1', 'Blue Bottle', T0, 80)]);
     expect(ids(await history.range({ key: 'blue bottle' }))).toEqual(['a1']);
-    const series = seriesOf(BASE, 'blue bottle');
-    const shard = shardPath(dir, series);
     const inode = statSync(shard).ino;
     // The shard put back in place (a copy over it: the same inode, truncated, written again), a point
     // first whose line is longer than what the reader read: the same inode number a fold's new file may
@@ -124,12 +124,7 @@ describe('a reader kept for a run', () => {
 
 describe('rep history import of a history folder', () => {
   it('reads a point in both a shard and its series file once, and one only a killed fold’s aside holds', async () => {
-    const dir = join(tempDir(), 'history');
-    const history = openLocalHistory(dir);
-    await history.append([point('a1', 'Blue Bottle', T0, 80)]);
-    history.close();
-    const series = seriesOf(BASE, 'blue bottle');
-    const shard = shardPath(dir, series);
+    const { dir, series, shard } = await blueBottleWith([point('a1', 'Blue Bottle', T0, 80)]);
     const late = point('a2', 'Blue Bottle', T0 + DAY, 81);
     // A fold killed after its rename: a1 in the series file, a2 (appended after the fold read the shard) only in the aside.
     expect(() =>
@@ -168,12 +163,7 @@ describe('a series file’s prune', () => {
 
 describe('a fold or prune that reads a write half made', () => {
   it('keeps its first part in the new shard, where the rest copied after it ends it: the point is read', async () => {
-    const dir = join(tempDir(), 'history');
-    const history = openLocalHistory(dir);
-    await history.append([point('a1', 'Blue Bottle', T0, 80)]);
-    history.close();
-    const series = seriesOf(BASE, 'blue bottle');
-    const shard = shardPath(dir, series);
+    const { dir, series, shard } = await blueBottleWith([point('a1', 'Blue Bottle', T0, 80)]);
     const line = journalLine(series, point('a2', 'Blue Bottle', T0 + DAY, 81));
     // Another process's write, as a read may see it: its first part now, the rest after the fold read the shard.
     appendToLog(shard, Buffer.from(line.slice(0, 40)));
