@@ -51,6 +51,9 @@ describe('the request count', () => {
     }
     expect(server.count('/api/pulse')).toBe(2 * parallel);
     expect(await requestsLastHour(server.baseUrl.href)).toBe(2 * parallel);
+    // Each fresh pulse is a point of the market's history, appended to its journal by 20 processes at once: none lost.
+    const market = await rep(['history', '--market', '--format', 'json'], server.baseUrl.href);
+    expect([market.code, (JSON.parse(market.stdout) as unknown[]).length]).toEqual([0, 2 * parallel]);
     const entries = stateEntries();
     // One log for the key and base URL, whatever the number of processes (the rest is the market's history).
     expect(entries.filter((entry) => !entry.dir && entry.path.includes('/requests/')).map((entry) => entry.path.replace(/.*\//, ''))).toEqual([
