@@ -128,6 +128,9 @@ describe('auditView', () => {
     const view = auditView({ company: { score: 1 }, current: { score: 2 } });
     expect(view).toMatchObject({ score: 1, alsoFound: { score: ['current.score'] } });
     expect(fieldPaths({ endpoint: 'audit', view })).toEqual(['score read from company.score', 'score also found at current.score']);
+    // Found in three records: the others named in one line, in the body's order.
+    const three = auditView({ company: { score: 1 }, current: { score: 2 }, latest: { score: 3 } });
+    expect(fieldPaths({ endpoint: 'audit', view: three }).at(-1)).toBe('score also found at current.score, latest.score');
   });
 
   it('reads the scale inside the score record, beside it, or from a star rating', () => {
