@@ -13,6 +13,7 @@ import {
   openLogWriter,
   readAsides,
   readLog,
+  linesMissing,
   recoverRewrites,
   rewriteLog,
   type RewriteOptions,
@@ -48,14 +49,7 @@ const options = (extra: Partial<RewriteOptions> = {}): RewriteOptions => ({
       .filter((row) => row.includes('"keep":true'))
       .map((row) => `${row}\n`)
       .join(''),
-  recover: (old, now) => {
-    const have = new Set(now.split('\n'));
-    return old
-      .split('\n')
-      .filter((row) => row && !have.has(row))
-      .map((row) => `${row}\n`)
-      .join('');
-  },
+  recover: linesMissing,
   ...extra,
 });
 
@@ -231,5 +225,13 @@ describe('recoverRewrites', () => {
     recoverRewrites(aside, (stem) => (stem === 'a1' ? log : undefined), options());
     expect(ids(readLog(log, MAX))).toEqual(['q']);
     expect(readdirSync(aside)).toEqual(['zz.7.abcd.jsonl']);
+  });
+
+  it('gives lines back after a line end when the log ends in a line a killed writer left unfinished', () => {
+    mkdirSync(aside, { mode: 0o700 });
+    writeFileSync(log, `${line('a')}{"id":"tor`, { mode: 0o600 });
+    writeFileSync(join(aside, 'a1.7.abcd.jsonl'), line('q'), { mode: 0o600 });
+    recoverRewrites(aside, (stem) => (stem === 'a1' ? log : undefined), options());
+    expect(readLog(log, MAX).split('\n')).toEqual([line('a').trimEnd(), '{"id":"tor', line('q').trimEnd(), '']);
   });
 });

@@ -231,7 +231,7 @@ describe('a run’s log, open and closed', () => {
 describe('a rewrite killed or under way (its old file linked aside in requests/pruning/)', () => {
   /** A rewrite of the log at path, as the ledger's own, killed once it renamed the folded log into place; `meanwhile` appends to the old file first. */
   async function killedRewrite(path: string, meanwhile: () => void): Promise<void> {
-    const { rewriteLog } = await import('../src/state/append-log.js');
+    const { linesMissing, rewriteLog } = await import('../src/state/append-log.js');
     const { LedgerLines } = await import('../src/state/ledger-lines.js');
     const killed = () =>
       rewriteLog(path, {
@@ -239,7 +239,7 @@ describe('a rewrite killed or under way (its old file linked aside in requests/p
         tag: String(NOW),
         maxBytes: 1 << 20,
         rewrite: (text) => LedgerLines.compact(text, NOW),
-        recover: (aside, log) => LedgerLines.missing(aside, log),
+        recover: linesMissing,
         step: (at) => {
           if (at === 'linked') meanwhile();
           if (at === 'renamed') throw new Error('killed');
@@ -250,7 +250,7 @@ describe('a rewrite killed or under way (its old file linked aside in requests/p
 
   it('keeps a line another run was writing when the rewrite read the log: its first part stays for the rest to end', async () => {
     const { openRequestLog, readRequestCount, REWRITE_AT_BYTES } = await ledger();
-    const { rewriteLog } = await import('../src/state/append-log.js');
+    const { linesMissing, rewriteLog } = await import('../src/state/append-log.js');
     const { LedgerLines } = await import('../src/state/ledger-lines.js');
     const log = openRequestLog(stateDir, ID, () => NOW, BASE);
     for (let i = 0; i < Math.ceil(REWRITE_AT_BYTES / 80); i++) log.record(NOW);
@@ -266,7 +266,7 @@ describe('a rewrite killed or under way (its old file linked aside in requests/p
       tag: String(NOW),
       maxBytes: 1 << 20,
       rewrite: (text) => LedgerLines.compact(text, NOW),
-      recover: (aside, current) => LedgerLines.missing(aside, current),
+      recover: linesMissing,
       step: (at) => {
         if (at === 'linked') writeFileSync(path, line.slice(20), { flag: 'a' });
       },

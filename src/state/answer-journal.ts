@@ -12,7 +12,7 @@
 import { closeSync, lstatSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFrom } from '../local-file.js';
-import { openLogForReading, recoverRewrites, rewriteLog } from './append-log.js';
+import { linesMissing, openLogForReading, recoverRewrites, rewriteLog } from './append-log.js';
 import {
   checkJournalDir,
   ensureJournalDir,
@@ -266,20 +266,6 @@ class AnswerJournal {
       }
     }
   }
-}
-
-/**
- * The lines of a killed fold's old shard that the shard lacks now: appended back (a record there twice
- * is read once), after a line end when the shard's last line is unfinished (else the first would be glued to it).
- */
-function linesMissing(aside: string, log: string): string {
-  const have = new Set(log.split('\n'));
-  const back = aside
-    .split('\n')
-    .filter((line) => line !== '' && !have.has(line))
-    .map((line) => `${line}\n`)
-    .join('');
-  return back !== '' && log !== '' && !log.endsWith('\n') ? `\n${back}` : back;
 }
 
 const journals = new Map<string, AnswerJournal>();

@@ -237,14 +237,24 @@ export function readAsides(asideDir: string, path: string, maxBytes: number): st
     });
 }
 
+/** The lines of a killed rewrite's old file (`aside`) that the log lacks, for a `recover` that keeps every line: one there already would only be read twice. */
+export function linesMissing(aside: string, log: string): string {
+  const have = new Set(log.split('\n'));
+  let out = '';
+  for (const line of aside.split('\n')) if (line && !have.has(line)) out += `${line}\n`;
+  return out;
+}
+
 /** Merges each aside of one log back into it, then removes it; the caller holds the log's lock. Throws when one cannot be. */
 function recoverStem(asideDir: string, stem: string, path: string, options: Pick<RewriteOptions, 'maxBytes' | 'recover'>): void {
   for (const name of listDir(asideDir)) {
     const match = ASIDE_NAME.exec(name);
     if (match?.[1] !== stem) continue;
     const aside = join(asideDir, name);
-    const back = options.recover(readLog(aside, options.maxBytes), readLog(path, options.maxBytes), match[2]!);
-    if (back.length > 0) appendToLog(path, Buffer.from(back));
+    const log = readLog(path, options.maxBytes);
+    const back = options.recover(readLog(aside, options.maxBytes), log, match[2]!);
+    // After a line end: a last line a killed writer left unfinished would take the first line given back with it.
+    if (back.length > 0) appendToLog(path, Buffer.from(log === '' || log.endsWith('\n') ? back : `\n${back}`));
     unlinkSync(aside);
   }
 }

@@ -113,14 +113,6 @@ export class LedgerLines {
     return out.length < text.length ? out : undefined;
   }
 
-  /** The lines of a killed rewrite's old file (`aside`) that the log lacks: a line there already would only be read twice. */
-  static missing(aside: string, log: string): string {
-    const have = new Set(log.split('\n'));
-    let out = '';
-    for (const line of aside.split('\n')) if (line && !have.has(line)) out += `${line}\n`;
-    return out;
-  }
-
   private addLine(line: string): void {
     const fast = REQUEST_LINE.exec(line);
     if (fast) {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { folderForeignness } from '../local-file.js';
 // The window the log counts over is the service's rate-limit window.
 import { HOUR_MS } from '../time.js';
-import { openLogWriter, readAsides, readLog, recoverRewrites, rewriteLog, type LogWriter } from './append-log.js';
+import { linesMissing, openLogWriter, readAsides, readLog, recoverRewrites, rewriteLog, type LogWriter } from './append-log.js';
 import { cleanSnapshot, LedgerLines, type LedgerEntry, type RateLimitSnapshot } from './ledger-lines.js';
 import { readLegacyRecords, removeLegacyLeftovers } from './ledger-legacy.js';
 import { removeStaleFiles } from './files.js';
@@ -242,7 +242,7 @@ function readScope(stateDir: string, id: string, base: string | undefined, nowMs
   // Stryker disable next-line MethodExpression: only speed: a log that is not there reads as empty
   const logs = mine ? names.filter(mine) : [logName(id, base), logName(id, undefined)].filter((name) => names.includes(name));
   const asideDir = join(dir, ASIDE_DIR);
-  if (names.includes(ASIDE_DIR)) recoverRewrites(asideDir, logOf(dir), { maxBytes: MAX_LOG_BYTES, recover: (aside, log) => LedgerLines.missing(aside, log) });
+  if (names.includes(ASIDE_DIR)) recoverRewrites(asideDir, logOf(dir), { maxBytes: MAX_LOG_BYTES, recover: linesMissing });
   for (const name of logs) {
     lines.add(readLog(join(dir, name), MAX_LOG_BYTES));
     // A rewrite under way: its old file holds the lines appended since it read, until it copies them.
@@ -270,7 +270,7 @@ function rewrite(dir: string, path: string, nowMs: number): number {
       tag: String(nowMs),
       maxBytes: MAX_LOG_BYTES,
       rewrite: (text) => LedgerLines.compact(text, nowMs),
-      recover: (aside, log) => LedgerLines.missing(aside, log),
+      recover: linesMissing,
     });
     removeStaleFiles(dir); // what a rewrite killed before its rename left
     return lstatSync(path).size;
