@@ -128,6 +128,41 @@ export function openLogForReading(path: string): LogToRead | undefined {
   }
 }
 
+/** Where a reader of a log that others append to stands: which file, how far it has read whole lines, and the first bytes of the last of them. */
+export interface LogPlace {
+  id: string;
+  read: number;
+  mark?: { at: number; bytes: Buffer };
+}
+
+/** The first bytes of the last line read (a key, a series, an id), read again before the next tail. */
+const MARK_BYTES = 160;
+
+/**
+ * The whole lines appended to the open log since `place` (updated), from the byte where they start;
+ * all of it anew (`fresh`) when it is another file than the place's: another inode, a shorter one, or
+ * other bytes where the last line read began (an inode number given again, a file written again in
+ * place). A last line without its line end is being written: it is read next time. `tailBytes` is how
+ * much was read.
+ */
+export function readNewLines(log: LogToRead, place: LogPlace): { bytes: Buffer; from: number; fresh: boolean; tailBytes: number } {
+  const { fd, id, size } = log;
+  const mark = place.mark;
+  const same = place.id === id && size >= place.read && (!mark || readFrom(fd, mark.at, mark.at + mark.bytes.length).equals(mark.bytes));
+  if (!same) Object.assign(place, { id, read: 0, mark: undefined });
+  const from = place.read;
+  if (size === from) return { bytes: Buffer.alloc(0), from, fresh: !same, tailBytes: 0 };
+  const tail = readFrom(fd, from, size);
+  const whole = tail.lastIndexOf(NEWLINE) + 1;
+  if (whole > 0) {
+    // Searched back from before the last line end, never from a negative offset (that counts from the end).
+    const last = whole >= 2 ? tail.lastIndexOf(NEWLINE, whole - 2) + 1 : 0;
+    place.mark = { at: from + last, bytes: Buffer.from(tail.subarray(last, Math.min(whole, last + MARK_BYTES))) };
+  }
+  place.read += whole;
+  return { bytes: tail.subarray(0, whole), from, fresh: !same, tailBytes: tail.length };
+}
+
 /** Appends text at the end of the log (created 0600), again if a rewrite replaced the file meanwhile; the size after. Throws when it cannot. */
 export function appendToLog(path: string, text: Buffer): number {
   const writer = openLogWriter(path);

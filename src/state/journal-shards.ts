@@ -10,7 +10,7 @@
 import { closeSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, fileId, foreignness, LocalFileError, readFrom } from '../local-file.js';
-import { type LogWriter, openLogForReading, openLogWriter, readAsides } from './append-log.js';
+import { type LogPlace, type LogWriter, openLogForReading, openLogWriter, readAsides, readNewLines } from './append-log.js';
 
 /** Shards of a journal: few enough to keep open for a run, enough that a fold moves a small part of it. */
 export const SHARDS = 64;
@@ -86,22 +86,12 @@ export interface ShardReader {
   forget(): void;
 }
 
-/** What a reader knows of one shard: which file, how much of it it has scanned, and where each key's lines are. */
+/** What a reader knows of one shard: where it stands in it (append-log.ts's LogPlace), and where each key's lines are. */
 interface ShardSeen {
-  id: string;
-  scanned: number;
+  place: LogPlace;
   /** Key → [start, end) byte offsets of its lines, in pairs. */
   spans: Map<string, number[]>;
-  /** Where the last line scanned starts, and its first bytes (its key, and a history point's id): see MARK_BYTES. */
-  mark?: { at: number; bytes: Buffer };
 }
-
-/**
- * The first bytes of the last line scanned, read again before a shard's tail: a file of the same inode
- * that has other bytes there is another file (an inode number a removed shard had, given to a new one;
- * a shard truncated and written again in place), read from its start.
- */
-const MARK_BYTES = 96;
 
 /** Reads of a shard before a reader takes what it has, when appends keep coming between its read and its check. */
 const READ_ATTEMPTS = 4;
@@ -115,11 +105,10 @@ const NEWLINE = 0x0a;
  */
 export function openShardReader(journal: JournalShards, lines: ShardLines, onRead?: (path: string, bytes: number) => void): ShardReader {
   const shards = new Map<string, ShardSeen>();
-  /** Notes where each key's whole lines are in bytes (read from `offset`); where the last whole line ends (and, in `last`, where it starts). */
-  const scan = (bytes: Buffer, offset: number, spans: Map<string, number[]>, last?: { start: number }): number => {
+  /** Notes where each key's whole lines are in bytes (read from `offset`). */
+  const scan = (bytes: Buffer, offset: number, spans: Map<string, number[]>): void => {
     let start = 0;
     for (let end = bytes.indexOf(NEWLINE); end !== -1; start = end + 1, end = bytes.indexOf(NEWLINE, start)) {
-      if (last) last.start = start;
       const at = lines.keyAt(bytes, start, end);
       if (at === -1) continue;
       const key = bytes.toString('latin1', at, at + lines.keyLength);
@@ -127,7 +116,6 @@ export function openShardReader(journal: JournalShards, lines: ShardLines, onRea
       if (list) list.push(offset + at, offset + end + 1);
       else spans.set(key, [offset + at, offset + end + 1]);
     }
-    return start;
   };
   /** The keys' lines in the shard at path as it is now, and which file that was at what size (id '' for none). */
   const readShard = (path: string, keys: readonly string[]): { texts: string[]; id: string; size: number } => {
@@ -139,18 +127,12 @@ export function openShardReader(journal: JournalShards, lines: ShardLines, onRea
     const { fd, id, size } = shard;
     try {
       let seen = shards.get(path);
-      const marked = (mark: NonNullable<ShardSeen['mark']>) => readFrom(fd, mark.at, mark.at + mark.bytes.length).equals(mark.bytes);
-      if (!seen || seen.id !== id || size < seen.scanned || (seen.mark && !marked(seen.mark))) shards.set(path, (seen = { id, scanned: 0, spans: new Map() }));
+      if (!seen) shards.set(path, (seen = { place: { id, read: 0 }, spans: new Map() }));
       if (size > journal.maxBytes) throw new LocalFileError(`${path} is larger than ${journal.maxBytes} bytes`, 'EFBIG');
-      if (size > seen.scanned) {
-        const bytes = readFrom(fd, seen.scanned, size);
-        onRead?.(path, bytes.length);
-        const last = { start: -1 };
-        const whole = scan(bytes, seen.scanned, seen.spans, last);
-        if (last.start !== -1)
-          seen.mark = { at: seen.scanned + last.start, bytes: Buffer.from(bytes.subarray(last.start, Math.min(whole, last.start + MARK_BYTES))) };
-        seen.scanned += whole;
-      }
+      const added = readNewLines(shard, seen.place);
+      if (added.fresh) seen.spans = new Map();
+      if (added.tailBytes > 0) onRead?.(path, added.tailBytes);
+      scan(added.bytes, added.from, seen.spans);
       const texts = keys.map((key) => {
         const spans = seen.spans.get(key);
         if (!spans) return '';

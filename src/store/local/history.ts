@@ -9,9 +9,9 @@
 // series-files.ts's; the shards' and their fold, journal.ts's.
 import { closeSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, fileId, LocalFileError, readFrom } from '../../local-file.js';
+import { ensurePrivateDir, fileId, LocalFileError } from '../../local-file.js';
 import { removeStaleFiles } from '../../state/files.js';
-import { openLogForReading, openLogWriter, type LogWriter } from '../../state/append-log.js';
+import { type LogPlace, openLogForReading, openLogWriter, readNewLines, type LogWriter } from '../../state/append-log.js';
 import { openShardWriters } from '../../state/journal-shards.js';
 import { DigestSet } from '../../state/digest-set.js';
 import { compareNames, nameKey, pointKeys } from '../policy.js';
@@ -53,8 +53,6 @@ import {
   shardPath,
 } from './journal.js';
 
-/** The first bytes of the index's last line read: the same inode with others there is another file, read anew. */
-const INDEX_MARK_BYTES = 160;
 /** Series names kept for a run before the list starts over (a batch asks for each of its names once or twice). */
 const SERIES_NAMES_MAX = 4096;
 
@@ -158,22 +156,13 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
     }
     const { fd, id, size } = index;
     try {
-      // The same inode with other bytes where the last line read started is another file (one written again in place).
-      const mark = parsedIndex?.mark;
-      const marked = !mark || readFrom(fd, mark.at, mark.at + mark.bytes.length).equals(mark.bytes);
-      if (parsedIndex?.id === id && parsedIndex.read === size && marked) return parsedIndex;
-      if (parsedIndex?.id !== id || size < parsedIndex.read || !marked) parsedIndex = { ...emptyIndex(), id };
+      parsedIndex ??= emptyIndex(id);
       if (size > MAX_INDEX_BYTES) throw new LocalFileError(`${path} is larger than ${MAX_INDEX_BYTES} bytes`, 'EFBIG');
-      const tail = readFrom(fd, parsedIndex.read);
-      onRead?.(path, tail.length);
-      // Whole lines only: a line being written is read with the next call's tail.
-      const whole = tail.lastIndexOf(10) + 1;
-      for (const entry of parseIndex(tail.toString('utf8', 0, whole))) addEntry(parsedIndex, entry);
-      if (whole > 0) {
-        const last = tail.lastIndexOf(10, whole - 2) + 1;
-        parsedIndex.mark = { at: parsedIndex.read + last, bytes: Buffer.from(tail.subarray(last, Math.min(whole, last + INDEX_MARK_BYTES))) };
-      }
-      parsedIndex.read += whole;
+      // Only the lines added since the last read (all of them when the index is another file now).
+      const added = readNewLines(index, parsedIndex.place);
+      if (added.fresh) parsedIndex = { ...emptyIndex(id), place: parsedIndex.place };
+      if (added.tailBytes > 0) onRead?.(path, added.tailBytes);
+      for (const entry of parseIndex(added.bytes.toString('utf8'))) addEntry(parsedIndex, entry);
       return parsedIndex;
     } finally {
       closeSync(fd);
@@ -404,17 +393,15 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
 
 /** The index as read so far: its file, how far, its entries, the series they name, and the series of each `base\nkey`. */
 interface IndexSeen {
-  id: string;
-  read: number;
-  /** Where the last line read starts and its first bytes (its base URL and series), read again before a tail. */
-  mark?: { at: number; bytes: Buffer };
+  /** Where the reader stands in the file (append-log.ts's readNewLines). */
+  place: LogPlace;
   entries: IndexEntry[];
   series: Set<string>;
   byKey: Map<string, Set<string>>;
 }
 
-function emptyIndex(): IndexSeen {
-  return { id: '', read: 0, entries: [], series: new Set(), byKey: new Map() };
+function emptyIndex(id = ''): IndexSeen {
+  return { place: { id, read: 0 }, entries: [], series: new Set(), byKey: new Map() };
 }
 
 function addEntry(index: IndexSeen, entry: IndexEntry): void {
