@@ -145,7 +145,7 @@ describe('openNames', () => {
   it('streams names from arguments then stdin: trimmed, blanks and comments skipped', async () => {
     const stdin = Readable.from(['\uFEFFone\r\n', '  # note\n\n two \n', 'three']);
     const names: string[] = [];
-    for await (const name of await openNames({ args: ['zero', '-'], stdin, stdinIsTTY: false })) names.push(name);
+    for await (const chunk of await openNames({ args: ['zero', '-'], stdin, stdinIsTTY: false })) names.push(...chunk);
     expect(names).toEqual(['zero', 'one', 'two', 'three']);
   });
 });
