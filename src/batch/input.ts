@@ -1,5 +1,5 @@
 // Where a batch's names come from: arguments, `--file PATH`, or `-` (stdin), one name a line. Lines are
-// read as a stream, so a file of 100,000 names is never held in memory at once.
+// read as a stream and handed on a block at a time, so a file of 100,000 names is never held in memory at once.
 import type { Readable, Transform } from 'node:stream';
 import { UsageError } from '../errors.js';
 
@@ -48,8 +48,11 @@ export async function openNames(input: BatchInput): Promise<NameChunks> {
     for (const item of wanted) {
       if (item === STDIN) sources.push({ kind: 'lines', label: 'stdin', stream: input.stdin });
       else if (typeof item !== 'string') sources.push({ kind: 'lines', label: item.path, stream: await openFile(item.path) });
-      else if (sources.at(-1)?.kind === 'names') (sources.at(-1) as { names: string[] }).names.push(argumentName(item));
-      else sources.push({ kind: 'names', names: [argumentName(item)] });
+      else {
+        const last = sources.at(-1);
+        if (last?.kind === 'names') last.names.push(argumentName(item));
+        else sources.push({ kind: 'names', names: [argumentName(item)] });
+      }
     }
   } catch (error) {
     for (const source of sources) if (source.kind === 'lines' && source.stream !== input.stdin) source.stream.destroy();
