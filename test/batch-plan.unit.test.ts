@@ -37,7 +37,8 @@ describe('planBatch', () => {
   afterEach(() => home?.cleanup());
 
   /** The plan of `input` (reading `ahead` names ahead) on a new home whose answer cache holds `Cached`. */
-  async function plan(input: string[], ahead: number): Promise<PlannedNames> {
+  /** `chunks` of names as openNames gives them; by default a name a chunk. */
+  async function plan(input: string[], ahead: number, chunks: string[][] = input.map((name) => [name])): Promise<PlannedNames> {
     home = makeTempHome();
     const base = 'http://127.0.0.1:9/api';
     const env = { ...home.env, REP_BASE_URL: base, REP_API_KEY: 'rk_test_plan_unit_0001' };
@@ -47,12 +48,13 @@ describe('planBatch', () => {
     expect(await deps.store().answers.put(key, { status: 200, bodyText: body, contentType: 'application/json', storedAt: Date.now() })).toEqual({
       stored: true,
     });
-    return planBatch(deps, Readable.from(input), ahead);
+    return planBatch(deps, Readable.from(chunks), ahead);
   }
 
-  async function told(planned: PlannedNames): Promise<Array<[string, boolean]>> {
+  /** Each name given, in order, with what `ask` tells of its place. */
+  async function told(planned: PlannedNames, ask: (place: number) => boolean = planned.missed): Promise<Array<[string, boolean]>> {
     const said: Array<[string, boolean]> = [];
-    for await (const name of planned) said.push([name, planned.missed?.(name) === true]);
+    for await (const chunk of planned) for (const name of chunk) said.push([name, ask(said.length)]);
     return said;
   }
 
@@ -75,22 +77,29 @@ describe('planBatch', () => {
 
   it('tells, of each name as it is given, whether the input has it more than once', async () => {
     const planned = await plan(['Acme', 'Zeta', 'Acme', 'Omega', 'Zeta', 'Acme'], 100);
-    const said: Array<[string, boolean]> = [];
-    for await (const name of planned) said.push([name, planned.repeats?.(name) === true]);
-    expect(said.map(([, again]) => again)).toEqual([true, true, true, false, true, true]);
+    expect((await told(planned, planned.repeats)).map(([, again]) => again)).toEqual([true, true, true, false, true, true]);
   });
 
   it('past the read-ahead, every name may come again', async () => {
     const planned = await plan(['Acme', 'Zeta', 'Omega'], 2);
-    const said: boolean[] = [];
-    for await (const name of planned) said.push(planned.repeats?.(name) === true);
-    expect(said).toEqual([true, true, true]);
+    expect((await told(planned, planned.repeats)).map(([, again]) => again)).toEqual([true, true, true]);
   });
 
-  it('answers only of the name given last', async () => {
-    const planned = await plan(['Acme', 'Zeta'], 100);
-    const iterator = planned[Symbol.asyncIterator]();
-    expect((await iterator.next()).value).toBe('Acme');
-    expect([planned.missed?.('Zeta'), planned.missed?.('Acme')]).toEqual([false, true]);
+  it('keeps a chunk whole past the read-ahead: every name is given once, in order, unplanned but its first ones', async () => {
+    const input = ['Acme', 'Cached', 'Zeta', 'Omega', 'Acme'];
+    const planned = await plan(input, 2, [input.slice(0, 1), input.slice(1, 4), input.slice(4)]);
+    expect(planned.total).toBeUndefined();
+    expect(await told(planned)).toEqual([
+      ['Acme', true],
+      ['Cached', false],
+      ['Zeta', true],
+      ['Omega', true],
+      ['Acme', false],
+    ]);
+  });
+
+  it('plans an input that ends within the read-ahead, however it is chunked', async () => {
+    const planned = await plan(['Acme', 'Zeta', 'Omega'], 4, [['Acme', 'Zeta', 'Omega']]);
+    expect([planned.total, (await told(planned)).map(([name]) => name)]).toEqual([3, ['Acme', 'Zeta', 'Omega']]);
   });
 });

@@ -142,10 +142,10 @@ describe('BatchTally and BatchError', () => {
 });
 
 describe('openNames', () => {
-  it('streams names from arguments then stdin: trimmed, blanks and comments skipped', async () => {
+  it('streams names from arguments and stdin in their order: trimmed, blanks and comments skipped', async () => {
     const stdin = Readable.from(['\uFEFFone\r\n', '  # note\n\n two \n', 'three']);
     const names: string[] = [];
-    for await (const name of await openNames({ args: ['zero', '-'], stdin, stdinIsTTY: false })) names.push(name);
-    expect(names).toEqual(['zero', 'one', 'two', 'three']);
+    for await (const chunk of await openNames({ args: ['zero', 'half', '-', 'four'], stdin, stdinIsTTY: false })) names.push(...chunk);
+    expect(names).toEqual(['zero', 'half', 'one', 'two', 'three', 'four']);
   });
 });

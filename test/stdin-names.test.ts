@@ -56,3 +56,22 @@ describe.skipIf(process.platform === 'win32')('rep audit with no name reads pipe
 });
 
 const HINT = 'rep audit "Blue Bottle Coffee"; for a batch, --file PATH or names piped in: … | rep audit';
+
+describe('rep audit - with names typed at a terminal', () => {
+  it('audits each line as it is typed, before the next (in-process): Ctrl-C then ends it with what was written', async () => {
+    const interrupt = new AbortController();
+    const result = await session.rep(['--sandbox', 'audit', '-', '--format', 'ndjson'], {
+      io: { stdinIsTTY: true, stdinPiped: false },
+      input: 'Кофейня Ромашка\n',
+      keepStdinOpen: true, // the next line is never typed: only the first one's record can come
+      signal: interrupt.signal,
+      onStdout: () => interrupt.abort(),
+    });
+    const audited = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { query: string }).query);
+    expect([result.code, audited]).toEqual([130, ['Кофейня Ромашка']]);
+    expect(result.stderr).toContain('reading company names from stdin, one a line (Ctrl-D to end)');
+  });
+});

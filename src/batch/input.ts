@@ -1,9 +1,9 @@
 // Where a batch's names come from: arguments, `--file PATH`, or `-` (stdin), one name a line. Lines are
-// read as a stream, so a file of 100,000 names is never held in memory at once.
+// read as a stream and handed on a block at a time, so a file of 100,000 names is never held in memory at once.
 import type { Readable, Transform } from 'node:stream';
 import { UsageError } from '../errors.js';
 
-// node:fs/promises and node:readline are taken where a batch reads, not imported: `rep audit NAME`
+// node:fs/promises and node:stream are taken where a batch reads, not imported: `rep audit NAME`
 // loads this module only to learn that it is no batch.
 export const STDIN = '-';
 
@@ -20,8 +20,8 @@ export interface BatchInput {
   stop?: AbortSignal;
 }
 
-/** One source of names, opened up front so a missing file fails before any request is sent. */
-type Source = { kind: 'name'; name: string } | { kind: 'lines'; label: string; stream: Readable };
+/** One source of names, opened up front so a missing file fails before any request is sent; arguments in a row are one. */
+type Source = { kind: 'names'; names: string[] } | { kind: 'lines'; label: string; stream: Readable };
 
 /** Whether the command line asks for a batch rather than one audit. */
 export function isBatch(args: readonly string[], file: string | undefined): boolean {
@@ -29,10 +29,16 @@ export function isBatch(args: readonly string[], file: string | undefined): bool
 }
 
 /**
+ * The names in input order, in chunks: the names read at once (a block of a file, a line typed at a
+ * terminal, the arguments), so a batch takes a file's names a block at a time rather than one await a name.
+ */
+export type NameChunks = AsyncIterable<readonly string[]>;
+
+/**
  * Opens every source (a missing file or a stdin named twice is a usage error, found before any
  * request) and returns the names in input order: trimmed, blank lines and `#` comments skipped.
  */
-export async function openNames(input: BatchInput): Promise<AsyncIterable<string>> {
+export async function openNames(input: BatchInput): Promise<NameChunks> {
   const wanted = [...input.args, ...(input.file === undefined ? [] : [input.file === STDIN ? STDIN : { path: input.file }])];
   if (wanted.filter((item) => item === STDIN).length > 1) {
     throw new UsageError('stdin (-) is given more than once', { hint: 'read names from stdin once: rep audit - < names.txt' });
@@ -41,8 +47,12 @@ export async function openNames(input: BatchInput): Promise<AsyncIterable<string
   try {
     for (const item of wanted) {
       if (item === STDIN) sources.push({ kind: 'lines', label: 'stdin', stream: input.stdin });
-      else if (typeof item === 'string') sources.push({ kind: 'name', name: argumentName(item) });
-      else sources.push({ kind: 'lines', label: item.path, stream: await openFile(item.path) });
+      else if (typeof item !== 'string') sources.push({ kind: 'lines', label: item.path, stream: await openFile(item.path) });
+      else {
+        const last = sources.at(-1);
+        if (last?.kind === 'names') last.names.push(argumentName(item));
+        else sources.push({ kind: 'names', names: [argumentName(item)] });
+      }
     }
   } catch (error) {
     for (const source of sources) if (source.kind === 'lines' && source.stream !== input.stdin) source.stream.destroy();
@@ -78,15 +88,15 @@ async function openFile(path: string): Promise<Readable> {
   }
 }
 
-async function* namesOf(sources: Source[], input: BatchInput): AsyncGenerator<string> {
+async function* namesOf(sources: Source[], input: BatchInput): AsyncGenerator<readonly string[]> {
   try {
     for (const source of sources) {
-      if (source.kind === 'name') {
-        yield source.name;
+      if (source.kind === 'names') {
+        yield source.names;
         continue;
       }
       if (source.stream === input.stdin && input.stdinIsTTY) input.onTerminalStdin?.();
-      yield* linesOf(source.stream, source.label, input.stop);
+      yield* chunksOf(source.stream, source.label, input.stop);
     }
   } finally {
     // A batch stopped early (closed stdout) may leave files open that were never read: close them.
@@ -94,26 +104,23 @@ async function* namesOf(sources: Source[], input: BatchInput): AsyncGenerator<st
   }
 }
 
-async function* linesOf(stream: Readable, label: string, stop: AbortSignal | undefined): AsyncGenerator<string> {
-  const text = nameText(label);
-  stream.on('error', (error) => text.destroy(error));
-  stream.pipe(text);
-  // readline's iterator pauses the stream when its buffer fills, so reading keeps pace with the batch.
-  const lines = process.getBuiltinModule('node:readline').createInterface({ input: text, crlfDelay: Infinity });
+async function* chunksOf(stream: Readable, label: string, stop: AbortSignal | undefined): AsyncGenerator<readonly string[]> {
+  const names = nameChunks(label);
+  stream.on('error', (error) => names.destroy(error));
+  // The chunks are read as the batch asks for them: the pipe pauses the stream while they wait.
+  stream.pipe(names);
   const close = () => {
-    // Ends the iteration below, and lets go of stdin so rep can exit.
-    lines.close();
-    stream.unpipe(text);
+    // Ends the iteration below (even mid-wait on a terminal), and lets go of stdin so rep can exit.
+    stream.unpipe(names);
     stream.pause();
+    names.destroy();
   };
   stop?.addEventListener('abort', close, { once: true });
   if (stop?.aborted) close();
   try {
-    for await (const line of lines) {
-      const name = line.trim(); // trim() also drops a byte-order mark
-      if (name && !name.startsWith('#')) yield name;
-    }
+    for await (const chunk of names) yield chunk as string[];
   } catch (error) {
+    if (stop?.aborted && (error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return; // stopped: the names end here
     throw error instanceof UsageError ? error : new UsageError(`cannot read ${label}: ${reason(error)}`);
   } finally {
     stop?.removeEventListener('abort', close);
@@ -125,18 +132,38 @@ async function* linesOf(stream: Readable, label: string, stop: AbortSignal | und
 export const MAX_NAME_LINE_BYTES = 4096;
 
 /**
- * Names' bytes as UTF-8 text, refused rather than misread: a byte that is no UTF-8 (a file saved in a
+ * Names' bytes as chunks of names (each line trimmed, which also drops a byte-order mark; blank lines
+ * and `#` comments skipped), as UTF-8 text refused rather than misread: a byte that is no UTF-8 (a file saved in a
  * legacy code page, UTF-16) would be U+FFFD, a NUL byte is binary data, and a line of more than
- * MAX_NAME_LINE_BYTES is no name (readline would hold it whole, up to a crash).
+ * MAX_NAME_LINE_BYTES is no name (held whole, it could grow up to a crash).
  */
-function nameText(label: string): Transform {
+function nameChunks(label: string): Transform {
   const { Transform } = process.getBuiltinModule('node:stream');
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let line = 1;
   let lineBytes = 0;
+  /** The text of the line not ended yet. */
+  let partial = '';
   const refuse = (message: string, hint: string) => new UsageError(`cannot read ${label}: ${message}`, { hint });
   const notUtf8 = () => refuse('it is not UTF-8 text', 'save it as UTF-8, e.g. iconv -f WINDOWS-1251 -t UTF-8, one company name a line');
-  const text = new Transform({
+  /** The names of the lines `decoded` ends, the text after its last line break kept for the next (or, `last`, a name too). */
+  const namesIn = (decoded: string, last: boolean): string[] => {
+    const lines = (partial + decoded).split(LINE_BREAK);
+    partial = last ? '' : (lines.pop() as string);
+    const names: string[] = [];
+    for (const text of lines) {
+      const name = text.trim();
+      if (name && !name.startsWith('#')) names.push(name);
+    }
+    return names;
+  };
+  const push = (names: string[]) => {
+    if (names.length > 0) chunks.push(names);
+  };
+  // The readable side holds one chunk: the batch asks for the next when it has taken this one's names.
+  const chunks = new Transform({
+    readableObjectMode: true,
+    readableHighWaterMark: 1,
     transform(chunk: Buffer, _encoding, done) {
       let decoded: string;
       try {
@@ -155,19 +182,25 @@ function nameText(label: string): Transform {
           return done(refuse(`line ${line} is longer than ${MAX_NAME_LINE_BYTES} bytes`, 'give a text file with one company name a line'));
         }
       }
-      done(null, decoded);
+      push(namesIn(decoded, false));
+      done();
     },
     flush(done) {
+      let rest: string;
       try {
-        done(null, decoder.decode());
+        rest = decoder.decode();
       } catch {
-        done(notUtf8());
+        return done(notUtf8());
       }
+      push(namesIn(rest, true));
+      done();
     },
   });
-  text.setEncoding('utf8');
-  return text;
+  return chunks;
 }
+
+/** A line ends at LF, CR LF or a lone CR (CR LF's empty line between is blank, so skipped). */
+const LINE_BREAK = /\r|\n/;
 
 function reason(error: unknown): string {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };

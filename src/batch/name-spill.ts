@@ -2,10 +2,9 @@
 // the rest in a temporary file (0600 in a private folder, removed when replayed or at exit), and a
 // table of 53-bit hashes to count distinct names (two names with one hash, about one in 10^10 at
 // 100,000 names, would count once: the plan could say one request too few), outside V8's heap.
-import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { hash53 } from '../state/ids.js';
 import { NumberTable } from '../state/number-table.js';
 
@@ -43,17 +42,33 @@ export class NameSpill {
     return this.#hashes.get(hash53(name));
   }
 
-  /** The names in the order pushed, once; the file goes after. */
-  async *replay(): AsyncGenerator<string> {
+  /**
+   * The names in the order pushed, once, in chunks: those in memory, then the file's a block at a time.
+   * Read synchronously: the file is rep's own, a small local one, and a chunk is taken whole.
+   */
+  *replay(): Generator<readonly string[]> {
     this.#hashes = new NumberTable(0);
-    yield* this.#head.splice(0);
+    const head = this.#head.splice(0);
+    if (head.length > 0) yield head;
     const file = this.#file;
     if (!file) return;
     try {
       writeOut(file);
       closeFd(file);
-      const lines = createInterface({ input: createReadStream(join(file.dir, 'names'), { encoding: 'utf8' }), crlfDelay: Number.POSITIVE_INFINITY });
-      for await (const line of lines) yield line;
+      const fd = openSync(join(file.dir, 'names'), 'r');
+      try {
+        const block = Buffer.allocUnsafe(WRITE_CHUNK);
+        // Names are whole lines: a block's bytes after its last newline wait for the next block.
+        let rest = Buffer.alloc(0);
+        for (let read = readSync(fd, block); read > 0; read = readSync(fd, block)) {
+          const bytes = Buffer.concat([rest, block.subarray(0, read)]);
+          const end = bytes.lastIndexOf(0x0a) + 1;
+          rest = bytes.subarray(end);
+          if (end > 0) yield bytes.toString('utf8', 0, end - 1).split('\n');
+        }
+      } finally {
+        closeSync(fd);
+      }
     } finally {
       this.discard();
     }

@@ -12,22 +12,23 @@ import { keyFingerprint } from '../store/policy.js';
 import type { LedgerScope, Store } from '../store/port.js';
 import { formatClock, HOUR_MS } from '../time.js';
 import { getMany } from '../api/cache-lookups.js';
+import type { NameChunks } from './input.js';
 import { NameSpill } from './name-spill.js';
 
 /** The names, unchanged, and how many there are when the whole input was read ahead. */
-export interface PlannedNames extends AsyncIterable<string> {
+export interface PlannedNames extends NameChunks {
   total?: number;
-  /** Whether the plan found no cached answer for this name, the one the iteration gave last (asked before the next). */
-  missed?(name: string): boolean;
-  /** Whether the input may have this name, the one given last, more than once: false only when it was read whole and has it once. */
-  repeats?(name: string): boolean;
+  /** Whether the plan found no cached answer for the name at this place in the input (0 the first). */
+  missed(place: number): boolean;
+  /** Whether the input may have the name at this place more than once: false only when it was read whole and has it once. */
+  repeats(place: number): boolean;
 }
 
 /** Distinct names looked up in the cache at once. */
 const LOOKUP_CHUNK = 500;
 
 /** Reads up to `ahead` names; when that is the whole input, says the plan if it exceeds the quota. */
-export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead: number): Promise<PlannedNames> {
+export async function planBatch(deps: Deps, names: NameChunks, ahead: number): Promise<PlannedNames> {
   const iterator = names[Symbol.asyncIterator]();
   const spill = new NameSpill();
   deps.onExit(() => spill.discard());
@@ -51,41 +52,36 @@ export async function planBatch(deps: Deps, names: AsyncIterable<string>, ahead:
       misses.set(places[index] as number);
     }
   };
+  // A chunk is kept whole (it is in memory already), so the read-ahead may pass `ahead` by part of one.
   while (spill.size < ahead) {
     const next = await iterator.next();
     if (next.done) {
       ended = true;
       break;
     }
-    const place = spill.size;
-    if (!spill.push(next.value)) {
-      repeated.set(spill.firstPlace(next.value) as number);
-      repeated.set(place);
-      continue;
+    for (const name of next.value) {
+      const place = spill.size;
+      if (!spill.push(name)) {
+        repeated.set(spill.firstPlace(name) as number);
+        repeated.set(place);
+        continue;
+      }
+      if (!plan) continue;
+      unseenAt.push(place);
+      if (unseen.push(name) >= LOOKUP_CHUNK) await lookUp();
     }
-    if (!plan) continue;
-    unseenAt.push(place);
-    if (unseen.push(next.value) >= LOOKUP_CHUNK) await lookUp();
   }
   await lookUp();
   if (ended && spill.size > 0 && plan) {
     const line = await planLine(deps, plan, needed);
     if (line) deps.io.err(`rep: ${line}\n`);
   }
-  // The place and name given last: `missed` is asked about it before the next is taken.
-  let place = -1;
-  let given: string | undefined;
   return {
     ...(ended ? { total: spill.size } : {}),
-    missed: (name) => name === given && misses.has(place),
-    repeats: (name) => !ended || name !== given || repeated.has(place),
+    missed: (place) => misses.has(place),
+    repeats: (place) => !ended || repeated.has(place),
     async *[Symbol.asyncIterator]() {
-      for await (const name of spill.replay()) {
-        place += 1;
-        given = name;
-        yield name;
-      }
-      given = undefined;
+      yield* spill.replay();
       if (ended) return;
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
     },

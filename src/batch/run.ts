@@ -12,6 +12,7 @@ import type { BatchRecord } from '../output/batch.js';
 import { startBatchProgress, type Progress } from '../progress.js';
 import { parseJson, serializeJson } from '../text.js';
 import { Dedupe } from './dedupe.js';
+import type { NameChunks } from './input.js';
 import type { PlannedNames } from './plan.js';
 import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from './outcome.js';
 
@@ -41,16 +42,16 @@ interface Slot {
   change?: Change;
 }
 
-export async function runBatch(deps: Deps, input: AsyncIterable<string>, options: BatchOptions): Promise<void> {
+export async function runBatch(deps: Deps, input: NameChunks, options: BatchOptions): Promise<void> {
   const { io } = deps;
   const concurrency = Math.max(1, Math.floor(options.concurrency));
   const window = Math.max(1, options.window ?? Math.max(64, concurrency * 16));
   // Before the plan: its read-ahead of up to 100,000 names makes garbage at a batch's rate too.
   deps.longRun();
-  const names = options.planAhead ? await (await import('./plan.js')).planBatch(deps, input, options.planAhead) : input;
+  const source = options.planAhead ? await (await import('./plan.js')).planBatch(deps, input, options.planAhead) : input;
   // Known when the input was read ahead in full: the progress line then counts every name from the start.
-  const total = 'total' in names && typeof names.total === 'number' ? names.total : undefined;
-  const planned = 'missed' in names ? (names as PlannedNames) : undefined;
+  const total = 'total' in source && typeof source.total === 'number' ? source.total : undefined;
+  const planned = 'missed' in source ? (source as PlannedNames) : undefined;
   const client = await deps.client();
   const [{ createBatchWriter }, { csvBom }] = await Promise.all([import('../output/batch.js'), import('../output/csv.js')]);
   const shape = await shapeOf(deps.globals);
@@ -90,17 +91,17 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
     progress.update(`auditing: ${done} of ${count}${known ? '' : '+'} ${count === 1 && known ? 'name' : 'names'} done`);
   };
 
-  // The loop below waits here (calls wait for a request slot in slotLine); every change that might unblock it calls `changed`.
-  const waiters = new Set<() => void>();
+  // The loop below waits here for a condition (its chunk of names taken, every call settled); every
+  // change that might make one true calls `changed`, which wakes only the waiters whose condition holds.
+  const waiters = new Set<{ ready: () => boolean; resolve: () => void }>();
   const changed = () => {
-    if (waiters.size === 0) return; // most changes (each answer's flush) find no one waiting
-    const woken = [...waiters];
-    waiters.clear();
-    for (const resolve of woken) resolve();
+    for (const waiter of waiters) {
+      if (!waiter.ready()) continue;
+      waiters.delete(waiter);
+      waiter.resolve();
+    }
   };
-  const until = async (ready: () => boolean) => {
-    while (!ready()) await new Promise<void>((resolve) => waiters.add(resolve));
-  };
+  const until = (ready: () => boolean) => new Promise<void>((resolve) => waiters.add({ ready, resolve }));
   const stopped = () => io.stdoutClosed.aborted || deps.signal.aborted;
   // One controller for the batch's calls, aborted when stdout closes: the client links each call to
   // it (linkSignals: a set entry a call, not AbortSignal.any, which on Node 20 kept a WeakRef a call).
@@ -118,37 +119,72 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   io.stdoutClosed.addEventListener('abort', onClosed, { once: true });
   signalOf(deps.signal).addEventListener('abort', onInterrupt, { once: true });
 
-  const flush = () => {
+  /** Writes the records ready at the head of the queue, in input order. */
+  const writeReady = () => {
     while (queue[0]?.outcome && !io.stdoutClosed.aborted) {
       const slot = queue.shift() as Slot & { outcome: Outcome };
       settledInQueue -= 1;
       tally.count(slot.outcome);
       writer.write(recordOf(slot), slot.change, 'text' in slot.outcome ? slot.outcome.text : undefined, slot.view);
     }
+  };
+
+  /** The chunk of names being taken into the window, and the place in it of the next one to take. */
+  let chunk: readonly string[] = [];
+  let next = 0;
+  /**
+   * Takes names from the chunk while the window has room. The loop below calls it for each chunk and
+   * every flush after a record is written, so a name waiting for room costs no promise of its own.
+   */
+  const take = () => {
+    while (next < chunk.length && queue.length < window && !stopped()) {
+      const slot: Slot = { name: chunk[next++] as string };
+      const place = read;
+      queue.push(slot);
+      read += 1;
+      const known = dedupe.get(slot.name);
+      if (known === 'pending') dedupe.wait(slot.name, slot);
+      else if (known) {
+        slot.outcome = known;
+        settledInQueue += 1;
+        writeReady(); // a duplicate answered before: its record may be next, and make room
+      } else send(slot, place);
+    }
+  };
+
+  const flush = () => {
+    writeReady();
+    take();
     showProgress();
     changed();
   };
 
-  const send = (slot: Slot) => {
+  /** Asks for the name in `slot`, the input's name at `place`. */
+  const send = (slot: Slot, place: number) => {
     dedupe.start(slot.name);
-    const again = planned?.repeats?.(slot.name) ?? true;
+    const again = planned?.repeats(place) ?? true;
     unsettled += 1;
     // A cache miss takes a request slot, in the order the misses came (a freed slot goes to the oldest
     // waiting one, without waking the others); once rate limited, nothing more is sent (only the cache answers).
     let holds = false;
-    const beforeSend = async () => {
-      if (stopped()) throw new InterruptedError();
-      if (rateLimit) throw new NotCachedError('rate limited');
-      if (inFlight < concurrency && slotLine.length === 0) inFlight += 1;
-      else {
-        const handed = await new Promise<boolean>((resolve) => slotLine.push(resolve));
+    // Not an async function: a call that finds a slot free makes no promise, and one that waits makes
+    // two rather than three; the check after the wait comes as late as an await's would.
+    const beforeSend = (): Promise<void> => {
+      if (stopped()) return Promise.reject(new InterruptedError());
+      if (rateLimit) return Promise.reject(new NotCachedError('rate limited'));
+      if (inFlight < concurrency && slotLine.length === 0) {
+        inFlight += 1;
+        holds = true;
+        return SLOT_FREE;
+      }
+      return new Promise<boolean>((resolve) => slotLine.push(resolve)).then((handed) => {
         // Told to give up, or handed a slot by the very answer that met the limit: checked again.
         if (stopped() || rateLimit) {
           if (handed) releaseSlot();
           throw stopped() ? new InterruptedError() : new NotCachedError('rate limited');
         }
-      }
-      holds = true;
+        holds = true;
+      });
     };
     // The slot frees once the answer is in (or the call failed): the next request goes out while the
     // client stores this answer and its record is made, on the event loop's idle time.
@@ -164,7 +200,7 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
       onlyIfCached: rateLimit !== undefined,
       onAnswered,
       beforeSend,
-      ...(planned?.missed?.(slot.name) ? { knownMiss: true } : {}),
+      ...(planned?.missed(place) ? { knownMiss: true } : {}),
     };
     void fetchOutcome(client, slot.name, call, options.onAnswer).then((answer) => {
       unsettled -= 1;
@@ -186,23 +222,19 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   };
 
   try {
-    const roomInWindow = () => queue.length < window || stopped();
-    for await (const name of names) {
-      if (!roomInWindow()) await until(roomInWindow); // most names find room: no wait, no promise
+    for await (const names of source) {
+      chunk = names;
+      next = 0;
+      take();
+      showProgress();
+      // Most chunks wait here while their names are taken, a few each time a record is written.
+      const taken = () => next === chunk.length || stopped();
+      if (!taken()) await until(taken);
       if (stopped()) break;
-      const slot: Slot = { name };
-      queue.push(slot);
-      read += 1;
-      const known = dedupe.get(name);
-      if (known === 'pending') dedupe.wait(name, slot);
-      else if (known) {
-        slot.outcome = known;
-        settledInQueue += 1;
-      } else send(slot);
-      flush();
     }
     allRead = true;
-    await until(() => unsettled === 0); // every call settled: answered, stored and its record ready
+    const settled = () => unsettled === 0;
+    if (!settled()) await until(settled); // every call settled: answered, stored and its record ready
     flush();
   } finally {
     dedupe.discard();
@@ -225,6 +257,9 @@ export async function runBatch(deps: Deps, input: AsyncIterable<string>, options
   const failure = BatchError.from(tally, rateLimit, tally.notFound === tally.total ? options.allNotFoundHint : undefined);
   if (failure) throw failure;
 }
+
+/** What beforeSend gives a call whose request slot was free at once: settled, and shared by all of them. */
+const SLOT_FREE: Promise<void> = Promise.resolve();
 
 type Answer = { outcome: Outcome; body?: unknown; view?: AuditView; change?: Change | undefined; rateLimit?: RateLimitError } | 'stopped';
 

@@ -69,14 +69,14 @@ async function namesOf(opts: ReportOptions, deps: Deps): Promise<string[]> {
   if (opts.file === undefined) return opts.names.map((name) => name.trim()).filter(Boolean);
   const { openNames } = await import('../batch/input.js');
   const names: string[] = [];
-  for await (const name of await openNames({
+  for await (const chunk of await openNames({
     args: opts.names,
     file: opts.file,
     stdin: deps.io.stdin,
     stdinIsTTY: deps.io.stdinIsTTY,
     stop: signalOf(deps.signal),
   }))
-    names.push(name);
+    names.push(...chunk);
   return names;
 }
 
