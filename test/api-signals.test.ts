@@ -27,6 +27,15 @@ describe('linkSignals', () => {
     expect(linked.signal.aborted).toBe(false);
   });
 
+  it('after dispose, holds no listener: an abort() then tells no one', () => {
+    const linked = linkSignals([new AbortController().signal]);
+    const told: unknown[] = [];
+    linked.onAbort((reason) => told.push(reason));
+    linked.dispose();
+    linked.abort('late');
+    expect(told).toEqual([]);
+  });
+
   it('hangs one listener on a source however many signals follow it, and aborts them all', () => {
     const interrupt = new AbortController();
     const linked = Array.from({ length: 50 }, () => linkSignals([interrupt.signal, new AbortController().signal]));

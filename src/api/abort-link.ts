@@ -16,7 +16,7 @@ export interface LinkedSignal {
   readonly signal: AbortSignal;
   /** Calls `listener` once when the link aborts (at once when it has). */
   onAbort(listener: (reason: unknown) => void): void;
-  /** Detaches from the sources; call when the request is settled. */
+  /** Detaches from the sources and drops its listeners (it tells no one after); call when the request is settled. */
   dispose(): void;
   /** Aborts this link alone (a timeout of its own), not its sources; with no reason, an AbortError. */
   abort(reason?: unknown): void;
@@ -62,6 +62,10 @@ class Link implements LinkedSignal {
 
   dispose(): void {
     for (const group of this.#followed) group.delete(this);
+    // A link may outlive its request (a cleared timer's closure still holds the attempt's): without its
+    // listeners it keeps no request, socket or promise chain alive. Once a link reached the old
+    // generation, those kept every attempt's objects for a full collection: a batch ran ~12% more CPU.
+    this.#listeners = undefined;
   }
 
   abort(reason?: unknown): void {

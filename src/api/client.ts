@@ -119,14 +119,15 @@ export function createClient(options: ClientOptions): RepClient {
     hooks.onLowQuota?.({ remaining, ...(limit !== undefined ? { limit } : {}), ...(resetAt !== undefined ? { resetAt } : {}), message });
   }
 
-  /** One call: attempts, retries and rate-limit waits until a JSON answer or a final error. */
-  async function send(
+  /** One call: attempts, retries and rate-limit waits until a JSON answer (and its view) or a final error. */
+  async function send<V>(
     endpoint: Endpoint | undefined,
     q: string | undefined,
     signal: Abortable | undefined,
+    view: (body: unknown) => V,
     onAnswered?: () => void,
     url: URL = buildUrl(baseUrl, endpoint!, q),
-  ): Promise<Omit<RepResult<never>, 'view'>> {
+  ): Promise<RepResult<V>> {
     const started = now();
     let retry = 0;
     /** The final error, with the attempts made when there were retries. */
@@ -166,7 +167,7 @@ export function createClient(options: ClientOptions): RepClient {
         const body = redactBody(parseJsonBody(response, redact), response.text, key);
         onAnswered?.();
         if (endpoint) await store(endpoint, q, response);
-        return { body, rateLimit, status: response.status, headers: response.headers };
+        return { body, view: view(body), rateLimit, status: response.status, headers: response.headers };
       }
       const error = errorFromResponse(response, { ...(endpoint ? { endpoint } : {}), hasKey: Boolean(key), redact, ...(q !== undefined ? { q } : {}) });
       if (RETRY_STATUSES.has(response.status) && (await retryAfter(error, parseRetryAfter(response.headers['retry-after'], now())))) continue;
@@ -186,12 +187,22 @@ export function createClient(options: ClientOptions): RepClient {
     }
   }
 
-  /** The cached answer to this question, parsed as a fresh one would be, if one is young enough. */
-  async function cached(endpoint: Endpoint, q: string | undefined, knownMiss: boolean): Promise<Omit<RepResult<never>, 'view'> | undefined> {
+  /**
+   * The cached answer to this question, parsed as a fresh one would be, if one is young enough. None,
+   * and no promise, when no lookup can answer (no cache, maxAge 0, or the caller's knownMiss): a
+   * batch's fresh names each skip a turn of promises here.
+   */
+  function cached(endpoint: Endpoint, q: string | undefined, knownMiss: boolean): Promise<Omit<RepResult<never>, 'view'> | undefined> | undefined {
     if (!lookup) return undefined;
     const query = q ?? '';
+    if (maxAgeMs > 0 && !knownMiss) return lookedUp(endpoint, query);
+    hooks.onCache?.({ endpoint, query, kind: 'miss' });
+    return undefined;
+  }
+
+  async function lookedUp(endpoint: Endpoint, query: string): Promise<Omit<RepResult<never>, 'view'> | undefined> {
     const at = now();
-    const hit = maxAgeMs > 0 && !knownMiss ? await lookup(answerKey(endpoint, query), { maxAgeMs, now: at }) : undefined;
+    const hit = await lookup?.(answerKey(endpoint, query), { maxAgeMs, now: at });
     if (!hit) {
       hooks.onCache?.({ endpoint, query, kind: 'miss' });
       return undefined;
@@ -232,18 +243,17 @@ export function createClient(options: ClientOptions): RepClient {
     view: (body: unknown) => V,
     url?: URL,
   ): Promise<RepResult<V>> {
-    const hit = endpoint ? await cached(endpoint, q, callOptions?.knownMiss === true) : undefined;
+    const lookingUp = endpoint ? cached(endpoint, q, callOptions?.knownMiss === true) : undefined;
+    const hit = lookingUp && (await lookingUp);
     if (hit) return { ...hit, view: view(hit.body) };
     if (callOptions?.onlyIfCached)
       throw new NotCachedError(`no cached answer for ${endpoint ?? url?.pathname}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
-    await callOptions?.beforeSend?.();
+    const ready = callOptions?.beforeSend?.();
+    if (ready) await ready;
     const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
     // The link itself, not its signal: an AbortSignal is made only for who needs one (a sleep, a hook, undici).
     const signal: Abortable | undefined = linked ?? options.signal ?? callOptions?.signal;
-    const fetched = async () => {
-      const result = await send(endpoint, q, signal, callOptions?.onAnswered, url);
-      return { ...result, view: view(result.body) };
-    };
+    const fetched = () => send(endpoint, q, signal, view, callOptions?.onAnswered, url);
     try {
       const flight = endpoint && answers && maxAgeMs > 0 ? options.store?.singleFlight : undefined;
       if (!flight || !endpoint) return await fetched();

@@ -96,8 +96,8 @@ export function createTransport(options: TransportOptions): Transport {
   const shownHeaders = redactValues(options.headers, options.redact);
 
   return async (start, signal) => {
-    const { proxy, load } = route(start);
-    const request = await load;
+    const { proxy, load, loaded } = route(start);
+    const request = loaded ?? (await load);
     const via = proxy ? { proxy: `${proxy.shown} (${proxy.variable})` } : {};
     // One link for the attempt: it follows the caller's signal, and the timer aborts it.
     const linked = linkSignals([signal]);
@@ -162,14 +162,22 @@ export function createTransport(options: TransportOptions): Transport {
   };
 }
 
+/** An origin's way out: its proxy, if any, and its back-end, loading or (once loaded) at hand. */
+interface Route {
+  proxy?: ProxyRoute;
+  load: Promise<RequestFn>;
+  /** The back-end once `load` settled: a batch's later requests wait for no promise to find it. */
+  loaded?: RequestFn;
+}
+
 /**
  * Each origin's way out: Node's own client, or undici through the proxy that serves it (Node's client
  * has no proxy support on 20 and 22). A redirect stays on its origin, so one route serves a whole call.
  */
-function router(env: Record<string, string | undefined>): (url: URL) => { proxy?: ProxyRoute; load: Promise<RequestFn> } {
+function router(env: Record<string, string | undefined>): (url: URL) => Route {
   let direct: Promise<RequestFn> | undefined;
   const proxied = new Map<string, Promise<RequestFn>>();
-  const routes = new Map<string, { proxy?: ProxyRoute; load: Promise<RequestFn> }>();
+  const routes = new Map<string, Route>();
   return (url) => {
     const known = routes.get(url.origin);
     if (known) return known;
@@ -179,11 +187,15 @@ function router(env: Record<string, string | undefined>): (url: URL) => { proxy?
     else if (!(load = proxied.get(proxy.url.href))) {
       proxied.set(proxy.url.href, (load = import('./undici.js').then((module) => module.proxyRequest(proxy.url))));
     }
-    const found = proxy ? { proxy, load } : { load };
+    const found: Route = proxy ? { proxy, load } : { load };
+    // A failed load is the request's to report (it awaits `load`); here it only leaves `loaded` unset.
+    load.then((request) => (found.loaded = request), ignore);
     routes.set(url.origin, found);
     return found;
   };
 }
+
+const ignore = () => undefined;
 
 /** The next URL of a same-origin redirect; ApiError for another origin, a bad Location or too many hops. */
 function followRedirect(start: URL, current: URL, location: string, hop: number, status: number, headers: Record<string, string>): URL {

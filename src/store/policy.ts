@@ -56,13 +56,17 @@ export function keyFingerprint(key: string | undefined): string {
   return key ? sha256Hex(key).slice(0, 16) : 'none'; // as state/requests.ts keyId names it
 }
 
+/** The header parser of admitAnswer, once it has loaded. */
+let freshnessRules: typeof import('./answer-freshness.js') | undefined;
+
 /** What to do with a fresh answer: keep it (as the store takes it), or not (why, and whether an older one must go too). */
 export type Admission = { keep: StoredAnswer } | { keep?: undefined; reason: string; forget: boolean };
 
 /**
  * Whether a fresh answer may be kept: a 2xx JSON object or array, not holding the key (a server that
  * echoes it would put the secret on disk), and as long as the server's Cache-Control allows.
- * The header parser loads only after a request (a cache hit never needs it).
+ * The header parser loads only after a request (a cache hit never needs it), once: a batch admits an
+ * answer a name, and each later one then settles without waiting for a load.
  */
 export async function admitAnswer(
   apiKey: string | undefined,
@@ -79,8 +83,8 @@ export async function admitAnswer(
   if (!(answer.status >= 200 && answer.status <= 299)) return { reason: `status ${answer.status} is not a success`, forget: false };
   if (!answer.jsonDocument && !isJsonDocument(answer.bodyText)) return { reason: 'the body is not a JSON object or array', forget: false };
   if (apiKey && (answer.bodyText.includes(apiKey) || query.includes(apiKey))) return { reason: 'the answer holds the API key', forget: false };
-  const { freshnessOf } = await import('./answer-freshness.js');
-  const freshness = freshnessOf(answer.headers, answer.receivedAt);
+  freshnessRules ??= await import('./answer-freshness.js');
+  const freshness = freshnessRules.freshnessOf(answer.headers, answer.receivedAt);
   // An older answer the server would not let us keep now goes too.
   if (!freshness.keep) return { reason: freshness.reason, forget: true };
   const contentType = answer.headers['content-type'];
