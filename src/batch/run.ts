@@ -11,6 +11,7 @@ import { describeError, InterruptedError, NotCachedError, RateLimitError, UsageE
 import type { BatchRecord } from '../output/batch.js';
 import { startBatchProgress, type Progress } from '../progress.js';
 import { parseJson, serializeJson } from '../text.js';
+import { endWriteTurn, stretchWriteTurns } from '../state/write-turns.js';
 import { Dedupe } from './dedupe.js';
 import type { NameChunks } from './input.js';
 import type { PlannedNames } from './plan.js';
@@ -119,6 +120,10 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   io.stdoutClosed.addEventListener('abort', onClosed, { once: true });
   signalOf(deps.signal).addEventListener('abort', onInterrupt, { once: true });
 
+  // The answers' history points and cache records are written a group at a time, not a turn of the
+  // event loop at a time (state/write-turns.ts), except when the batch can only wait for them.
+  const endStretch = stretchWriteTurns();
+
   /** Writes the records ready at the head of the queue, in input order. */
   const writeReady = () => {
     while (queue[0]?.outcome && !io.stdoutClosed.aborted) {
@@ -150,6 +155,8 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
         writeReady(); // a duplicate answered before: its record may be next, and make room
       } else send(slot, place);
     }
+    // The window is full and no request is out: every name in it waits for its writes, which go now.
+    if (queue.length >= window && inFlight === 0) endWriteTurn();
   };
 
   const flush = () => {
@@ -233,10 +240,12 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
       if (stopped()) break;
     }
     allRead = true;
+    endStretch();
     const settled = () => unsettled === 0;
     if (!settled()) await until(settled); // every call settled: answered, stored and its record ready
     flush();
   } finally {
+    endStretch();
     dedupe.discard();
     progress.stop();
     io.stdoutClosed.removeEventListener('abort', onClosed);

@@ -1,12 +1,13 @@
 // What one audit run (one name or a batch) does with the history, through the store's history port:
 // find each name's previous point (for the change text and --fail-on-drop) and record each fresh
-// answer. Lookups and appends asked in the same turn of the event loop go to the store as one call,
-// so a batch asks for many names at once. Neither ever fails the run: a history that cannot be read
+// answer. Lookups and appends asked in the same turn of writes (state/write-turns.ts: a turn of the
+// event loop, stretched in a batch) go to the store as one call, so a batch asks for many names at once. Neither ever fails the run: a history that cannot be read
 // or written is one warning a run.
 import { baseUrlKey } from '../api/base-url.js';
 import { alreadyTold } from '../store/errors.js';
 import { systemErrorText } from '../errors.js';
 import { pointFromAudit, type AuditAnswer } from '../state/history.js';
+import { stageWrite } from '../state/write-turns.js';
 import { FUTURE_SLACK_MS, nameKey, pointKeys } from '../store/policy.js';
 import type { HistoryPoint, HistoryPort, PreviousQuestion } from '../store/port.js';
 
@@ -142,18 +143,17 @@ function listNames(names: string[]): { text: string; many: boolean } {
   return { text, many: names.length > 1 };
 }
 
-/** Calls made in one turn of the event loop go to `many` as one call, each caller getting its own answer. */
+/** Calls made in one turn of writes (state/write-turns.ts) go to `many` as one call, each caller getting its own answer. */
 function batched<Q, A>(many: (items: Q[]) => Promise<A[]>): (item: Q) => Promise<A> {
   let queue: Array<{ item: Q; resolve: (answer: A) => void }> = [];
+  const send = async () => {
+    const taken = queue;
+    queue = [];
+    const answers = await many(taken.map((entry) => entry.item));
+    for (const [index, entry] of taken.entries()) entry.resolve(answers[index] as A);
+  };
   return (item) =>
     new Promise<A>((resolve) => {
-      queue.push({ item, resolve });
-      if (queue.length > 1) return;
-      setImmediate(async () => {
-        const taken = queue;
-        queue = [];
-        const answers = await many(taken.map((entry) => entry.item));
-        for (const [index, entry] of taken.entries()) entry.resolve(answers[index] as A);
-      });
+      stageWrite(queue.push({ item, resolve }) === 1 ? send : undefined);
     });
 }
