@@ -30,8 +30,15 @@ export interface JournalShards {
 
 /** The shard a key's records go to (a key starts with two hex digits). */
 export function shardPath(journal: JournalShards, key: string): string {
-  return join(journal.dir, `${(Number.parseInt(key.slice(0, 2), 16) % SHARDS).toString(16).padStart(2, '0')}${journal.extension}`);
+  // Worked out once a journal: a batch asks twice an answer.
+  let paths = shardPaths.get(journal);
+  if (!paths) {
+    paths = Array.from({ length: SHARDS }, (_, shard) => join(journal.dir, `${shard.toString(16).padStart(2, '0')}${journal.extension}`));
+    shardPaths.set(journal, paths);
+  }
+  return paths[Number.parseInt(key.slice(0, 2), 16) % SHARDS]!;
 }
+const shardPaths = new WeakMap<JournalShards, string[]>();
 
 /** The shard files there are. */
 export function shardFiles(journal: JournalShards): string[] {
