@@ -7,6 +7,7 @@ import type { CallOptions, RepClient } from '../api/client.js';
 import type { AuditView } from '../views/audit.js';
 import type { Change } from '../history/change.js';
 import type { Deps } from '../deps.js';
+import type { IO } from '../io.js';
 import { describeError, InterruptedError, NotCachedError, RateLimitError, UsageError } from '../errors.js';
 import type { BatchRecord } from '../output/batch.js';
 import { startBatchProgress, type Progress } from '../progress.js';
@@ -60,9 +61,15 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   const client = await deps.client();
   const [{ createBatchWriter }, { csvBom }] = await Promise.all([import('../output/batch.js'), import('../output/csv.js')]);
   const shape = await shapeOf(deps.globals);
+  // The records ready at once (a write turn's answers, state/write-turns.ts) go to stdout in one write:
+  // the writer's output is held while writeReady writes them, then written whole.
+  let held: string[] | undefined;
+  const out: IO = Object.create(io, {
+    out: { value: (text: string) => (held ? held.push(text) > 0 && !io.stdoutClosed.aborted : io.out(text)) },
+  });
   const writer = shape
-    ? (await import('../output/shaped.js')).shapedBatchWriter(io, deps.format(), shape)
-    : createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
+    ? (await import('../output/shaped.js')).shapedBatchWriter(out, deps.format(), shape)
+    : createBatchWriter(out, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
   // A second signal exits before this run ends: what was written stays a whole document.
   signalOf(deps.exiting).addEventListener('abort', () => writer.close(), { once: true });
   const tally = new BatchTally();
@@ -130,12 +137,16 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
 
   /** Writes the records ready at the head of the queue, in input order. */
   const writeReady = () => {
+    held = [];
     while (queue[0]?.outcome && !io.stdoutClosed.aborted) {
       const slot = queue.shift() as Slot & { outcome: Outcome };
       settledInQueue -= 1;
       tally.count(slot.outcome);
       writer.write(recordOf(slot), slot.change, 'text' in slot.outcome ? slot.outcome.text : undefined, slot.view);
     }
+    const text = held.length === 1 ? held[0]! : held.join('');
+    held = undefined;
+    if (text) io.out(text);
   };
 
   /** The chunk of names being taken into the window, and the place in it of the next one to take. */
@@ -161,6 +172,21 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
     }
     // The window is full and no request is out: every name in it waits for its writes, which go now.
     if (queue.length >= window && inFlight === 0) endWriteTurn();
+  };
+
+  /**
+   * Calls settled in this turn of the event loop write their records at its end, together: a write
+   * turn's answers settle in one (state/write-turns.ts), and their records go to stdout in one write.
+   */
+  let flushPending = false;
+  let ended = false;
+  const flushSoon = () => {
+    if (flushPending) return;
+    flushPending = true;
+    setImmediate(() => {
+      flushPending = false;
+      if (!ended) flush();
+    });
   };
 
   const flush = () => {
@@ -228,7 +254,7 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
       slot.body = answer.body;
       slot.view = answer.view;
       slot.outcome = answer.outcome;
-      flush();
+      flushSoon();
     });
   };
 
@@ -249,6 +275,7 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
     if (!settled()) await until(settled); // every call settled: answered, stored and its record ready
     flush();
   } finally {
+    ended = true;
     endStretch();
     dedupe.discard();
     progress.stop();
