@@ -21,9 +21,9 @@ import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from './outcome.js'
 export interface BatchOptions {
   concurrency: number;
   /**
-   * Names read ahead of the oldest unwritten one (default: 16 per request in flight, at least 256: a
+   * Names read ahead of the oldest unwritten one (default: 16 per request in flight, at least 512: a
    * name waits up to two stretched write turns, state/write-turns.ts, for its cache record and its
-   * point, and at a fast server's pace 64 names would not cover that wait).
+   * point, and the window must hold what a fast server answers meanwhile).
    */
   window?: number;
   /** The final error's hint when no name at all was found (instead of the one pointing at the records). */
@@ -51,7 +51,7 @@ interface Slot {
 export async function runBatch(deps: Deps, input: NameChunks, options: BatchOptions): Promise<void> {
   const { io } = deps;
   const concurrency = Math.max(1, Math.floor(options.concurrency));
-  const window = Math.max(1, options.window ?? Math.max(256, concurrency * 16));
+  const window = Math.max(1, options.window ?? Math.max(512, concurrency * 16));
   // Before the plan: its read-ahead of up to 100,000 names makes garbage at a batch's rate too.
   deps.longRun();
   const source = options.planAhead ? await (await import('./plan.js')).planBatch(deps, input, options.planAhead) : input;

@@ -9,13 +9,14 @@
 // staged or STRETCHED_MS have passed since the first, whichever comes first. Nothing is lost by the
 // wait: a batch prints an answer only once its point and its cache record are written, and the
 // requests go on meanwhile (the ledger's lines are not staged here: a request waits for its own).
-// The bound on items keeps a group within the batch's window of names read ahead (64), so the wait
-// never holds the batch up.
+// A group of ~64 answers touches most of a journal's 64 shards once, where a turn's few answers each
+// took a write of their own. The batch's window of names read ahead (512) holds two groups and more,
+// so the wait does not hold the requests up.
 
-/** Writes a stretched turn holds before they go out, counted as the callers stage them (about two an answer). */
-export const STRETCHED_ITEMS = 32;
+/** Items a stretched turn holds before its writes go out, counted as the callers stage them (about two an answer). */
+export const STRETCHED_ITEMS = 128;
 /** The longest a stretched turn holds its writes. */
-export const STRETCHED_MS = 8;
+export const STRETCHED_MS = 16;
 
 let stretches = 0;
 let staged: Array<() => void> = [];
