@@ -1,6 +1,6 @@
 // Batch audits through the CLI over real HTTP: input order under random latency, one request per
 // distinct name, records streamed as the input-order prefix completes, and exit codes.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRep, type InProcessOptions } from './helpers/cli.js';
@@ -107,6 +107,28 @@ describe('rep audit: a batch', () => {
     expect(result.code).toBe(0);
     expect(lines(result.stdout).map((record) => record.query)).toEqual(input);
     expect(srv.received()).toEqual(input);
+  });
+
+  it('writes the records ready together in one write: 6 records behind a held answer come out as one chunk', async () => {
+    const input = names(6);
+    const srv = await serve({ companies: input, hold: ['Company 1'] });
+    const chunks: string[] = [];
+    const running = rep(['--format', 'ndjson', 'audit', '--concurrency', '6', ...input], { onStdout: (chunk) => void chunks.push(chunk) });
+    // The other five are answered, stored and their points recorded while the first is held: then it goes.
+    const journal = join(fixture.home().env.XDG_STATE_HOME!, 'rep', 'history', 'journal');
+    const recorded = () =>
+      (existsSync(journal) ? readdirSync(journal) : []).reduce(
+        (count, shard) => count + (readFileSync(join(journal, shard), 'utf8').match(/"score"/g)?.length ?? 0),
+        0,
+      );
+    while (recorded() < 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setImmediate(resolve)); // their calls settle on the write's turn
+    expect(chunks).toEqual([]);
+    srv.release('Company 1');
+    const result = await running;
+    expect(result.code).toBe(0);
+    expect(lines(result.stdout).map((record) => record.query)).toEqual(input);
+    expect(chunks.filter((chunk) => chunk.includes('\n'))).toHaveLength(1);
   });
 
   it('streams: the first record is out before the last request is answered', async () => {

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { historyPlace } from '../src/config/paths.js';
 import { openAuditHistory } from '../src/history/audit-history.js';
 import { pointFromAudit, type HistoryPoint } from '../src/state/history.js';
+import { stretchWriteTurns } from '../src/state/write-turns.js';
 import type { HistoryPort } from '../src/store/port.js';
 import { localHistory } from './helpers/history.js';
 
@@ -163,6 +164,36 @@ describe('the history of an audit run', () => {
     await writeOnly.settle();
     expect(await writeOnly.previous('Blue Bottle')).toBeDefined(); // not told apart: such a run does not ask
     expect(asked).toEqual([[]]);
+  });
+
+  it('records of a stretched write turn (a batch) go to the store as a few appends, each point written before its record settles', async () => {
+    const stateDir = join(tempDir(), 'state');
+    const { store } = auditRun({}, stateDir);
+    const appends: number[] = [];
+    const spy: HistoryPort = {
+      ...store,
+      append: (points) => {
+        appends.push(points.length);
+        return store.append(points);
+      },
+    };
+    const run = openAuditHistory({ now: () => T0, warn: () => {} }, spy, 'h', BASE, { reads: false });
+    const endStretch = stretchWriteTurns();
+    const recorded: Array<Promise<unknown>> = [];
+    try {
+      // A batch's answers come a few a turn of the event loop: forty turns, one answer each.
+      for (let index = 0; index < 40; index++) {
+        const written = run.record(`Company ${index}`, answer(index, `Company ${index}`));
+        recorded.push(written.then(async () => expect((await all(store, `company ${index}`)).map((each) => each.score)).toEqual([index])));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      endStretch();
+    }
+    await Promise.all(recorded);
+    await run.settle();
+    expect(appends.reduce((sum, count) => sum + count, 0)).toBe(40);
+    expect(appends.length).toBeLessThanOrEqual(8); // a turn of the event loop at a time: 40
   });
 
   it('a run that appends more names than it keeps file names for writes each index line once and finds every series', async () => {

@@ -7,10 +7,12 @@ import type { CallOptions, RepClient } from '../api/client.js';
 import type { AuditView } from '../views/audit.js';
 import type { Change } from '../history/change.js';
 import type { Deps } from '../deps.js';
+import type { IO } from '../io.js';
 import { describeError, InterruptedError, NotCachedError, RateLimitError, UsageError } from '../errors.js';
 import type { BatchRecord } from '../output/batch.js';
 import { startBatchProgress, type Progress } from '../progress.js';
 import { parseJson, serializeJson } from '../text.js';
+import { endWriteTurn, stretchWriteTurns } from '../state/write-turns.js';
 import { Dedupe } from './dedupe.js';
 import type { NameChunks } from './input.js';
 import type { PlannedNames } from './plan.js';
@@ -18,7 +20,11 @@ import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from './outcome.js'
 
 export interface BatchOptions {
   concurrency: number;
-  /** Names read ahead of the oldest unwritten one (default: 16 per request in flight, at least 64). */
+  /**
+   * Names read ahead of the oldest unwritten one (default: 16 per request in flight, at least 512: a
+   * name waits up to two stretched write turns, state/write-turns.ts, for its cache record and its
+   * point, and the window must hold what a fast server answers meanwhile).
+   */
   window?: number;
   /** The final error's hint when no name at all was found (instead of the one pointing at the records). */
   allNotFoundHint?: string;
@@ -45,7 +51,7 @@ interface Slot {
 export async function runBatch(deps: Deps, input: NameChunks, options: BatchOptions): Promise<void> {
   const { io } = deps;
   const concurrency = Math.max(1, Math.floor(options.concurrency));
-  const window = Math.max(1, options.window ?? Math.max(64, concurrency * 16));
+  const window = Math.max(1, options.window ?? Math.max(512, concurrency * 16));
   // Before the plan: its read-ahead of up to 100,000 names makes garbage at a batch's rate too.
   deps.longRun();
   const source = options.planAhead ? await (await import('./plan.js')).planBatch(deps, input, options.planAhead) : input;
@@ -55,9 +61,15 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   const client = await deps.client();
   const [{ createBatchWriter }, { csvBom }] = await Promise.all([import('../output/batch.js'), import('../output/csv.js')]);
   const shape = await shapeOf(deps.globals);
+  // The records ready at once (a write turn's answers, state/write-turns.ts) go to stdout in one write:
+  // the writer's output is held while writeReady writes them, then written whole.
+  let held: string[] | undefined;
+  const out: IO = Object.create(io, {
+    out: { value: (text: string) => (held ? held.push(text) > 0 && !io.stdoutClosed.aborted : io.out(text)) },
+  });
   const writer = shape
-    ? (await import('../output/shaped.js')).shapedBatchWriter(io, deps.format(), shape)
-    : createBatchWriter(io, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
+    ? (await import('../output/shaped.js')).shapedBatchWriter(out, deps.format(), shape)
+    : createBatchWriter(out, deps.format(), { signal: deps.signal, bom: csvBom(deps), csvSources: options.csvSources === true });
   // A second signal exits before this run ends: what was written stays a whole document.
   signalOf(deps.exiting).addEventListener('abort', () => writer.close(), { once: true });
   const tally = new BatchTally();
@@ -119,14 +131,22 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   io.stdoutClosed.addEventListener('abort', onClosed, { once: true });
   signalOf(deps.signal).addEventListener('abort', onInterrupt, { once: true });
 
+  // The answers' history points and cache records are written a group at a time, not a turn of the
+  // event loop at a time (state/write-turns.ts), except when the batch can only wait for them.
+  const endStretch = stretchWriteTurns();
+
   /** Writes the records ready at the head of the queue, in input order. */
   const writeReady = () => {
+    held = [];
     while (queue[0]?.outcome && !io.stdoutClosed.aborted) {
       const slot = queue.shift() as Slot & { outcome: Outcome };
       settledInQueue -= 1;
       tally.count(slot.outcome);
       writer.write(recordOf(slot), slot.change, 'text' in slot.outcome ? slot.outcome.text : undefined, slot.view);
     }
+    const text = held.length === 1 ? held[0]! : held.join('');
+    held = undefined;
+    if (text) io.out(text);
   };
 
   /** The chunk of names being taken into the window, and the place in it of the next one to take. */
@@ -150,6 +170,23 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
         writeReady(); // a duplicate answered before: its record may be next, and make room
       } else send(slot, place);
     }
+    // The window is full and no request is out: every name in it waits for its writes, which go now.
+    if (queue.length >= window && inFlight === 0) endWriteTurn();
+  };
+
+  /**
+   * Calls settled in this turn of the event loop write their records at its end, together: a write
+   * turn's answers settle in one (state/write-turns.ts), and their records go to stdout in one write.
+   */
+  let flushPending = false;
+  let ended = false;
+  const flushSoon = () => {
+    if (flushPending) return;
+    flushPending = true;
+    setImmediate(() => {
+      flushPending = false;
+      if (!ended) flush();
+    });
   };
 
   const flush = () => {
@@ -217,7 +254,7 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
       slot.body = answer.body;
       slot.view = answer.view;
       slot.outcome = answer.outcome;
-      flush();
+      flushSoon();
     });
   };
 
@@ -233,10 +270,13 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
       if (stopped()) break;
     }
     allRead = true;
+    endStretch();
     const settled = () => unsettled === 0;
     if (!settled()) await until(settled); // every call settled: answered, stored and its record ready
     flush();
   } finally {
+    ended = true;
+    endStretch();
     dedupe.discard();
     progress.stop();
     io.stdoutClosed.removeEventListener('abort', onClosed);

@@ -1,12 +1,13 @@
 // What one audit run (one name or a batch) does with the history, through the store's history port:
 // find each name's previous point (for the change text and --fail-on-drop) and record each fresh
-// answer. Lookups and appends asked in the same turn of the event loop go to the store as one call,
-// so a batch asks for many names at once. Neither ever fails the run: a history that cannot be read
+// answer. Lookups and appends asked in the same turn of writes (state/write-turns.ts: a turn of the
+// event loop, stretched in a batch) go to the store as one call, so a batch asks for many names at once. Neither ever fails the run: a history that cannot be read
 // or written is one warning a run.
 import { baseUrlKey } from '../api/base-url.js';
 import { alreadyTold } from '../store/errors.js';
 import { systemErrorText } from '../errors.js';
 import { pointFromAudit, type AuditAnswer } from '../state/history.js';
+import { stageWrite } from '../state/write-turns.js';
 import { FUTURE_SLACK_MS, nameKey, pointKeys } from '../store/policy.js';
 import type { HistoryPoint, HistoryPort, PreviousQuestion } from '../store/port.js';
 
@@ -91,7 +92,6 @@ export function openAuditHistory(
     }
     return points.map(() => undefined);
   });
-  const pending = new Set<Promise<void>>();
   const recordPoint = (query: string, answer: AuditAnswer) => {
     const point = pointFromAudit(answer, { at: deps.now(), baseUrl: base, query });
     if (!point) return undefined;
@@ -100,10 +100,7 @@ export function openAuditHistory(
       if (ids) ids.push(point.id);
       else own.set(key, [point.id]);
     }
-    const written = appends(point);
-    pending.add(written);
-    void written.finally(() => pending.delete(written));
-    return { point, written };
+    return { point, written: appends(point) };
   };
   return {
     previous(query, name, before) {
@@ -118,7 +115,7 @@ export function openAuditHistory(
       return recorded?.point;
     },
     async settle() {
-      while (pending.size > 0) await Promise.all(pending);
+      await appends.idle();
       if (unrecorded.length === 0) return;
       const told = alreadyTold(appendFailure);
       // A history already said to be unusable (a local file refused) needs no second line; a team store's failure does: the names.
@@ -142,18 +139,30 @@ function listNames(names: string[]): { text: string; many: boolean } {
   return { text, many: names.length > 1 };
 }
 
-/** Calls made in one turn of the event loop go to `many` as one call, each caller getting its own answer. */
-function batched<Q, A>(many: (items: Q[]) => Promise<A[]>): (item: Q) => Promise<A> {
+/**
+ * Calls made in one turn of writes (state/write-turns.ts) go to `many` as one call, each caller getting
+ * its own answer; `idle()` settles once no call is waiting or under way (`many` never rejects).
+ */
+function batched<Q, A>(many: (items: Q[]) => Promise<A[]>): ((item: Q) => Promise<A>) & { idle(): Promise<void> } {
   let queue: Array<{ item: Q; resolve: (answer: A) => void }> = [];
-  return (item) =>
+  /** Groups staged or under way, and who waits for there to be none. */
+  let groups = 0;
+  let idlers: Array<() => void> = [];
+  const send = async () => {
+    const taken = queue;
+    queue = [];
+    const answers = await many(taken.map((entry) => entry.item));
+    for (const [index, entry] of taken.entries()) entry.resolve(answers[index] as A);
+    if (--groups > 0) return;
+    const woken = idlers;
+    idlers = [];
+    for (const wake of woken) wake();
+  };
+  const call = (item: Q) =>
     new Promise<A>((resolve) => {
-      queue.push({ item, resolve });
-      if (queue.length > 1) return;
-      setImmediate(async () => {
-        const taken = queue;
-        queue = [];
-        const answers = await many(taken.map((entry) => entry.item));
-        for (const [index, entry] of taken.entries()) entry.resolve(answers[index] as A);
-      });
+      const first = queue.push({ item, resolve }) === 1;
+      if (first) groups += 1;
+      stageWrite(first ? send : undefined);
     });
+  return Object.assign(call, { idle: () => (groups === 0 ? Promise.resolve() : new Promise<void>((wake) => idlers.push(wake))) });
 }

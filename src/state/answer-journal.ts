@@ -1,5 +1,5 @@
 // The answer cache's journal (issue 31, point 4): the answers a batch stores go to a few shard files,
-// one write a shard a turn of the event loop, where a file an answer made a 10,000-name batch create
+// one write a shard a turn of writes (state/write-turns.ts), where a file an answer made a 10,000-name batch create
 // 10,000 files (much of its time went to the kernel). A shard past its bound is folded into entry files
 // (answer-cache.ts's format: eviction, stats and clear work on those as before) by append-log.ts's
 // rewrite, which loses no line appended meanwhile and leaves an aside that a killed fold's recovery

@@ -11,6 +11,7 @@ import { closeSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, fileId, foreignness, LocalFileError, readFrom } from '../local-file.js';
 import { type LogPlace, type LogWriter, openLogForReading, openLogWriter, readAsides, readNewLines } from './append-log.js';
+import { stageWrite } from './write-turns.js';
 
 /** Shards of a journal: few enough to keep open for a run, enough that a fold moves a small part of it. */
 export const SHARDS = 64;
@@ -29,8 +30,15 @@ export interface JournalShards {
 
 /** The shard a key's records go to (a key starts with two hex digits). */
 export function shardPath(journal: JournalShards, key: string): string {
-  return join(journal.dir, `${(Number.parseInt(key.slice(0, 2), 16) % SHARDS).toString(16).padStart(2, '0')}${journal.extension}`);
+  // Worked out once a journal: a batch asks twice an answer.
+  let paths = shardPaths.get(journal);
+  if (!paths) {
+    paths = Array.from({ length: SHARDS }, (_, shard) => join(journal.dir, `${shard.toString(16).padStart(2, '0')}${journal.extension}`));
+    shardPaths.set(journal, paths);
+  }
+  return paths[Number.parseInt(key.slice(0, 2), 16) % SHARDS]!;
 }
+const shardPaths = new WeakMap<JournalShards, string[]>();
 
 /** The shard files there are. */
 export function shardFiles(journal: JournalShards): string[] {
@@ -223,8 +231,8 @@ export interface ShardWriters {
   /** Appends text to the shard at path now, in one write; the shard's size after. Throws when it cannot. */
   append(path: string, text: Buffer): number;
   /**
-   * Appends text to the shard at path with the others of this turn of the event loop (one write a shard
-   * a turn, a line end first); resolves to its size after.
+   * Appends text to the shard at path with the others of this turn of writes (one write a shard a turn,
+   * a line end first; state/write-turns.ts: a turn of the event loop, stretched in a batch); resolves to its size after.
    */
   appendThisTurn(path: string, text: string): Promise<number>;
   /** Closes the shard's file (after a fold renamed another into place: the next append opens that). Never throws. */
@@ -299,7 +307,7 @@ export function openShardWriters(remake: () => void, beforeTurn?: () => void): S
   return {
     append,
     appendThisTurn(path, text) {
-      if (pending.size === 0) setImmediate(flush);
+      stageWrite(pending.size === 0 ? flush : undefined);
       let turn = pending.get(path);
       if (!turn) pending.set(path, (turn = { text: [], settle: [] }));
       turn.text.push(text);
