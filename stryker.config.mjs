@@ -20,6 +20,8 @@ export default {
     'src/state/requests.ts',
     'src/store/answer-freshness.ts',
     'src/state/cache-limits.ts',
+    // When a batch's writes go out (timers aside, a policy: what is staged, how much, when).
+    'src/state/write-turns.ts',
     'src/store/policy.ts',
     'src/history/change.ts',
     'src/history/gates.ts',

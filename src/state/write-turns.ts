@@ -31,9 +31,10 @@ let soon: ReturnType<typeof setImmediate> | undefined;
 export function stageWrite(write?: () => void): void {
   if (write) staged.push(write);
   items += 1;
+  // Stryker disable next-line ConditionalExpression: only speed: a second immediate or timer finds the writes gone (endWriteTurn clears both)
   if (soon) return;
   if (stretches === 0 || items >= STRETCHED_ITEMS) {
-    if (timer) clearTimeout(timer);
+    clearTimeout(timer);
     timer = undefined;
     soon = setImmediate(endWriteTurn);
   } else timer ??= setTimeout(endWriteTurn, STRETCHED_MS);
@@ -44,8 +45,8 @@ export function stageWrite(write?: () => void): void {
  * anyway (a bug) does not keep the others from running, and is thrown once they have.
  */
 export function endWriteTurn(): void {
-  if (soon) clearImmediate(soon);
-  if (timer) clearTimeout(timer);
+  clearImmediate(soon);
+  clearTimeout(timer);
   soon = timer = undefined;
   items = 0;
   const writes = staged;
