@@ -12,7 +12,7 @@ import { describeError, InterruptedError, NotCachedError, RateLimitError, UsageE
 import type { BatchRecord } from '../output/batch.js';
 import { startBatchProgress, type Progress } from '../progress.js';
 import { parseJson, serializeJson } from '../text.js';
-import { endWriteTurn, stretchWriteTurns } from '../state/write-turns.js';
+import { stretchWriteTurns } from '../state/write-turns.js';
 import { Dedupe } from './dedupe.js';
 import type { NameChunks } from './input.js';
 import type { PlannedNames } from './plan.js';
@@ -22,8 +22,9 @@ export interface BatchOptions {
   concurrency: number;
   /**
    * Names read ahead of the oldest unwritten one (default: 16 per request in flight, at least 512: a
-   * name waits up to two stretched write turns, state/write-turns.ts, for its cache record and its
-   * point, and the window must hold what a fast server answers meanwhile).
+   * name waits for stretched write turns, state/write-turns.ts, one after another: its cache record,
+   * its previous point where the format shows the change, its new point; the window must hold what a
+   * fast server answers meanwhile).
    */
   window?: number;
   /** The final error's hint when no name at all was found (instead of the one pointing at the records). */
@@ -132,21 +133,38 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   signalOf(deps.signal).addEventListener('abort', onInterrupt, { once: true });
 
   // The answers' history points and cache records are written a group at a time, not a turn of the
-  // event loop at a time (state/write-turns.ts), except when the batch can only wait for them.
-  const endStretch = stretchWriteTurns();
+  // event loop at a time (state/write-turns.ts), except while the batch can only wait for them: its
+  // window full of names and no request out. Then each turn's writes go at its end, until a request
+  // goes out again.
+  let endStretch: (() => void) | undefined = stretchWriteTurns();
+  const pace = () => {
+    const onlyWrites = queue.length >= window && inFlight === 0;
+    if (onlyWrites && endStretch) {
+      endStretch();
+      endStretch = undefined;
+    } else if (!onlyWrites && !endStretch && !allRead) endStretch = stretchWriteTurns();
+  };
+  const unstretch = () => {
+    endStretch?.();
+    endStretch = undefined;
+  };
 
   /** Writes the records ready at the head of the queue, in input order. */
   const writeReady = () => {
     held = [];
-    while (queue[0]?.outcome && !io.stdoutClosed.aborted) {
-      const slot = queue.shift() as Slot & { outcome: Outcome };
-      settledInQueue -= 1;
-      tally.count(slot.outcome);
-      writer.write(recordOf(slot), slot.change, 'text' in slot.outcome ? slot.outcome.text : undefined, slot.view);
+    try {
+      while (queue[0]?.outcome && !io.stdoutClosed.aborted) {
+        const slot = queue.shift() as Slot & { outcome: Outcome };
+        settledInQueue -= 1;
+        tally.count(slot.outcome);
+        writer.write(recordOf(slot), slot.change, 'text' in slot.outcome ? slot.outcome.text : undefined, slot.view);
+      }
+    } finally {
+      // Also when a writer throws: what it wrote before goes out, and later writes are not held.
+      const text = held.length === 1 ? held[0]! : held.join('');
+      held = undefined;
+      if (text) io.out(text);
     }
-    const text = held.length === 1 ? held[0]! : held.join('');
-    held = undefined;
-    if (text) io.out(text);
   };
 
   /** The chunk of names being taken into the window, and the place in it of the next one to take. */
@@ -170,8 +188,7 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
         writeReady(); // a duplicate answered before: its record may be next, and make room
       } else send(slot, place);
     }
-    // The window is full and no request is out: every name in it waits for its writes, which go now.
-    if (queue.length >= window && inFlight === 0) endWriteTurn();
+    pace();
   };
 
   /**
@@ -230,6 +247,7 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
       if (answered || !holds) return;
       answered = true;
       releaseSlot();
+      pace();
       changed();
     };
     const call = {
@@ -270,13 +288,13 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
       if (stopped()) break;
     }
     allRead = true;
-    endStretch();
+    unstretch();
     const settled = () => unsettled === 0;
     if (!settled()) await until(settled); // every call settled: answered, stored and its record ready
     flush();
   } finally {
     ended = true;
-    endStretch();
+    unstretch();
     dedupe.discard();
     progress.stop();
     io.stdoutClosed.removeEventListener('abort', onClosed);

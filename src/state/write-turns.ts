@@ -10,8 +10,9 @@
 // wait: a batch prints an answer only once its point and its cache record are written, and the
 // requests go on meanwhile (the ledger's lines are not staged here: a request waits for its own).
 // A group of ~64 answers touches most of a journal's 64 shards once, where a turn's few answers each
-// took a write of their own. The batch's window of names read ahead (512) holds two groups and more,
-// so the wait does not hold the requests up.
+// took a write of their own. An answer waits for two or three turns in a row (its cache record, its
+// previous point where the change is shown, its new point); the batch's window of names read ahead
+// (512) holds that many groups and more, so the wait does not hold the requests up.
 
 /** Items a stretched turn holds before its writes go out, counted as the callers stage them (about two an answer). */
 export const STRETCHED_ITEMS = 128;
