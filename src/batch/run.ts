@@ -133,16 +133,17 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   signalOf(deps.signal).addEventListener('abort', onInterrupt, { once: true });
 
   // The answers' history points and cache records are written a group at a time, not a turn of the
-  // event loop at a time (state/write-turns.ts), except while the batch can only wait for them: its
-  // window full of names and no request out. Then each turn's writes go at its end, until a request
-  // goes out again.
+  // event loop at a time (state/write-turns.ts), except while the batch can only wait for them: no
+  // request is out, and none can go (the window is full of names, or the input has no more). Then each
+  // turn's writes go at its end, until a request goes out again.
   let endStretch: (() => void) | undefined = stretchWriteTurns();
+  let ended = false;
   const pace = () => {
-    const onlyWrites = queue.length >= window && inFlight === 0;
+    const onlyWrites = inFlight === 0 && (queue.length >= window || allRead);
     if (onlyWrites && endStretch) {
       endStretch();
       endStretch = undefined;
-    } else if (!onlyWrites && !endStretch && !allRead) endStretch = stretchWriteTurns();
+    } else if (!onlyWrites && !endStretch && !ended) endStretch = stretchWriteTurns();
   };
   const unstretch = () => {
     endStretch?.();
@@ -196,7 +197,6 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
    * turn's answers settle in one (state/write-turns.ts), and their records go to stdout in one write.
    */
   let flushPending = false;
-  let ended = false;
   const flushSoon = () => {
     if (flushPending) return;
     flushPending = true;
@@ -288,7 +288,7 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
       if (stopped()) break;
     }
     allRead = true;
-    unstretch();
+    pace();
     const settled = () => unsettled === 0;
     if (!settled()) await until(settled); // every call settled: answered, stored and its record ready
     flush();
