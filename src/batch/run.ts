@@ -47,6 +47,8 @@ interface Slot {
   view?: AuditView;
   /** The score's change since its previous recorded point (the table's and CSV's Change). */
   change?: Change;
+  /** Its request went out: until its record is written, it counts among the requests ahead of the output. */
+  sent?: boolean;
 }
 
 export async function runBatch(deps: Deps, input: NameChunks, options: BatchOptions): Promise<void> {
@@ -83,11 +85,29 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   let inFlight = 0;
   /** Calls waiting for a request slot, oldest first: each is handed a freed slot (true), or told to give up (false). */
   const slotLine: Array<(handed: boolean) => void> = [];
-  /** A slot frees: the oldest waiting call takes it over, else it is free. */
+  /**
+   * Requests sent whose records are not written yet: `concurrency` at first, and a quarter of the
+   * records written more, up to MAX_MORE_AHEAD more. A reader that went away (`rep audit --file … |
+   * head -1`) is found at the next write, so at most that many more requests go out after it: about
+   * as many as are in flight for a short read, a quarter more for a longer one. A long batch's writes
+   * still go a group at a time (state/write-turns.ts).
+   */
+  let ahead = 0;
+  let written = 0;
+  const maxAhead = () => concurrency + Math.min(MAX_MORE_AHEAD, written >>> 2);
+  const canSend = () => inFlight < concurrency && ahead < maxAhead();
+  /** Hands free slots to the oldest waiting calls while a request may go. */
+  const admit = () => {
+    while (slotLine.length > 0 && canSend()) {
+      inFlight += 1;
+      ahead += 1;
+      slotLine.shift()?.(true);
+    }
+  };
+  /** A slot frees: the oldest waiting call may take it over. */
   const releaseSlot = () => {
-    const next = slotLine.shift();
-    if (next) next(true);
-    else inFlight -= 1;
+    inFlight -= 1;
+    admit();
   };
   /** The batch stopped or met the rate limit: no waiting call sends. */
   const refuseWaiting = () => {
@@ -139,7 +159,7 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   let endStretch: (() => void) | undefined = stretchWriteTurns();
   let ended = false;
   const pace = () => {
-    const onlyWrites = inFlight === 0 && (queue.length >= window || allRead);
+    const onlyWrites = inFlight === 0 && (queue.length >= window || allRead || ahead >= maxAhead());
     if (onlyWrites && endStretch) {
       endStretch();
       endStretch = undefined;
@@ -158,6 +178,8 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
         const slot = queue.shift() as Slot & { outcome: Outcome };
         settledInQueue -= 1;
         tally.count(slot.outcome);
+        if (slot.sent) ahead -= 1;
+        written += 1;
         writer.write(recordOf(slot), slot.change, 'text' in slot.outcome ? slot.outcome.text : undefined, slot.view);
       }
     } finally {
@@ -166,6 +188,7 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
       held = undefined;
       if (text) io.out(text);
     }
+    admit(); // requests wait for no record that is written
   };
 
   /** The chunk of names being taken into the window, and the place in it of the next one to take. */
@@ -226,18 +249,22 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
     const beforeSend = (): Promise<void> => {
       if (stopped()) return Promise.reject(new InterruptedError());
       if (rateLimit) return Promise.reject(new NotCachedError('rate limited'));
-      if (inFlight < concurrency && slotLine.length === 0) {
+      if (canSend() && slotLine.length === 0) {
         inFlight += 1;
-        holds = true;
+        ahead += 1;
+        holds = slot.sent = true;
         return SLOT_FREE;
       }
       return new Promise<boolean>((resolve) => slotLine.push(resolve)).then((handed) => {
         // Told to give up, or handed a slot by the very answer that met the limit: checked again.
         if (stopped() || rateLimit) {
-          if (handed) releaseSlot();
+          if (handed) {
+            ahead -= 1;
+            releaseSlot();
+          }
           throw stopped() ? new InterruptedError() : new NotCachedError('rate limited');
         }
-        holds = true;
+        holds = slot.sent = true;
       });
     };
     // The slot frees once the answer is in (or the call failed): the next request goes out while the
@@ -315,6 +342,9 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   const failure = BatchError.from(tally, rateLimit, tally.notFound === tally.total ? options.allNotFoundHint : undefined);
   if (failure) throw failure;
 }
+
+/** Requests a batch may have out beyond its records written, past `concurrency` (see `ahead`). */
+const MAX_MORE_AHEAD = 64;
 
 /** What beforeSend gives a call whose request slot was free at once: settled, and shared by all of them. */
 const SLOT_FREE: Promise<void> = Promise.resolve();
