@@ -131,6 +131,33 @@ describe('rep audit: a batch', () => {
     expect(chunks.filter((chunk) => chunk.includes('\n'))).toHaveLength(1);
   });
 
+  it("does not hang when the first name's cached answer goes stale between the plan and its lookup", async () => {
+    // Run 1 caches Alpha's answer, and the server says 1 request is left this hour. Run 2's plan then
+    // finds Alpha fresh (14 min old) and says the other three need more than is left; on that line the
+    // clock moves past the max age (15 min), so Alpha's own lookup misses and asks for a request after
+    // Beta and Gamma took the room ahead of the output (concurrency 2). It must still be sent.
+    const server = await fixture.server();
+    baseUrl = server.baseUrl.href;
+    server.always('/api/audit', (request) => ({
+      body: auditBody(request.q ?? ''),
+      headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 7200) },
+    }));
+    const start = Date.now();
+    const first = await rep(['--format', 'ndjson', 'audit', 'Alpha'], { now: () => start });
+    expect(first.code).toBe(0);
+    let clock = start + 14 * 60_000;
+    const second = await rep(['--format', 'ndjson', 'audit', '--concurrency', '2', 'Alpha', 'Beta', 'Gamma', 'Delta'], {
+      now: () => clock,
+      onStderr: (text) => {
+        if (text.includes('this batch needs')) clock = start + 16 * 60_000;
+      },
+    });
+    expect(second.stderr).toMatch(/^rep: this batch needs 3 requests; 1 is left this hour/);
+    expect(second.code).toBe(0);
+    expect(lines(second.stdout).map((record) => record.query)).toEqual(['Alpha', 'Beta', 'Gamma', 'Delta']);
+    expect(server.requests.filter((request) => request.q === 'Alpha')).toHaveLength(2); // stale: asked again
+  });
+
   it('streams: the first record is out before the last request is answered', async () => {
     const input = names(6);
     const last = input.at(-1) as string;

@@ -84,7 +84,7 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   /** Requests out and not answered yet: at most `concurrency` (cache lookups are not counted: they go at once). */
   let inFlight = 0;
   /** Calls waiting for a request slot, oldest first: each is handed a freed slot (true), or told to give up (false). */
-  const slotLine: Array<(handed: boolean) => void> = [];
+  const slotLine: Array<{ slot: Slot; hand: (handed: boolean) => void }> = [];
   /**
    * Requests sent whose records are not written yet: `concurrency` at first, and a quarter of the
    * records written more, up to MAX_MORE_AHEAD more. A reader that went away (`rep audit --file … |
@@ -95,13 +95,22 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   let ahead = 0;
   let written = 0;
   const maxAhead = () => concurrency + Math.min(MAX_MORE_AHEAD, written >>> 2);
-  const canSend = () => inFlight < concurrency && ahead < maxAhead();
-  /** Hands free slots to the oldest waiting calls while a request may go. */
+  /**
+   * Whether the call of `slot` may send now: a free request slot, and room ahead of the output; or, the
+   * oldest name not written yet (whose record all the others wait for), a free slot alone. A name whose
+   * cache lookup came after later names took the room (its answer went stale since the plan) would
+   * otherwise wait for records that wait for it.
+   */
+  const canSend = (slot: Slot) => inFlight < concurrency && (ahead < maxAhead() || slot === queue[0]);
+  /** Hands free slots to the waiting calls that may send: the oldest first, or the oldest name's alone. */
   const admit = () => {
-    while (slotLine.length > 0 && canSend()) {
+    while (inFlight < concurrency && slotLine.length > 0) {
+      const index = ahead < maxAhead() ? 0 : slotLine.findIndex((waiting) => waiting.slot === queue[0]);
+      if (index < 0) return;
+      const [waiting] = slotLine.splice(index, 1);
       inFlight += 1;
       ahead += 1;
-      slotLine.shift()?.(true);
+      waiting!.hand(true);
     }
   };
   /** A slot frees: the oldest waiting call may take it over. */
@@ -111,7 +120,7 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   };
   /** The batch stopped or met the rate limit: no waiting call sends. */
   const refuseWaiting = () => {
-    for (const waiting of slotLine.splice(0)) waiting(false);
+    for (const waiting of slotLine.splice(0)) waiting.hand(false);
   };
   let rateLimit: RateLimitError | undefined;
   let read = 0;
@@ -249,13 +258,13 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
     const beforeSend = (): Promise<void> => {
       if (stopped()) return Promise.reject(new InterruptedError());
       if (rateLimit) return Promise.reject(new NotCachedError('rate limited'));
-      if (canSend() && slotLine.length === 0) {
+      if (canSend(slot) && (slotLine.length === 0 || slot === queue[0])) {
         inFlight += 1;
         ahead += 1;
         holds = slot.sent = true;
         return SLOT_FREE;
       }
-      return new Promise<boolean>((resolve) => slotLine.push(resolve)).then((handed) => {
+      return new Promise<boolean>((hand) => slotLine.push({ slot, hand })).then((handed) => {
         // Told to give up, or handed a slot by the very answer that met the limit: checked again.
         if (stopped() || rateLimit) {
           if (handed) {

@@ -104,6 +104,8 @@ export interface InProcessOptions extends RunOptions {
   io?: Pick<TestIOOptions, 'stdinIsTTY' | 'stdinPiped' | 'stdoutIsTTY' | 'stderrIsTTY' | 'columns' | 'stderrColumns'>;
   /** main()'s longRun: what the CLI does as a batch starts (cli.ts tunes V8's heap). */
   longRun?: () => void;
+  /** main()'s clock (Date.now by default). */
+  now?: () => number;
 }
 
 /** The home's environment with `changes` applied; nothing else (in-process, not even PATH). */
@@ -135,6 +137,7 @@ export async function runInProcess(args: string[], options: InProcessOptions): P
       env,
       signal: options.signal ?? new AbortController().signal,
       ...(options.longRun ? { longRun: options.longRun } : {}),
+      ...(options.now ? { now: options.now } : {}),
     });
     return { code, signal: null, stdout: io.stdoutText(), stderr: io.stderrText() };
   } finally {
