@@ -102,14 +102,21 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
    * otherwise wait for records that wait for it.
    */
   const canSend = (slot: Slot) => inFlight < concurrency && (ahead < maxAhead() || slot === queue[0]);
-  /** Hands free slots to the waiting calls that may send: the oldest first, or the oldest name's alone. */
+  /** A request slot taken, and a request ahead of the output. */
+  const occupy = () => {
+    inFlight += 1;
+    ahead += 1;
+  };
+  /**
+   * Hands free slots to the waiting calls that may send (canSend): the oldest first, or, with no room
+   * ahead, the oldest name's alone.
+   */
   const admit = () => {
     while (inFlight < concurrency && slotLine.length > 0) {
       const index = ahead < maxAhead() ? 0 : slotLine.findIndex((waiting) => waiting.slot === queue[0]);
       if (index < 0) return;
       const [waiting] = slotLine.splice(index, 1);
-      inFlight += 1;
-      ahead += 1;
+      occupy();
       waiting!.hand(true);
     }
   };
@@ -167,16 +174,14 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   // turn's writes go at its end, until a request goes out again.
   let endStretch: (() => void) | undefined = stretchWriteTurns();
   let ended = false;
-  const pace = () => {
-    const onlyWrites = inFlight === 0 && (queue.length >= window || allRead || ahead >= maxAhead());
-    if (onlyWrites && endStretch) {
-      endStretch();
-      endStretch = undefined;
-    } else if (!onlyWrites && !endStretch && !ended) endStretch = stretchWriteTurns();
-  };
   const unstretch = () => {
     endStretch?.();
     endStretch = undefined;
+  };
+  const pace = () => {
+    const onlyWrites = inFlight === 0 && (queue.length >= window || allRead || ahead >= maxAhead());
+    if (onlyWrites) unstretch();
+    else if (!endStretch && !ended) endStretch = stretchWriteTurns();
   };
 
   /** Writes the records ready at the head of the queue, in input order. */
@@ -259,8 +264,7 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
       if (stopped()) return Promise.reject(new InterruptedError());
       if (rateLimit) return Promise.reject(new NotCachedError('rate limited'));
       if (canSend(slot) && (slotLine.length === 0 || slot === queue[0])) {
-        inFlight += 1;
-        ahead += 1;
+        occupy();
         holds = slot.sent = true;
         return SLOT_FREE;
       }

@@ -1,8 +1,8 @@
 // What one audit run (one name or a batch) does with the history, through the store's history port:
 // find each name's previous point (for the change text and --fail-on-drop) and record each fresh
 // answer. Lookups and appends asked in the same turn of writes (state/write-turns.ts: a turn of the
-// event loop, stretched in a batch) go to the store as one call, so a batch asks for many names at once. Neither ever fails the run: a history that cannot be read
-// or written is one warning a run.
+// event loop, stretched in a batch) go to the store as one call, so a batch asks for many names at
+// once. Neither ever fails the run: a history that cannot be read or written is one warning a run.
 import { baseUrlKey } from '../api/base-url.js';
 import { alreadyTold } from '../store/errors.js';
 import { systemErrorText } from '../errors.js';
