@@ -229,29 +229,32 @@ describe('a run’s log, open and closed', () => {
 });
 
 describe('a rewrite killed or under way (its old file linked aside in requests/pruning/)', () => {
-  /** A rewrite of the log at path, as the ledger's own, killed once it renamed the folded log into place; `meanwhile` appends to the old file first. */
-  async function killedRewrite(path: string, meanwhile: () => void): Promise<void> {
+  /** A rewrite of the log at path as the ledger's own, with `step` called at each of its steps. */
+  async function rewriteLedger(path: string, step: (at: string) => void) {
     const { linesMissing, rewriteLog } = await import('../src/state/append-log.js');
     const { LedgerLines } = await import('../src/state/ledger-lines.js');
-    const killed = () =>
-      rewriteLog(path, {
-        asideDir: join(stateDir, 'requests', 'pruning'),
-        tag: String(NOW),
-        maxBytes: 1 << 20,
-        rewrite: (text) => LedgerLines.compact(text, NOW),
-        recover: linesMissing,
-        step: (at) => {
-          if (at === 'linked') meanwhile();
-          if (at === 'renamed') throw new Error('killed');
-        },
-      });
-    expect(killed).toThrow('killed');
+    return rewriteLog(path, {
+      asideDir: join(stateDir, 'requests', 'pruning'),
+      tag: String(NOW),
+      maxBytes: 1 << 20,
+      rewrite: (text) => LedgerLines.compact(text, NOW),
+      recover: linesMissing,
+      step,
+    });
+  }
+
+  /** A rewrite of the log at path, as the ledger's own, killed once it renamed the folded log into place; `meanwhile` appends to the old file first. */
+  async function killedRewrite(path: string, meanwhile: () => void): Promise<void> {
+    await expect(
+      rewriteLedger(path, (at) => {
+        if (at === 'linked') meanwhile();
+        if (at === 'renamed') throw new Error('killed');
+      }),
+    ).rejects.toThrow('killed');
   }
 
   it('keeps a line another run was writing when the rewrite read the log: its first part stays for the rest to end', async () => {
     const { openRequestLog, readRequestCount, REWRITE_AT_BYTES } = await ledger();
-    const { linesMissing, rewriteLog } = await import('../src/state/append-log.js');
-    const { LedgerLines } = await import('../src/state/ledger-lines.js');
     const log = openRequestLog(stateDir, ID, () => NOW, BASE);
     for (let i = 0; i < Math.ceil(REWRITE_AT_BYTES / 80); i++) log.record(NOW);
     log.flush();
@@ -261,15 +264,8 @@ describe('a rewrite killed or under way (its old file linked aside in requests/p
     // Another run's request line, as a read may see it: its first part, then the rest after the read.
     const line = `{"id":"ee0123456789abcd-1","at":${NOW}}\n`;
     writeFileSync(path, line.slice(0, 20), { flag: 'a' });
-    const outcome = rewriteLog(path, {
-      asideDir: join(stateDir, 'requests', 'pruning'),
-      tag: String(NOW),
-      maxBytes: 1 << 20,
-      rewrite: (text) => LedgerLines.compact(text, NOW),
-      recover: linesMissing,
-      step: (at) => {
-        if (at === 'linked') writeFileSync(path, line.slice(20), { flag: 'a' });
-      },
+    const outcome = await rewriteLedger(path, (at) => {
+      if (at === 'linked') writeFileSync(path, line.slice(20), { flag: 'a' });
     });
     expect(outcome).toBe('rewritten');
     expect(readFileSync(path, 'utf8').endsWith(line)).toBe(true);
