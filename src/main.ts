@@ -164,8 +164,12 @@ function checkJsonHabit(args: readonly string[]): void {
   });
 }
 
-/** `REP_DEBUG=1` (or `true`) turns --debug on; unset, empty, `0` or `false` leave it off. */
+/**
+ * `REP_DEBUG=1` (or `true`, or any other word) turns --debug on; unset, empty, `0`, `false`, `no` or
+ * `off` leave it off (gh's GH_DEBUG reads the same way: REP_DEBUG=no must not mean yes).
+ */
 function debugFromEnv(env: NodeJS.ProcessEnv): boolean {
   const value = env.REP_DEBUG?.trim().toLowerCase();
-  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+  return value !== undefined && !DEBUG_OFF.has(value);
 }
+const DEBUG_OFF = new Set(['', '0', 'false', 'no', 'off']);

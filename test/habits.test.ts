@@ -41,12 +41,14 @@ describe('help where the terminal is', () => {
     expect(JSON.parse(json.stdout)).toEqual({ version: '0.0.0-dev', node: process.version, platform: `${process.platform}-${process.arch}` });
   });
 
-  it('REP_DEBUG=1 is --debug (the key still masked); 0 is not', async () => {
+  it('REP_DEBUG=1 is --debug (the key still masked); 0, false, no and off are not', async () => {
     const on = await rep(['pulse'], { env: { REP_DEBUG: '1' } });
     expect(on.stderr).toMatch(/^debug: > GET http:\/\/127\.0\.0\.1:\d+\/api\/pulse$/m);
     expect(on.stderr).not.toContain(sandbox.key);
-    const off = await rep(['pulse'], { env: { REP_DEBUG: '0' } });
-    expect(off.stderr).toBe('');
+    for (const value of ['0', 'false', 'no', ' Off ']) {
+      const off = await rep(['pulse'], { env: { REP_DEBUG: value } });
+      expect([value, off.stderr]).toEqual([value, '']);
+    }
   });
 
   it('man -l renders the page built from the help text: every option and command of --help is in it', async () => {
