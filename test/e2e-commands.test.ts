@@ -111,6 +111,12 @@ describe('search', () => {
     expect(lines).toEqual(expected);
   });
 
+  it('a search text with a line break is a usage error sent nowhere', async () => {
+    const result = await rep(['search', 'coffee\nshop'], { REP_BASE_URL: `http://127.0.0.1:${await closedPort()}/api` });
+    expect([result.code, result.stdout]).toEqual([2, '']);
+    expect(result.stderr).toBe('rep: the search text "coffee\\nshop" holds a line break\nhint: search one text at a time, e.g. rep search coffee\n');
+  });
+
   it('a blank search is a usage error sent nowhere', async () => {
     const result = await rep(['search', ' ', ' '], { REP_BASE_URL: `http://127.0.0.1:${await closedPort()}/api` });
     expect(result.code).toBe(2);

@@ -2,6 +2,7 @@
 // read as a stream and handed on a block at a time, so a file of 100,000 names is never held in memory at once.
 import type { Readable, Transform } from 'node:stream';
 import { UsageError } from '../errors.js';
+import { refuseLineBreak } from '../commands/query.js';
 
 // node:fs/promises and node:stream are taken where a batch reads, not imported: `rep audit NAME`
 // loads this module only to learn that it is no batch.
@@ -64,19 +65,7 @@ export async function openNames(input: BatchInput): Promise<NameChunks> {
 function argumentName(raw: string): string {
   const name = raw.trim();
   if (!name) throw new UsageError('a company name is empty', { hint: 'give non-empty names, e.g. rep audit "Blue Bottle Coffee" "Ritual Coffee"' });
-  return refuseLineBreak(name);
-}
-
-/**
- * A company name given as an argument holds no line break: one that does is several names
- * ("$(cat names.txt)") or none, and its request would answer "not found" for companies that may exist.
- */
-export function refuseLineBreak(name: string): string {
-  if (/[\r\n]/.test(name))
-    throw new UsageError(`the company name ${JSON.stringify(name)} holds a line break`, {
-      hint: 'one name a line: rep audit --file names.txt, or each name as its own argument',
-    });
-  return name;
+  return refuseLineBreak(name, 'company name');
 }
 
 async function openFile(path: string): Promise<Readable> {

@@ -26,7 +26,7 @@ export interface AuditOptions {
 }
 
 export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
-  const { isBatch, openNames, refuseLineBreak, STDIN } = await import('../batch/input.js');
+  const { isBatch, openNames, STDIN } = await import('../batch/input.js');
   // No name: names piped in (`… | rep audit`) are read as `-` would; a terminal or /dev/null is never waited on.
   const names = opts.names.length === 0 && opts.file === undefined && !deps.io.stdinIsTTY && deps.io.stdinPiped ? [STDIN] : opts.names;
   if (names.length === 0 && opts.file === undefined) {
@@ -37,7 +37,7 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
     ...(opts.failOnDrop === undefined ? {} : { failOnDrop: opts.failOnDrop }),
   };
   if (!opts.batch && !isBatch(names, opts.file)) {
-    const query = refuseLineBreak(queryFrom(names, 'company name'));
+    const query = queryFrom(names, 'company name');
     const watch = await startWatch(deps, limits, { showsChange: showsChange(deps.format()) || shapeShowsChange(deps.globals) });
     await watch.finish(fetchAndShow(deps, 'audit', query, (view, fromCache) => watch.see(query, view as AuditView, fromCache)));
     return;

@@ -12,12 +12,34 @@ import { csvBom } from '../output/csv.js';
 import { fieldPaths } from '../views/index.js';
 import { shapeOf } from './shape.js';
 
-/** Joins words with one space; an empty or whitespace-only query is a usage error, sent nowhere. */
-export function queryFrom(words: readonly string[], what: string): string {
+/**
+ * Joins words with one space; an empty or whitespace-only query is a usage error, sent nowhere, and so
+ * is one with a line break (refuseLineBreak).
+ */
+export function queryFrom(words: readonly string[], what: QueryWhat): string {
   const query = words.join(' ').trim();
   if (!query)
     throw new UsageError(`the ${what} is empty`, {
       hint: `give a ${what}, e.g. rep ${what === 'company name' ? 'audit "Blue Bottle Coffee"' : 'search coffee'}`,
+    });
+  return refuseLineBreak(query, what);
+}
+
+/** What a query is called in its command's messages. */
+export type QueryWhat = 'company name' | 'search text';
+
+/**
+ * A query given as an argument holds no line break: a name that does is several names ("$(cat
+ * names.txt)") or none, and a search text several texts; either request would answer "not found" for
+ * what may exist, a request of the hour's quota spent for nothing.
+ */
+export function refuseLineBreak(query: string, what: QueryWhat): string {
+  if (/[\r\n]/.test(query))
+    throw new UsageError(`the ${what} ${JSON.stringify(query)} holds a line break`, {
+      hint:
+        what === 'company name'
+          ? 'one name a line: rep audit --file names.txt, or each name as its own argument'
+          : 'search one text at a time, e.g. rep search coffee',
     });
   return query;
 }
