@@ -57,12 +57,12 @@ describe('flatten', () => {
 
 describe('flattenRest', () => {
   it('labels a field with an empty name as flatten does: value at the top, a trailing dot below', () => {
-    expect(flattenRest({ '': 1, a: { '': 2 }, b: 'x', used: 3 }, new Set(['used']))).toEqual([
+    expect(flattenRest({ '': 1, a: { '': 2 }, b: 'x', used: 3 }, ['used'])).toEqual([
       ['value', 1],
       ['a.', 2],
       ['b', 'x'],
     ]);
-    expect(flattenRest({ '': 1 }, new Set(), 'p')).toEqual([['p.', 1]]);
+    expect(flattenRest({ '': 1 }, [], 'p')).toEqual([['p.', 1]]);
   });
 });
 
