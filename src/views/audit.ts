@@ -65,8 +65,8 @@ interface Place {
   /** The company's own record: its name wins over a name beside it. */
   company: boolean;
   parent: Place | undefined;
-  /** The key it sits under in its parent ('' for the payload). */
-  key: string;
+  /** The key it sits under in its parent. */
+  key: string | undefined;
   /** Keys read here, or holding a place something was read in: left out of its detail rows (a few at most: a list). */
   used: string[];
   /** Records a field was read from (`score: { trustScore, stars }`): their other keys are detail rows. */
@@ -80,8 +80,9 @@ const NO_ROWS: readonly DetailRow[] = [];
 const among = (names: readonly string[], key: string) => names.includes(key);
 
 // Every place is made here, with all its fields, so that all have one shape (what a body asks of each is the same).
-function newPlace(record: JsonRecord, label: string, parent: Place | undefined, key: string, company: boolean, depth = parent ? parent.depth + 1 : 0): Place {
-  return { record, label, depth, company, parent, key, used: [], fields: undefined, leftovers: NO_ROWS };
+function newPlace(record: JsonRecord, label: string, parent?: Place, key?: string, company = false): Place {
+  // Stryker disable next-line ArrayDeclaration: a key read is only ever added: one more there, that no body has, changes nothing
+  return { record, label, depth: parent ? parent.depth + 1 : 0, company, parent, key, used: [], fields: undefined, leftovers: NO_ROWS };
 }
 
 /** The place a key holds, if any: a company, the present, an envelope, or a list's only record. */
@@ -94,7 +95,7 @@ function innerPlace(parent: Place, key: string, value: unknown): Place | undefin
   if (record) {
     const label = joinPath(parent.label, key);
     if (among(COMPANY, key)) return newPlace(value, label, parent, key, true);
-    if (among(PRESENT, key)) return newPlace(value, label, parent, key, false);
+    if (among(PRESENT, key)) return newPlace(value, label, parent, key);
     if (among(ENVELOPES, key)) return newPlace(value, label, parent, key, parent.company);
   }
   if (Array.isArray(value) && value.length === 1 && isRecord(value[0]) && (among(COMPANY_LISTS, key) || among(COMPANY, key))) {
@@ -105,7 +106,7 @@ function innerPlace(parent: Place, key: string, value: unknown): Place | undefin
 
 /** The payload and the places within it, breadth first (so by depth). */
 function placesIn(payload: JsonRecord): Place[] {
-  const places = [newPlace(payload, '', undefined, '', false)];
+  const places = [newPlace(payload, '')];
   for (let index = 0; index < places.length; index += 1) {
     const parent = places[index]!; // index < length
     if (parent.depth >= MAX_PLACE_DEPTH) continue;
@@ -120,7 +121,7 @@ function placesIn(payload: JsonRecord): Place[] {
 /** Marks `key` read in `place`, and each place on the way there as holding something read. */
 function markUsed(place: Place, key: string): void {
   place.used.push(key); // a key twice is harmless: `used` is only asked whether it holds one
-  for (let inner = place; inner.parent; inner = inner.parent) inner.parent.used.push(inner.key);
+  for (let inner = place; inner.parent && inner.key !== undefined; inner = inner.parent) inner.parent.used.push(inner.key);
 }
 
 /** A number as it was found: plain, or inside a record under `inner` (`score: { trustScore: 4.2 }`). */
@@ -197,7 +198,8 @@ class AuditReader {
 
   /** The record a field was read from, kept with its place so its other keys become detail rows. */
   private fieldRecord(place: Place, key: string, record: JsonRecord, inner: string): Place {
-    const field = newPlace(record, joinPath(place.label, key), place, key, false, place.depth);
+    const field = newPlace(record, joinPath(place.label, key), place, key);
+    field.depth = place.depth; // as deep as the field: what else it holds is read as if it sat beside it
     field.used.push(inner);
     (place.fields ??= []).push(field);
     return field;
