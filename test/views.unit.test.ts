@@ -57,12 +57,12 @@ describe('flatten', () => {
 
 describe('flattenRest', () => {
   it('labels a field with an empty name as flatten does: value at the top, a trailing dot below', () => {
-    expect(flattenRest({ '': 1, a: { '': 2 }, b: 'x', used: 3 }, new Set(['used']))).toEqual([
+    expect(flattenRest({ '': 1, a: { '': 2 }, b: 'x', used: 3 }, ['used'])).toEqual([
       ['value', 1],
       ['a.', 2],
       ['b', 'x'],
     ]);
-    expect(flattenRest({ '': 1 }, new Set(), 'p')).toEqual([['p.', 1]]);
+    expect(flattenRest({ '': 1 }, [], 'p')).toEqual([['p.', 1]]);
   });
 });
 
@@ -116,7 +116,10 @@ describe('auditView', () => {
 
   it("takes the company's name over the body's, the company given as text, and a name record's text", () => {
     expect(auditView({ name: 'Outer', business: { name: 'Inner' } }).name).toBe('Inner');
+    // The present is no company: a name in it does not win over the body's.
+    expect(auditView({ name: 'Outer', current: { name: 'Inner', score: 5 } })).toMatchObject({ name: 'Outer', details: [['current.name', 'Inner']] });
     expect(auditView({ company: 'Acme Ltd', score: 2 })).toMatchObject({ name: 'Acme Ltd', paths: { name: 'company', score: 'score' } });
+    expect(auditView({ name: 'Acme', company: 'Acme Ltd' })).toMatchObject({ name: 'Acme Ltd', details: [['name', 'Acme']] });
     expect(auditView({ displayName: { text: 'Café', languageCode: 'fr' } })).toMatchObject({
       name: 'Café',
       details: [['displayName.languageCode', 'fr']],
@@ -151,6 +154,11 @@ describe('auditView', () => {
       score: 4.5,
       reviews: 10,
       paths: { reviews: 'aggregateRating.reviewCount' },
+    });
+    // The score record is as deep as the score: a total there wins over a better name one record deeper.
+    expect(auditView({ aggregateRating: { ratingValue: 4, reviewCount: 10 }, current: { review_count: 20 } })).toMatchObject({
+      reviews: 10,
+      details: [['current.review_count', 20]],
     });
   });
 });

@@ -26,11 +26,10 @@ export interface AuditHistory {
    */
   previous(query: string, name?: string, before?: number): Promise<HistoryPoint | undefined>;
   /**
-   * Records a FRESHLY FETCHED answer (never a cache hit), settling once the point is written (or its
-   * failure noted for settle()): what is shown after it is in the history. The point, or undefined when
-   * the answer has no score.
+   * Records a FRESHLY FETCHED answer (never a cache hit; nothing for one with no score), settling once
+   * its point is written (or its failure noted for settle()): what is shown after it is in the history.
    */
-  record(query: string, answer: AuditAnswer): Promise<HistoryPoint | undefined>;
+  record(query: string, answer: AuditAnswer): Promise<undefined>;
   /** Waits for every record to be written (a failure was warned). */
   settle(): Promise<void>;
   /** Why a lookup could not read the history (each such lookup answered "no previous point"), if one could not. */
@@ -83,7 +82,7 @@ export function openAuditHistory(
   // Points that could not be recorded: settle() names them, so no printed score is lost unsaid.
   const unrecorded: string[] = [];
   let appendFailure: unknown;
-  const appends = batched<HistoryPoint, void>(async (points) => {
+  const appends = batched<HistoryPoint, undefined>(async (points) => {
     try {
       await history.append(points);
     } catch (error) {
@@ -92,16 +91,6 @@ export function openAuditHistory(
     }
     return points.map(() => undefined);
   });
-  const recordPoint = (query: string, answer: AuditAnswer) => {
-    const point = pointFromAudit(answer, { at: deps.now(), baseUrl: base, query });
-    if (!point) return undefined;
-    for (const key of reads ? pointKeys(point) : []) {
-      const ids = own.get(key);
-      if (ids) ids.push(point.id);
-      else own.set(key, [point.id]);
-    }
-    return { point, written: appends(point) };
-  };
   return {
     previous(query, name, before) {
       // A point dated after now (a wrong clock on some machine) would otherwise stay "previous" for ever.
@@ -109,10 +98,17 @@ export function openAuditHistory(
       const nameText = name === undefined ? undefined : nameKey(name);
       return lookups({ baseUrl: base, queryKey: nameKey(query), ...(nameText ? { nameKey: nameText } : {}), before: until });
     },
-    async record(query, answer) {
-      const recorded = recordPoint(query, answer);
-      await recorded?.written;
-      return recorded?.point;
+    record(query, answer) {
+      const point = pointFromAudit(answer, { at: deps.now(), baseUrl: base, query });
+      if (!point) return NOTHING;
+      if (reads) {
+        for (const key of pointKeys(point)) {
+          const ids = own.get(key);
+          if (ids) ids.push(point.id);
+          else own.set(key, [point.id]);
+        }
+      }
+      return appends(point);
     },
     async settle() {
       await appends.idle();
@@ -131,6 +127,9 @@ export function openAuditHistory(
     readFailure: () => unread,
   };
 }
+
+/** What a call with nothing to wait for settles with. */
+const NOTHING: Promise<undefined> = Promise.resolve(undefined);
 
 /** `a, b and c` (at most 20 names, then `and N more`). */
 function listNames(names: string[]): { text: string; many: boolean } {

@@ -31,18 +31,25 @@ export async function startWatch(deps: Deps, limits: GateLimits, { showsChange =
   const baseUrl = await deps.storeBaseUrl();
   const store = deps.store();
   const readsPrevious = showsChange || limits.failOnDrop !== undefined;
+  const gated = limits.failUnder !== undefined || limits.failOnDrop !== undefined;
   const history: AuditHistory | undefined = baseUrl
     ? openAuditHistory(deps, store.history, placeOf(store, 'history'), baseUrl, { reads: readsPrevious })
     : undefined;
   const failures: string[] = [];
+  const judge = async (query: string, view: AuditView, fromCache: { fetchedAt: number } | undefined) => {
+    const previous = readsPrevious ? await history?.previous(query, view.name, fromCache?.fetchedAt) : undefined;
+    // Written before the answer is shown: a run killed once its line is printed has the point.
+    if (!fromCache) await history?.record(query, view);
+    if (gated)
+      for (const failure of evaluateGates({ name: view.name ?? query, score: view.score, previousScore: previous?.score }, limits))
+        failures.push(failure.reason);
+    return view.score === undefined ? undefined : changeFrom(previous, view.score);
+  };
   return {
-    async see(query, view, fromCache) {
-      const previous = readsPrevious ? await history?.previous(query, view.name, fromCache?.fetchedAt) : undefined;
-      // Written before the answer is shown: a run killed once its line is printed has the point.
-      if (!fromCache) await history?.record(query, { name: view.name, score: view.score, scoreMax: view.scoreMax, sources: view.sources });
-      const judged = evaluateGates({ name: view.name ?? query, score: view.score, previousScore: previous?.score }, limits);
-      failures.push(...judged.map((failure) => failure.reason));
-      return view.score === undefined ? undefined : changeFrom(previous, view.score);
+    see(query, view, fromCache) {
+      // No change shown and no gate (most machine-read batches): only the point is written, and waited for.
+      if (!readsPrevious && !gated) return fromCache || !history ? NO_CHANGE : history.record(query, view);
+      return judge(query, view, fromCache);
     },
     async finish(run) {
       let error: unknown;
@@ -68,6 +75,8 @@ export async function startWatch(deps: Deps, limits: GateLimits, { showsChange =
     },
   };
 }
+
+const NO_CHANGE: Promise<undefined> = Promise.resolve(undefined);
 
 function gateNames(limits: GateLimits): string {
   return [

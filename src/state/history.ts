@@ -21,18 +21,22 @@ export interface AuditAnswer {
   sources: ReadonlyArray<{ source: string; rating?: number; reviews?: number }>;
 }
 
-/** The point for a fresh audit answer, or undefined when it has no score. */
+/**
+ * The point for a fresh audit answer, or undefined when it has no score: built clean, as pointOf would
+ * leave it (the same fields in the same order), without the checks a stored line needs.
+ */
 export function pointFromAudit(answer: AuditAnswer, where: { at: number; baseUrl: URL | string; query: string }): HistoryPoint | undefined {
-  return pointOf({
-    id: randomHex(8),
-    at: new Date(where.at).toISOString(),
-    base_url: baseUrlKey(where.baseUrl),
-    query: where.query,
-    name: answer.name,
-    score: answer.score,
-    scale: answer.scoreMax,
-    sources: answer.sources.slice(0, MAX_SOURCES).map((row) => sourceOf(row.source, row.rating, row.reviews)), // a view's row holds more
-  });
+  if (!finite(answer.score)) return undefined;
+  const point = { id: randomHex(8), at: new Date(where.at).toISOString(), base_url: baseUrlKey(where.baseUrl), query: cleanText(where.query) } as HistoryPoint;
+  const name = answer.name === undefined ? '' : cleanText(answer.name);
+  if (name) point.name = name;
+  point.score = answer.score;
+  if (finite(answer.scoreMax)) point.scale = answer.scoreMax;
+  const sources: HistorySource[] = [];
+  // A view's row holds more. Cleaned twice, as a point read back is: a name cut at MAX_TEXT may end in a space.
+  for (const row of answer.sources.slice(0, MAX_SOURCES)) sources.push(sourceOf(cleanText(row.source), row.rating, row.reviews));
+  point.sources = sources;
+  return point;
 }
 
 const LINE_START = '{"id":';

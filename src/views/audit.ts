@@ -64,21 +64,25 @@ interface Place {
   depth: number;
   /** The company's own record: its name wins over a name beside it. */
   company: boolean;
-  parent?: Place;
+  parent: Place | undefined;
   /** The key it sits under in its parent. */
-  key?: string;
-  /** Keys read here, or holding a place something was read in: left out of its detail rows. */
-  used: Set<string>;
+  key: string | undefined;
+  /** Keys read here, or holding a place something was read in: left out of its detail rows (a few at most: a list). */
+  used: string[];
   /** Records a field was read from (`score: { trustScore, stars }`): their other keys are detail rows. */
-  fields: Place[];
+  fields: Place[] | undefined;
   /** Detail rows from the sources read here that were not sources. */
-  leftovers: DetailRow[];
+  leftovers: readonly DetailRow[];
 }
+
+const NO_ROWS: readonly DetailRow[] = [];
 
 const among = (names: readonly string[], key: string) => names.includes(key);
 
-function newPlace(record: JsonRecord, label: string, fields: Partial<Place> = {}): Place {
-  return { record, label, depth: 0, company: false, used: new Set(), fields: [], leftovers: [], ...fields };
+// Every place is made here, with all its fields, so that all have one shape (what a body asks of each is the same).
+function newPlace(record: JsonRecord, label: string, parent?: Place, key?: string, company = false): Place {
+  // Stryker disable next-line ArrayDeclaration: a key read is only ever added: one more there, that no body has, changes nothing
+  return { record, label, depth: parent ? parent.depth + 1 : 0, company, parent, key, used: [], fields: undefined, leftovers: NO_ROWS };
 }
 
 /** The place a key holds, if any: a company, the present, an envelope, or a list's only record. */
@@ -88,15 +92,14 @@ function innerPlace(parent: Place, key: string, value: unknown): Place | undefin
   // Stryker disable next-line ConditionalExpression: only speed: the checks below refuse the same values
   if (!record && !(Array.isArray(value) && value.length === 1)) return undefined;
   if (among(PAST, key)) return undefined;
-  const at = { parent, key, depth: parent.depth + 1 };
   if (record) {
     const label = joinPath(parent.label, key);
-    if (among(COMPANY, key)) return newPlace(value, label, { ...at, company: true });
-    if (among(PRESENT, key)) return newPlace(value, label, at);
-    if (among(ENVELOPES, key)) return newPlace(value, label, { ...at, company: parent.company });
+    if (among(COMPANY, key)) return newPlace(value, label, parent, key, true);
+    if (among(PRESENT, key)) return newPlace(value, label, parent, key);
+    if (among(ENVELOPES, key)) return newPlace(value, label, parent, key, parent.company);
   }
   if (Array.isArray(value) && value.length === 1 && isRecord(value[0]) && (among(COMPANY_LISTS, key) || among(COMPANY, key))) {
-    return newPlace(value[0], joinPath(parent.label, key, '[0]'), { ...at, company: true });
+    return newPlace(value[0], joinPath(parent.label, key, '[0]'), parent, key, true);
   }
   return undefined;
 }
@@ -117,8 +120,8 @@ function placesIn(payload: JsonRecord): Place[] {
 
 /** Marks `key` read in `place`, and each place on the way there as holding something read. */
 function markUsed(place: Place, key: string): void {
-  place.used.add(key);
-  for (let inner = place; inner.parent && inner.key !== undefined; inner = inner.parent) inner.parent.used.add(inner.key);
+  place.used.push(key); // a key twice is harmless: `used` is only asked whether it holds one
+  for (let inner = place; inner.parent && inner.key !== undefined; inner = inner.parent) inner.parent.used.push(inner.key);
 }
 
 /** A number as it was found: plain, or inside a record under `inner` (`score: { trustScore: 4.2 }`). */
@@ -128,14 +131,13 @@ interface Reading {
   record?: JsonRecord;
 }
 
-function readNumber(inside: readonly string[]): (value: unknown) => Reading | undefined {
-  return (value) => {
-    const plain = asNumber(value);
-    if (plain !== undefined) return { number: plain };
-    if (!isRecord(value)) return undefined;
-    const inner = findValue(value, inside, asNumber);
-    return inner && { number: inner.value, inner: inner.key, record: value };
-  };
+/** A number, or a record holding one under one of `inside`. */
+function readNumber(value: unknown, inside: readonly string[]): Reading | undefined {
+  const plain = asNumber(value);
+  if (plain !== undefined) return { number: plain };
+  if (!isRecord(value)) return undefined;
+  const inner = findValue(value, inside, asNumber);
+  return inner && { number: inner.value, inner: inner.key, record: value };
 }
 
 /** A field found under one of its names; `rank` is the name's place in its alias list. */
@@ -146,18 +148,21 @@ interface Candidate {
   reading: Reading;
 }
 
+const byRank = (a: Candidate, b: Candidate) => a.rank - b.rank;
+
 /** The fields under `names` in the shallowest places that have one: the best name first, then in body order. */
-function shallowest(places: readonly Place[], names: readonly string[], read: (value: unknown) => Reading | undefined): Candidate[] {
+function shallowest(places: readonly Place[], names: readonly string[], inside: readonly string[]): Candidate[] {
   const found: Candidate[] = [];
   for (const place of places) {
     if (found.length > 0 && place.depth > found[0]!.place.depth) break; // places come by depth; found[0] exists
-    names.forEach((key, rank) => {
-      if (!Object.hasOwn(place.record, key) || place.used.has(key)) return;
-      const reading = read(place.record[key]);
+    for (let rank = 0; rank < names.length; rank += 1) {
+      const key = names[rank]!; // rank < length
+      if (!Object.hasOwn(place.record, key) || place.used.includes(key)) continue;
+      const reading = readNumber(place.record[key], inside);
       if (reading) found.push({ place, key, rank, reading });
-    });
+    }
   }
-  return found.sort((a, b) => a.rank - b.rank);
+  return found.sort(byRank);
 }
 
 /** Reads the view's fields from the places of one payload, recording the path of each. */
@@ -169,34 +174,40 @@ class AuditReader {
     private readonly root: string,
   ) {}
 
-  private path(place: Place, ...keys: string[]): string {
-    return joinPath(this.root, place.label, ...keys);
+  private path(place: Place, key: string, inner = ''): string {
+    return joinPath(this.root, place.label, key, inner);
   }
 
   /** Takes the best candidate for `field`, noting others as deep with another value; returns the record it sat in, if any. */
   private take(field: 'score' | 'reviews', candidates: readonly Candidate[]): { best: Candidate; record?: Place } | undefined {
-    const [best, ...others] = candidates;
+    const best = candidates[0];
     if (!best) return undefined;
     markUsed(best.place, best.key);
     const { inner, record, number } = best.reading;
     this.view[field] = number;
-    this.view.paths[field] = this.path(best.place, best.key, inner ?? '');
-    const differing = others.filter((other) => other.reading.number !== number).map((other) => this.path(other.place, other.key, other.reading.inner ?? ''));
-    if (differing.length > 0) this.view.alsoFound = { ...this.view.alsoFound, [field]: differing };
+    this.view.paths[field] = this.path(best.place, best.key, inner);
+    const differing: string[] = [];
+    for (let index = 1; index < candidates.length; index += 1) {
+      const other = candidates[index]!; // index < length
+      if (other.reading.number !== number) differing.push(this.path(other.place, other.key, other.reading.inner));
+    }
+    if (differing.length > 0) (this.view.alsoFound ??= {})[field] = differing;
     if (!record || inner === undefined) return { best };
     return { best, record: this.fieldRecord(best.place, best.key, record, inner) };
   }
 
   /** The record a field was read from, kept with its place so its other keys become detail rows. */
   private fieldRecord(place: Place, key: string, record: JsonRecord, inner: string): Place {
-    const field = newPlace(record, joinPath(place.label, key), { parent: place, key, depth: place.depth, used: new Set([inner]) });
-    place.fields.push(field);
+    const field = newPlace(record, joinPath(place.label, key), place, key);
+    field.depth = place.depth; // as deep as the field: what else it holds is read as if it sat beside it
+    field.used.push(inner);
+    (place.fields ??= []).push(field);
     return field;
   }
 
   /** The score, its scale (inside its record, beside it, or implied by its name) and the places to look for reviews. */
   readScore(): Place[] {
-    const taken = this.take('score', shallowest(this.places, SCORE, readNumber(SCORE_INSIDE)));
+    const taken = this.take('score', shallowest(this.places, SCORE, SCORE_INSIDE));
     if (!taken) return this.places;
     const { best, record } = taken;
     const inside = record && findValue(record.record, SCALE_INSIDE, asNumber);
@@ -217,58 +228,64 @@ class AuditReader {
   }
 
   readReviews(places: readonly Place[]): void {
-    this.take('reviews', shallowest(places, REVIEWS, readNumber(REVIEWS_INSIDE)));
+    this.take('reviews', shallowest(places, REVIEWS, REVIEWS_INSIDE));
   }
 
   /** The company's own name first (the first company place that has one), else a company given as text, else the payload's. */
   readName(): void {
+    for (const place of this.places) if (place.company && this.nameIn(place, NAME)) return;
     const payload = this.places[0]!; // placesIn starts with the payload
-    const companies = this.places.filter((place) => place.company).map((place) => [place, NAME] as const);
-    for (const [place, names] of [...companies, [payload, COMPANY] as const, [payload, NAME] as const]) {
-      const found = findValue(place.record, names, readName, place.used);
-      if (!found) continue;
-      const { text, inner, record } = found.value;
-      markUsed(place, found.key);
-      this.view.name = text;
-      this.view.paths.name = this.path(place, found.key, inner ?? '');
-      if (record && inner !== undefined) this.fieldRecord(place, found.key, record, inner);
-      return;
-    }
+    if (!this.nameIn(payload, COMPANY)) this.nameIn(payload, NAME);
+  }
+
+  /** Takes the name under one of `names` in `place`, if there is one. */
+  private nameIn(place: Place, names: readonly string[]): boolean {
+    const found = findValue(place.record, names, readName, place.used);
+    if (!found) return false;
+    const { text, inner, record } = found.value;
+    markUsed(place, found.key);
+    this.view.name = text;
+    this.view.paths.name = this.path(place, found.key, inner);
+    if (record && inner !== undefined) this.fieldRecord(place, found.key, record, inner);
+    return true;
   }
 
   /** The sources in the shallowest place that has them. */
   readSources(): void {
     for (const place of this.places) {
-      const found = findValue(place.record, SOURCE_KEYS, (value, key) => sourceRows(value, key), place.used);
+      const found = findValue(place.record, SOURCE_KEYS, sourceRows, place.used);
       if (!found) continue;
       markUsed(place, found.key);
       this.view.sources = found.value.rows;
       this.view.paths.sources = this.path(place, found.key);
-      appendAll(
-        place.leftovers,
-        found.value.details.map(([key, text]): DetailRow => [joinPath(place.label, found.key, key), text]),
-      );
+      place.leftovers = found.value.details.map(([key, text]): DetailRow => [joinPath(place.label, found.key, key), text]);
       return;
     }
   }
 
   /**
-   * Every field not read, as detail rows: what was left in the payload's own reads, then each place
-   * something was read in (its leftovers, then its other fields), then the rest of the payload.
+   * Every field not read, as detail rows after `rows` (the envelopes'): what was left in the payload's
+   * own reads, then each place something was read in (its leftovers, then its other fields), then the
+   * rest of the payload.
    */
-  detailRows(): DetailRow[] {
-    const [payload, ...inner] = this.places as [Place, ...Place[]]; // placesIn starts with the payload
-    const rows: DetailRow[] = [];
-    const add = (place: Place, rest: boolean) => {
-      appendAll(rows, place.leftovers);
-      for (const field of place.fields) appendAll(rows, flattenRest(field.record, field.used, field.label));
-      if (rest) appendAll(rows, flattenRest(place.record, place.used, place.label));
-    };
-    add(payload, false);
-    for (const place of inner) if (place.used.size > 0) add(place, true);
-    appendAll(rows, flattenRest(payload.record, payload.used));
+  detailRows(rows: DetailRow[]): DetailRow[] {
+    const payload = this.places[0]!; // placesIn starts with the payload
+    addPlaceRows(rows, payload);
+    for (let index = 1; index < this.places.length; index += 1) {
+      const place = this.places[index]!; // index < length
+      if (place.used.length === 0) continue;
+      addPlaceRows(rows, place);
+      flattenRest(place.record, place.used, place.label, rows);
+    }
+    flattenRest(payload.record, payload.used, '', rows);
     return rows;
   }
+}
+
+/** A place's leftovers, then the other fields of the records read in it. */
+function addPlaceRows(rows: DetailRow[], place: Place): void {
+  appendAll(rows, place.leftovers);
+  if (place.fields) for (const field of place.fields) flattenRest(field.record, field.used, field.label, rows);
 }
 
 function readName(value: unknown): { text: string; inner?: string; record?: JsonRecord } | undefined {
@@ -283,23 +300,19 @@ function readName(value: unknown): { text: string; inner?: string; record?: Json
 const AUDIT_KEYS: readonly string[] = [...SCORE, ...SOURCE_KEYS, ...COMPANY];
 
 function looksLikeAudit(record: JsonRecord): boolean {
-  return AUDIT_KEYS.some((key) => Object.hasOwn(record, key));
-}
-
-/** The record an audit body describes: itself, the one element of a one-element array, or inside envelopes. */
-function auditPayload(body: unknown): { payload: unknown; details: DetailRow[]; path: string } {
-  const single = Array.isArray(body) && body.length === 1 && isRecord(body[0]);
-  const { payload, details, path } = unwrapEnvelopes(single ? body[0] : body, looksLikeAudit);
-  return { payload, details, path: joinPath(single ? '[0]' : '', path) };
+  for (const key of AUDIT_KEYS) if (Object.hasOwn(record, key)) return true;
+  return false;
 }
 
 export function auditView(body: unknown): AuditView {
-  const { payload, details, path } = auditPayload(body);
-  if (!isRecord(payload)) return { sources: [], details: [...details, ...flatten(payload)], paths: {} };
-  const reader = new AuditReader(placesIn(payload), path);
+  // The record an audit body describes: itself, the one element of a one-element array, or inside envelopes.
+  const single = Array.isArray(body) && body.length === 1 && isRecord(body[0]);
+  const { payload, details, path } = unwrapEnvelopes(single ? body[0] : body, looksLikeAudit);
+  if (!isRecord(payload)) return { sources: [], details: flatten(payload, '', details), paths: {} };
+  const reader = new AuditReader(placesIn(payload), single ? joinPath('[0]', path) : path);
   reader.readReviews(reader.readScore());
   reader.readName();
   reader.readSources();
-  reader.view.details = [...details, ...reader.detailRows()];
+  reader.view.details = reader.detailRows(details);
   return reader.view;
 }

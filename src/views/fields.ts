@@ -31,10 +31,10 @@ export function findValue<T>(
   record: JsonRecord,
   names: readonly string[],
   read: (value: unknown, key: string) => T | undefined,
-  skip?: ReadonlySet<string>,
+  skip?: readonly string[],
 ): { key: string; value: T } | undefined {
   for (const name of names) {
-    if (!Object.hasOwn(record, name) || skip?.has(name)) continue;
+    if (!Object.hasOwn(record, name) || skip?.includes(name)) continue;
     const value = read(record[name], name);
     if (value !== undefined) return { key: name, value };
   }
@@ -75,11 +75,10 @@ function isScalar(value: unknown): boolean {
 }
 
 /**
- * Flattens any JSON value into `[dotted.key, text]` rows: objects by key, arrays of records by
- * `key[i]`, arrays of scalars joined with ", ". Iterative, so a deep or huge body cannot overflow the stack.
+ * Flattens any JSON value into `[dotted.key, text]` rows, appended to `rows`: objects by key, arrays of
+ * records by `key[i]`, arrays of scalars joined with ", ". Iterative, so a deep or huge body cannot overflow the stack.
  */
-export function flatten(value: unknown, prefix = ''): DetailRow[] {
-  const rows: DetailRow[] = [];
+export function flatten(value: unknown, prefix = '', rows: DetailRow[] = []): DetailRow[] {
   const pending: Array<{ key: string; value: unknown; depth: number }> = [{ key: prefix, value, depth: 0 }];
   while (pending.length > 0) {
     const item = pending.pop()!; // the loop condition guarantees one
@@ -123,17 +122,16 @@ function childrenOf(key: string, value: unknown): Array<[string, unknown]> | und
   return [];
 }
 
-/** Flattens every field of `record` whose key is not in `used`, each under `prefix`. */
-export function flattenRest(record: JsonRecord, used: ReadonlySet<string>, prefix = ''): DetailRow[] {
-  const rows: DetailRow[] = [];
+/** Flattens every field of `record` whose key is not in `used` (the few read), each under `prefix`, appended to `rows`. */
+export function flattenRest(record: JsonRecord, used: readonly string[], prefix = '', rows: DetailRow[] = []): DetailRow[] {
   for (const key of Object.keys(record)) {
-    if (used.has(key)) continue;
+    if (used.includes(key)) continue;
     const value = record[key];
     const label = prefix === '' ? key : `${prefix}.${key}`;
     // A scalar is its one row, as flatten writes it, without flatten's work list (most fields are scalars).
     const scalar = typeof value === 'number' ? value : scalarText(value);
     if (scalar !== undefined) rows.push([label === '' ? 'value' : label, scalar]);
-    else appendAll(rows, flatten(value, label));
+    else flatten(value, label, rows);
   }
   return rows;
 }
@@ -154,7 +152,7 @@ export function unwrapEnvelopes(
     const current: JsonRecord = payload;
     const key = ENVELOPES.find((name) => Object.hasOwn(current, name) && accepts(current[name]));
     if (key === undefined) break;
-    appendAll(details, flattenRest(current, new Set([key]), path));
+    flattenRest(current, [key], path, details);
     path = path === '' ? key : `${path}.${key}`;
     payload = current[key];
   }

@@ -24,7 +24,7 @@ function readIndex(value: unknown, depth: number): Found | undefined {
   const found = findValue(value, INDEX, (inner) => readIndex(inner, depth + 1));
   if (!found) return undefined;
   const nestedDetails = found.value.details.map(([key, text]): DetailRow => [`${found.key}.${key}`, text]);
-  return { index: found.value.index, details: [...nestedDetails, ...flattenRest(value, new Set([found.key]))], keys: [found.key, ...found.value.keys] };
+  return { index: found.value.index, details: [...nestedDetails, ...flattenRest(value, [found.key])], keys: [found.key, ...found.value.keys] };
 }
 
 export function pulseView(body: unknown): PulseView {

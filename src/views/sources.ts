@@ -1,7 +1,7 @@
 // The per-source summary of an audit, in whichever shape it arrives: an array of records
 // (`[{"source": "Google", "rating": 4.6}]`) or a map keyed by source (`{"google": {…}}`, `{"google": 4.5}`).
 import { SOURCE_NAME, SOURCE_RATING, SOURCE_REVIEWS, SOURCES, SOURCES_LOOSE } from './aliases.js';
-import { appendAll, asNumber, asText, findValue, flatten, flattenRest, isRecord, type DetailRow, type JsonRecord } from './fields.js';
+import { asNumber, asText, findValue, flatten, flattenRest, isRecord, type DetailRow, type JsonRecord } from './fields.js';
 
 export interface SourceRow {
   source: string;
@@ -18,29 +18,34 @@ export const SOURCE_KEYS: readonly string[] = [...SOURCES, ...SOURCES_LOOSE];
 const PLAIN: readonly string[] = SOURCES;
 
 function sourceFromRecord(record: JsonRecord, fallbackName?: string): SourceRow {
-  const used = new Set<string>();
+  // Stryker disable next-line ArrayDeclaration: a key read is only ever added: one more there, that no body has, changes nothing
+  const used: string[] = [];
   const named = fallbackName === undefined ? findValue(record, SOURCE_NAME, asText) : undefined;
-  if (named) used.add(named.key);
+  if (named) used.push(named.key);
   const rating = findValue(record, SOURCE_RATING, asNumber);
-  if (rating) used.add(rating.key);
+  if (rating) used.push(rating.key);
   const reviews = findValue(record, SOURCE_REVIEWS, asNumber);
-  if (reviews) used.add(reviews.key);
+  if (reviews) used.push(reviews.key);
   return { source: fallbackName ?? named?.value ?? '', rating: rating?.value, reviews: reviews?.value, extra: flattenRest(record, used) };
 }
 
+/** The keys a source record has one of. */
+const SOURCE_FIELDS: readonly string[] = [...SOURCE_NAME, ...SOURCE_RATING, ...SOURCE_REVIEWS];
+
 function looksLikeSource(record: JsonRecord): boolean {
-  return [...SOURCE_NAME, ...SOURCE_RATING, ...SOURCE_REVIEWS].some((key) => Object.hasOwn(record, key));
+  return SOURCE_FIELDS.some((key) => Object.hasOwn(record, key));
 }
 
 function rowsFromArray(entries: unknown[], plain: boolean): { rows: SourceRow[]; details: DetailRow[] } | undefined {
   if (!plain && !entries.some((entry) => isRecord(entry) && looksLikeSource(entry))) return undefined;
   const rows: SourceRow[] = [];
   const details: DetailRow[] = [];
-  entries.forEach((entry, index) => {
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index];
     if (isRecord(entry)) rows.push(sourceFromRecord(entry));
     else if (typeof entry === 'string') rows.push({ source: entry, extra: [] });
-    else appendAll(details, flatten(entry, `[${index}]`));
-  });
+    else flatten(entry, `[${index}]`, details);
+  }
   return { rows, details };
 }
 
@@ -54,7 +59,7 @@ function rowsFromMap(map: JsonRecord, plain: boolean): { rows: SourceRow[]; deta
   for (const [name, value] of entries) {
     if (isRecord(value) && isSourceEntry(value)) rows.push(sourceFromRecord(value, name));
     else if (isSourceEntry(value)) rows.push({ source: name, rating: asNumber(value), extra: [] });
-    else appendAll(details, flatten(value, name));
+    else flatten(value, name, details);
   }
   return { rows, details };
 }
@@ -72,7 +77,7 @@ export function sourceRows(value: unknown, key = 'sources', depth = 0): { rows: 
   const inner = depth < MAX_SOURCE_NESTING ? findValue(value, SOURCES, (innerValue) => sourceRows(innerValue, 'sources', depth + 1)) : undefined;
   if (inner) {
     const innerDetails = inner.value.details.map(([detailKey, text]): DetailRow => [`${inner.key}${detailKey.startsWith('[') ? '' : '.'}${detailKey}`, text]);
-    return { rows: inner.value.rows, details: [...innerDetails, ...flattenRest(value, new Set([inner.key]))] };
+    return { rows: inner.value.rows, details: flattenRest(value, [inner.key], '', innerDetails) };
   }
   return rowsFromMap(value, plain);
 }
