@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { historyPlace } from '../src/config/paths.js';
 import { openAuditHistory } from '../src/history/audit-history.js';
-import { pointFromAudit, type HistoryPoint } from '../src/state/history.js';
+import { parsePoint, pointFromAudit, type HistoryPoint } from '../src/state/history.js';
 import { stretchWriteTurns } from '../src/state/write-turns.js';
 import type { HistoryPort } from '../src/store/port.js';
 import { localHistory } from './helpers/history.js';
@@ -239,6 +239,26 @@ describe('the history of an audit run', () => {
     expect(recorded).toMatchObject({ base_url: BASE, name: 'Evil Co rp', query: 'q' });
     const view = { score: 1, sources: [{ source: 'Google', rating: 4, extra: [['url', 'https://x']] }] };
     expect(pointFromAudit(view, { at: T0, baseUrl: BASE, query: 'q' })!.sources).toEqual([{ source: 'Google', rating: 4 }]);
+  });
+
+  it('a fresh point is built as clean as a stored line is read: reading its line back changes nothing', () => {
+    // pointFromAudit builds a point clean; parsePoint cleans what it reads. Were the two ever to differ,
+    // a point would read back otherwise than it was written: each odd answer here must read back equal.
+    const long = `${'é'.repeat(498)}😀😀 `;
+    const answers = [
+      { name: ' Spaced\tName ', score: 61.5, scoreMax: 100, sources: [{ source: ' Google ', rating: 4.5, reviews: 10 }] },
+      { name: long, score: 0, scoreMax: Number.NaN, sources: [{ source: long, rating: Number.POSITIVE_INFINITY, reviews: -1 }] },
+      { name: '\u001b[2J\u200d', score: -3, sources: Array.from({ length: 60 }, (_, i) => ({ source: `S\u0007${i}`, rating: i / 7 })) },
+      { name: undefined, score: 1e21, scoreMax: 5, sources: [] },
+      { name: 'Évora \u2028 Café', score: 4.2, sources: [{ source: '\u009b31m', reviews: 3 }] },
+    ];
+    for (const answer of answers) {
+      const point = pointFromAudit(answer, { at: T0, baseUrl: 'https://u:p@api.example.test/api/', query: ` q\u001b${long}` })!;
+      expect(point).toBeDefined();
+      expect(parsePoint(JSON.stringify(point))).toEqual(point);
+      expect(Object.keys(parsePoint(JSON.stringify(point))!)).toEqual(Object.keys(point));
+    }
+    expect(pointFromAudit({ name: 'x', score: Number.NaN, sources: [] }, { at: T0, baseUrl: BASE, query: 'x' })).toBeUndefined();
   });
 
   it('text in a file is scrubbed when read too (a file from elsewhere), and a bad time or score makes a line corrupt', async () => {
