@@ -22,7 +22,7 @@ import { cacheLookups } from './cache-lookups.js';
 import type { AnswerKey, LedgerScope, PutOutcome } from '../store/port.js';
 import { formatClock, formatRelative, HOUR_MS } from '../time.js';
 import type { Endpoint } from '../views/index.js';
-import { baseUrlKey, buildUrl, checkBaseUrl, pathTarget } from './base-url.js';
+import { baseUrlKey, checkBaseUrl, endpointTarget, pathTarget, type RequestTarget } from './base-url.js';
 import { checkKey, keyRedactor, redactBody } from './request.js';
 import { type Abortable, linkSignals, signalOf } from './abort-link.js';
 import { createTransport, type ApiResponse } from './transport.js';
@@ -126,7 +126,7 @@ export function createClient(options: ClientOptions): RepClient {
     signal: Abortable | undefined,
     view: (body: unknown) => V,
     onAnswered?: () => void,
-    url: URL = buildUrl(baseUrl, endpoint!, q),
+    target: RequestTarget = endpointTarget(baseUrl, endpoint!, q),
   ): Promise<RepResult<V>> {
     const started = now();
     let retry = 0;
@@ -149,7 +149,7 @@ export function createClient(options: ClientOptions): RepClient {
       if (signal?.aborted) throw new InterruptedError();
       let response: ApiResponse;
       try {
-        response = await transport(url, signal);
+        response = await transport(target, signal);
       } catch (error) {
         if (error instanceof NetworkError && error.retryable && (await retryAfter(error, undefined))) continue;
         throw error instanceof NetworkError ? gaveUp(error) : error;
@@ -241,19 +241,19 @@ export function createClient(options: ClientOptions): RepClient {
     q: string | undefined,
     callOptions: CallOptions | undefined,
     view: (body: unknown) => V,
-    url?: URL,
+    target?: RequestTarget,
   ): Promise<RepResult<V>> {
     const lookingUp = endpoint ? cached(endpoint, q, callOptions?.knownMiss === true) : undefined;
     const hit = lookingUp && (await lookingUp);
     if (hit) return { ...hit, view: view(hit.body) };
     if (callOptions?.onlyIfCached)
-      throw new NotCachedError(`no cached answer for ${endpoint ?? url?.pathname}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
+      throw new NotCachedError(`no cached answer for ${endpoint ?? target?.url.pathname}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
     const ready = callOptions?.beforeSend?.();
     if (ready) await ready;
     const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
     // The link itself, not its signal: an AbortSignal is made only for who needs one (a sleep, a hook, undici).
     const signal: Abortable | undefined = linked ?? options.signal ?? callOptions?.signal;
-    const fetched = () => send(endpoint, q, signal, view, callOptions?.onAnswered, url);
+    const fetched = () => send(endpoint, q, signal, view, callOptions?.onAnswered, target);
     try {
       const flight = endpoint && answers && maxAgeMs > 0 ? options.store?.singleFlight : undefined;
       if (!flight || !endpoint) return await fetched();
@@ -286,8 +286,8 @@ export function createClient(options: ClientOptions): RepClient {
     pulse: async (callOptions) => call('pulse', undefined, callOptions, pulseView),
     get: async (path, callOptions) => {
       if (typeof path !== 'string') throw new UsageError('get() takes the path as a string');
-      const target = pathTarget(baseUrl, path);
-      return call(target.endpoint, target.q, callOptions, (body) => body, target.url);
+      const { target, endpoint, q } = pathTarget(baseUrl, path);
+      return call(endpoint, q, callOptions, (body) => body, target);
     },
   };
 }

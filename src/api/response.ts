@@ -105,7 +105,7 @@ export function errorFromResponse(response: ApiResponse, request: RequestFacts):
       error.query = name;
       return error;
     }
-    return new ApiError(`${describeUrl(response.url)} was not found (404): is the base URL right?`, {
+    return new ApiError(`${describeUrl(response.target.url)} was not found (404): is the base URL right?`, {
       ...details,
       hint: 'check the baseUrl option (the base URL usually ends in /api)',
       reason: 'notFoundUrl',

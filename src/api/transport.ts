@@ -7,6 +7,7 @@ import { ApiError, describeUrl, InterruptedError, RepError, statusLine } from '.
 import { networkError, neverSent, type Phase, timeoutError } from './network-errors.js';
 import { type Abortable, type LinkedSignal, linkSignals } from './abort-link.js';
 import { proxyFor, type ProxyRoute } from './proxy.js';
+import { type RequestTarget, targetOf } from './base-url.js';
 import type { Redact } from './request.js';
 
 /**
@@ -39,7 +40,7 @@ export interface BodyStream {
  * the proxy's back-end cannot hold them, and says so.
  */
 export type RequestFn = (
-  url: URL,
+  target: RequestTarget,
   options: { headers: Record<string, string>; abort: LinkedSignal; onSent?: (held: boolean) => PromiseLike<void> | void },
 ) => Promise<RawResponse>;
 
@@ -49,8 +50,8 @@ export interface ApiResponse {
   /** Lower-cased names; repeated headers joined with ", ". */
   headers: Record<string, string>;
   text: string;
-  /** The URL that answered (after redirects). */
-  url: URL;
+  /** What answered (after redirects). */
+  target: RequestTarget;
 }
 
 /** One HTTP request as hooks see it: the authorization header is masked, never the key itself. */
@@ -84,7 +85,7 @@ export interface TransportOptions {
   onSend: (held: boolean) => PromiseLike<void> | void;
 }
 
-export type Transport = (url: URL, signal: Abortable | undefined) => Promise<ApiResponse>;
+export type Transport = (target: RequestTarget, signal: Abortable | undefined) => Promise<ApiResponse>;
 
 export const MAX_REDIRECTS = 5;
 /** A bigger answer is not a reputation record: stop reading rather than fill memory. */
@@ -106,17 +107,17 @@ export function createTransport(options: TransportOptions): Transport {
       timedOut = true;
       linked.abort();
     }, options.timeoutMs);
-    let url = start;
+    let target = start;
     let phase: Phase = 'connect';
     try {
       for (let hop = 0; ; hop++) {
         if (signal?.aborted) throw new InterruptedError();
-        options.onRequest?.({ method: 'GET', url: url.href, headers: shownHeaders, ...via });
+        options.onRequest?.({ method: 'GET', url: target.href, headers: shownHeaders, ...via });
         // Not performance.now(): the `performance` global loads all of perf_hooks on first use.
         const started = options.onResponse ? process.hrtime.bigint() : 0n;
         const answered = (status: number, headers: Record<string, string>) =>
           options.onResponse?.({
-            url: url.href,
+            url: target.href,
             status,
             headers: redactValues(headers, options.redact),
             durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
@@ -131,7 +132,7 @@ export function createTransport(options: TransportOptions): Transport {
         };
         let response: RawResponse;
         try {
-          response = await request(url, { headers: options.headers, abort: linked, onSent: sent });
+          response = await request(target, { headers: options.headers, abort: linked, onSent: sent });
         } catch (error) {
           if (!neverSent(error)) void sent(false);
           throw error;
@@ -142,19 +143,19 @@ export function createTransport(options: TransportOptions): Transport {
         if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
           await discard(response.body);
           answered(response.statusCode, headers);
-          url = followRedirect(start, url, location, hop, response.statusCode, headers);
+          target = followRedirect(start, target, location, hop, response.statusCode, headers);
           continue;
         }
         phase = 'body';
         const text = await readBody(response.body, response.statusCode, headers);
         answered(response.statusCode, headers);
-        return { status: response.statusCode, headers, text, url };
+        return { status: response.statusCode, headers, text, target };
       }
     } catch (error) {
       if (signal?.aborted) throw new InterruptedError();
       if (error instanceof RepError) throw error;
-      if (timedOut) throw timeoutError(url, options.timeoutMs);
-      throw networkError(error, url, phase, proxy);
+      if (timedOut) throw timeoutError(target.url, options.timeoutMs);
+      throw networkError(error, target.url, phase, proxy);
     } finally {
       clearTimeout(timer);
       linked.dispose();
@@ -174,14 +175,14 @@ interface Route {
  * Each origin's way out: Node's own client, or undici through the proxy that serves it (Node's client
  * has no proxy support on 20 and 22). A redirect stays on its origin, so one route serves a whole call.
  */
-function router(env: Record<string, string | undefined>): (url: URL) => Route {
+function router(env: Record<string, string | undefined>): (target: RequestTarget) => Route {
   let direct: Promise<RequestFn> | undefined;
   const proxied = new Map<string, Promise<RequestFn>>();
   const routes = new Map<string, Route>();
-  return (url) => {
-    const known = routes.get(url.origin);
+  return (target) => {
+    const known = routes.get(target.origin.text);
     if (known) return known;
-    const proxy = proxyFor(url, env);
+    const proxy = proxyFor(target.url, env);
     let load: Promise<RequestFn> | undefined;
     if (!proxy) load = direct ??= import('./http.js').then((module) => module.directRequest());
     else if (!(load = proxied.get(proxy.url.href))) {
@@ -190,7 +191,7 @@ function router(env: Record<string, string | undefined>): (url: URL) => Route {
     const found: Route = proxy ? { proxy, load } : { load };
     // A failed load is the request's to report (it awaits `load`); here it only leaves `loaded` unset.
     load.then((request) => (found.loaded = request), ignore);
-    routes.set(url.origin, found);
+    routes.set(target.origin.text, found);
     return found;
   };
 }
@@ -198,14 +199,21 @@ function router(env: Record<string, string | undefined>): (url: URL) => Route {
 const ignore = () => undefined;
 
 /** The next URL of a same-origin redirect; ApiError for another origin, a bad Location or too many hops. */
-function followRedirect(start: URL, current: URL, location: string, hop: number, status: number, headers: Record<string, string>): URL {
+function followRedirect(
+  start: RequestTarget,
+  current: RequestTarget,
+  location: string,
+  hop: number,
+  status: number,
+  headers: Record<string, string>,
+): RequestTarget {
   let next: URL;
   try {
-    next = new URL(location, current);
+    next = new URL(location, current.url);
   } catch {
     throw new ApiError(`the server redirected to an invalid address (${statusLine(status)})`, { status, headers });
   }
-  if (next.origin !== start.origin) {
+  if (next.origin !== start.origin.text) {
     throw new ApiError(`the server redirected to ${describeUrl(next)} (another origin); not followed`, {
       status,
       headers,
@@ -221,7 +229,7 @@ function followRedirect(start: URL, current: URL, location: string, hop: number,
       reason: 'baseUrl',
     });
   }
-  return next;
+  return targetOf(next);
 }
 
 /**
