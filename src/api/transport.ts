@@ -6,6 +6,7 @@
 import { ApiError, describeUrl, InterruptedError, RepError, statusLine } from './errors.js';
 import { networkError, neverSent, type Phase, timeoutError } from './network-errors.js';
 import { type Abortable, type LinkedSignal, linkSignals } from './abort-link.js';
+import { Deadlines } from './deadlines.js';
 import { proxyFor, type ProxyRoute } from './proxy.js';
 import { type RequestTarget, targetOf } from './base-url.js';
 import type { Redact } from './request.js';
@@ -95,33 +96,24 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 export function createTransport(options: TransportOptions): Transport {
   const route = router(options.env);
   const shownHeaders = redactValues(options.headers, options.redact);
+  const deadlines = new Deadlines(options.timeoutMs);
+  const { onRequest, onResponse } = options;
 
   return async (start, signal) => {
     const { proxy, load, loaded } = route(start);
     const request = loaded ?? (await load);
-    const via = proxy ? { proxy: `${proxy.shown} (${proxy.variable})` } : {};
-    // One link for the attempt: it follows the caller's signal, and the timer aborts it.
+    // One link for the attempt: it follows the caller's signal, and its deadline aborts it.
     const linked = linkSignals([signal]);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      linked.abort();
-    }, options.timeoutMs);
+    const deadline = deadlines.start(linked);
     let target = start;
     let phase: Phase = 'connect';
     try {
       for (let hop = 0; ; hop++) {
         if (signal?.aborted) throw new InterruptedError();
-        options.onRequest?.({ method: 'GET', url: target.href, headers: shownHeaders, ...via });
+        // An optional call: without a listener, no event is built.
+        onRequest?.({ method: 'GET', url: target.href, headers: shownHeaders, ...(proxy ? { proxy: `${proxy.shown} (${proxy.variable})` } : {}) });
         // Not performance.now(): the `performance` global loads all of perf_hooks on first use.
-        const started = options.onResponse ? process.hrtime.bigint() : 0n;
-        const answered = (status: number, headers: Record<string, string>) =>
-          options.onResponse?.({
-            url: target.href,
-            status,
-            headers: redactValues(headers, options.redact),
-            durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
-          });
+        const started = onResponse ? process.hrtime.bigint() : 0n;
         phase = 'connect';
         // Counted as soon as it is sent, so a run killed while it waits for the answer has counted it.
         let counted = false;
@@ -138,28 +130,39 @@ export function createTransport(options: TransportOptions): Transport {
           throw error;
         }
         void sent(false);
+        const { statusCode } = response;
         const headers = flattenHeaders(response.headers);
         const location = headers.location;
-        if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
+        if (REDIRECT_STATUSES.has(statusCode) && location !== undefined) {
           await discard(response.body);
-          answered(response.statusCode, headers);
-          target = followRedirect(start, target, location, hop, response.statusCode, headers);
+          onResponse?.(responseEvent(target, statusCode, headers, started, options.redact));
+          target = followRedirect(start, target, location, hop, statusCode, headers);
           continue;
         }
         phase = 'body';
-        const text = await readBody(response.body, response.statusCode, headers);
-        answered(response.statusCode, headers);
-        return { status: response.statusCode, headers, text, target };
+        const text = await readBody(response.body, statusCode, headers);
+        onResponse?.(responseEvent(target, statusCode, headers, started, options.redact));
+        return { status: statusCode, headers, text, target };
       }
     } catch (error) {
       if (signal?.aborted) throw new InterruptedError();
       if (error instanceof RepError) throw error;
-      if (timedOut) throw timeoutError(target.url, options.timeoutMs);
+      if (deadline.timedOut) throw timeoutError(target.url, options.timeoutMs);
       throw networkError(error, target.url, phase, proxy);
     } finally {
-      clearTimeout(timer);
+      deadlines.end(deadline);
       linked.dispose();
     }
+  };
+}
+
+/** A response as hooks see it; `started` is when its request was sent (process.hrtime). */
+function responseEvent(target: RequestTarget, status: number, headers: Record<string, string>, started: bigint, redact: Redact): ResponseEvent {
+  return {
+    url: target.href,
+    status,
+    headers: redactValues(headers, redact),
+    durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
   };
 }
 
@@ -281,7 +284,9 @@ function discard(body: BodyStream): Promise<void> {
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
+  // Keys, not entries: an array a header less.
+  for (const name of Object.keys(raw)) {
+    const value = raw[name];
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
