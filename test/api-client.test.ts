@@ -473,6 +473,20 @@ describe('interrupts and network faults', () => {
     expect((error as NetworkError).hint).toMatch(/the timeout option/);
   });
 
+  it('calls under way together: each attempt has its own timeout, and one timing out leaves the others', async () => {
+    const s = await server();
+    const { api } = client(s.baseUrl, { timeout: 1 });
+    s.expect('/api/pulse', { fault: 'hang' });
+    const hung = failure(api.pulse());
+    await s.arrival((request) => request.path === '/api/pulse');
+    // Sent well after the first, and answered only once the first has timed out.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    s.expect('/api/audit', { status: 200, body: { company: { name: 'Acme' } }, after: hung });
+    const answered = api.audit('Acme');
+    expect((await hung).message).toBe('no answer from 127.0.0.1 within 1 s');
+    expect((await answered).body).toEqual({ company: { name: 'Acme' } });
+  });
+
   it('a closed port: connection refused', async () => {
     const port = await closedPort();
     const error = await failure(client(new URL(`http://127.0.0.1:${port}/api`)).api.pulse());

@@ -2,6 +2,7 @@
 // with the error kinds of src/api/errors.ts).
 import { describe, expect, it } from 'vitest';
 import { ApiError, AuthError, InterruptedError, NetworkError, NotFoundError, RateLimitError, statusLine, UsageError } from '../src/api/errors.js';
+import { targetOf } from '../src/api/base-url.js';
 import { bodyExcerpt, errorFromResponse, parseJsonBody, type RequestFacts } from '../src/api/response.js';
 import type { ApiResponse } from '../src/api/transport.js';
 import { BatchError } from '../src/batch/outcome.js';
@@ -9,8 +10,8 @@ import { HistoryFileError } from '../src/commands/history.js';
 import { ConfigError, describeError, NotCachedError, OutputError } from '../src/errors.js';
 import { GateError } from '../src/history/watch.js';
 
-const url = new URL('https://api.example.com/v1/audit?q=secret');
-const answer = (status: number, text = '', headers: Record<string, string> = {}): ApiResponse => ({ status, headers, text, url });
+const target = targetOf(new URL('https://api.example.com/v1/audit?q=secret'));
+const answer = (status: number, text = '', headers: Record<string, string> = {}): ApiResponse => ({ status, headers, text, target });
 const facts = (overrides: Partial<RequestFacts> = {}): RequestFacts => ({
   endpoint: 'audit',
   q: 'Acme',

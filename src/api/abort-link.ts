@@ -28,8 +28,8 @@ const followers = new WeakMap<AbortSignal, Set<Link>>();
 class Link implements LinkedSignal {
   aborted = false;
   reason: unknown = undefined;
-  /** The links that follow this one. */
-  readonly followers = new Set<Link>();
+  /** The links that follow this one, made when the first does (an attempt's link has none). */
+  #followers: Set<Link> | undefined;
   readonly #followed: Array<Set<Link>> = [];
   #listeners: Array<(reason: unknown) => void> | undefined;
   #controller: AbortController | undefined;
@@ -41,10 +41,16 @@ class Link implements LinkedSignal {
         this.abortWith(source.reason);
         break;
       }
-      const group = source instanceof Link ? source.followers : followersOf(source as AbortSignal);
+      const group = source instanceof Link ? source.followedBy() : followersOf(source as AbortSignal);
       group.add(this);
       this.#followed.push(group);
     }
+  }
+
+  /** The group of links that follow this one, for a new follower to join. */
+  followedBy(): Set<Link> {
+    this.#followers ??= new Set();
+    return this.#followers;
   }
 
   get signal(): AbortSignal {
@@ -81,8 +87,9 @@ class Link implements LinkedSignal {
     const listeners = this.#listeners ?? [];
     this.#listeners = undefined;
     for (const listener of listeners) listener(this.reason);
-    for (const follower of this.followers) follower.abortWith(this.reason);
-    this.followers.clear();
+    const followers = this.#followers;
+    this.#followers = undefined;
+    for (const follower of followers ?? []) follower.abortWith(this.reason);
   }
 }
 

@@ -93,20 +93,81 @@ export function baseUrlText(url: URL): string {
   return url.href.replace(/\/$/, '');
 }
 
-/** `https://host/v2/api` + `audit` + `AT&T #5` → `https://host/v2/api/audit?q=AT%26T%20%235`. */
-export function buildUrl(baseUrl: URL, endpoint: Endpoint, q?: string): URL {
-  // Parsed once from text (each setter of a URL parses it again).
+/**
+ * Where a GET goes, in the parts Node's client takes (what node:url's urlToHttpOptions makes of a URL):
+ * the origin's, worked out once a base URL, and the path. The URL object is made only when asked (a
+ * message, a redirect, the proxy's client): a batch's requests need none, nor Node's conversion of one.
+ */
+export class RequestTarget {
+  #url: URL | undefined;
+  constructor(
+    readonly origin: Origin,
+    /** The path and query, as the URL parser writes them. */
+    readonly path: string,
+    /** The whole URL as text, as the URL parser writes it (--debug shows it). */
+    readonly href: string,
+    url?: URL,
+  ) {
+    this.#url = url;
+  }
+
+  get url(): URL {
+    return (this.#url ??= new URL(this.href));
+  }
+
+  /** A URL's user name and password, decoded, which Node's client sends as Basic authorization (a redirect may carry them). */
+  get auth(): string | undefined {
+    const url = this.#url;
+    return url && (url.username || url.password) ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined;
+  }
+}
+
+/** A URL's origin in the parts Node's client takes. */
+export interface Origin {
+  /** As URL writes it (`http://[::1]:8080`): what a redirect is compared with, and the key of its way out. */
+  readonly text: string;
+  readonly protocol: string;
+  /** Without an IPv6 address's brackets. */
+  readonly hostname: string;
+  /** None for the scheme's default port. */
+  readonly port: number | undefined;
+}
+
+/** The target of a URL at hand (a redirect, a raw path), kept with it. */
+export function targetOf(url: URL): RequestTarget {
+  return new RequestTarget(originOf(url), `${url.pathname}${url.search}`, url.href, url);
+}
+
+function originOf(url: URL): Origin {
+  const { hostname, port } = url;
+  return {
+    text: url.origin,
+    protocol: url.protocol,
+    hostname: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
+    port: port === '' ? undefined : Number(port),
+  };
+}
+
+/** `https://host/v2/api` + `audit` + `AT&T #5` → `https://host/v2/api/audit?q=AT%26T%20%235`, built as text. */
+export function endpointTarget(baseUrl: URL, endpoint: Endpoint, q?: string): RequestTarget {
   const href = baseUrl.href;
-  // A run builds on one base URL, once a name of a batch: its path is kept rather than found again.
+  // A run builds on one base URL, once a name of a batch: its parts are kept rather than found again.
   if (lastBase?.href !== href) {
     // In an href the first `?` or `#` starts the query or fragment: elsewhere they are percent-encoded.
     const end = href.search(/[?#]/);
-    lastBase = { href, path: (end === -1 ? href : href.slice(0, end)).replace(/\/+$/, '') };
+    lastBase = {
+      href,
+      prefix: (end === -1 ? href : href.slice(0, end)).replace(/\/+$/, ''),
+      path: baseUrl.pathname.replace(/\/+$/, ''),
+      origin: originOf(baseUrl),
+    };
   }
-  // encodeURIComponent, not URLSearchParams: spaces go as %20 and every reserved character is escaped.
-  return new URL(`${lastBase.path}/${endpoint}${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`);
+  // encodeURIComponent, not URLSearchParams: spaces go as %20 and every reserved character is escaped;
+  // of what it leaves, the URL parser escapes `'` in a query (so would a URL made of this text).
+  const rest = `/${endpoint}${q === undefined ? '' : `?q=${encodeURIComponent(q).replaceAll("'", '%27')}`}`;
+  return new RequestTarget(lastBase.origin, `${lastBase.path}${rest}`, `${lastBase.prefix}${rest}`);
 }
-let lastBase: { href: string; path: string } | undefined;
+let lastBase: { href: string; prefix: string; path: string; origin: Origin } | undefined;
 
 /**
  * A raw path below the base URL (`rep api PATH`, client.get): `pulse`, `audit?q=Acme`. An absolute URL,
@@ -114,7 +175,7 @@ let lastBase: { href: string; path: string } | undefined;
  * A path that names an endpoint of ours (`audit?q=…`, `search?q=…`, `pulse`) is that endpoint's
  * question, so it shares the answer cache and the error wording of the command.
  */
-export function pathTarget(baseUrl: URL, path: string): { url: URL; endpoint?: Endpoint; q?: string } {
+export function pathTarget(baseUrl: URL, path: string): { target: RequestTarget; endpoint?: Endpoint; q?: string } {
   const trimmed = path.trim().replace(/^\/+(?!\/)/, '');
   // A tab or line break inside would be dropped by the URL parser (`pul\nse` is pulse): refused instead.
   if (trimmed === '' || hasControlCharacter(trimmed) || /^[a-z][a-z0-9+.-]*:/i.test(trimmed) || trimmed.startsWith('//') || trimmed.includes('\\')) {
@@ -128,9 +189,9 @@ export function pathTarget(baseUrl: URL, path: string): { url: URL; endpoint?: E
   }
   const endpoint = (['audit', 'search', 'pulse'] as const).find((name) => url.pathname === `${basePath}/${name}`);
   const params = [...url.searchParams.keys()];
-  if (endpoint === 'pulse' && params.length === 0 && !url.hash) return { url, endpoint };
+  if (endpoint === 'pulse' && params.length === 0 && !url.hash) return { target: targetOf(url), endpoint };
   const q = url.searchParams.get('q');
-  if (endpoint && endpoint !== 'pulse' && q !== null && params.length === 1 && !url.hash && url.href === buildUrl(baseUrl, endpoint, q).href)
-    return { url, endpoint, q };
-  return { url };
+  if (endpoint && endpoint !== 'pulse' && q !== null && params.length === 1 && !url.hash && url.href === endpointTarget(baseUrl, endpoint, q).href)
+    return { target: targetOf(url), endpoint, q };
+  return { target: targetOf(url) };
 }

@@ -22,7 +22,7 @@ import { cacheLookups } from './cache-lookups.js';
 import type { AnswerKey, LedgerScope, PutOutcome } from '../store/port.js';
 import { formatClock, formatRelative, HOUR_MS } from '../time.js';
 import type { Endpoint } from '../views/index.js';
-import { baseUrlKey, buildUrl, checkBaseUrl, pathTarget } from './base-url.js';
+import { baseUrlKey, checkBaseUrl, endpointTarget, pathTarget, type RequestTarget } from './base-url.js';
 import { checkKey, keyRedactor, redactBody } from './request.js';
 import { type Abortable, linkSignals, signalOf } from './abort-link.js';
 import { createTransport, type ApiResponse } from './transport.js';
@@ -126,33 +126,22 @@ export function createClient(options: ClientOptions): RepClient {
     signal: Abortable | undefined,
     view: (body: unknown) => V,
     onAnswered?: () => void,
-    url: URL = buildUrl(baseUrl, endpoint!, q),
+    target: RequestTarget = endpointTarget(baseUrl, endpoint!, q),
   ): Promise<RepResult<V>> {
     const started = now();
     let retry = 0;
-    /** The final error, with the attempts made when there were retries. */
-    const gaveUp = (error: RepError): RepError => {
-      if (retry > 0) Object.assign(error, { attempts: retry + 1, elapsedMs: now() - started });
-      return error;
-    };
-    const retryAfter = async (error: RepError, retryAfterAt: number | undefined): Promise<boolean> => {
-      if (retry >= retries) return false;
-      const delayMs = retryDelay(retry + 1, retryAfterAt === undefined ? undefined : retryAfterAt - now(), options.random);
-      if (delayMs === undefined) return false; // the server asks to wait longer than a retry should
-      retry++;
-      await hooks.onRetry?.({ attempt: retry, retries, delayMs, error });
-      await sleep(delayMs, signalOf(signal));
-      return true;
-    };
-
     for (;;) {
       if (signal?.aborted) throw new InterruptedError();
       let response: ApiResponse;
       try {
-        response = await transport(url, signal);
+        response = await transport(target, signal);
       } catch (error) {
-        if (error instanceof NetworkError && error.retryable && (await retryAfter(error, undefined))) continue;
-        throw error instanceof NetworkError ? gaveUp(error) : error;
+        if (!(error instanceof NetworkError)) throw error;
+        if (error.retryable && (await retriedAfter(error, retry + 1, undefined, signal))) {
+          retry++;
+          continue;
+        }
+        throw gaveUp(error, retry, started);
       }
       const rateLimit = parseRateLimitHeaders(response.headers, now());
       noteRateLimit(rateLimit, response.status);
@@ -170,9 +159,28 @@ export function createClient(options: ClientOptions): RepClient {
         return { body, view: view(body), rateLimit, status: response.status, headers: response.headers };
       }
       const error = errorFromResponse(response, { ...(endpoint ? { endpoint } : {}), hasKey: Boolean(key), redact, ...(q !== undefined ? { q } : {}) });
-      if (RETRY_STATUSES.has(response.status) && (await retryAfter(error, parseRetryAfter(response.headers['retry-after'], now())))) continue;
-      throw gaveUp(error);
+      if (RETRY_STATUSES.has(response.status) && (await retriedAfter(error, retry + 1, parseRetryAfter(response.headers['retry-after'], now()), signal))) {
+        retry++;
+        continue;
+      }
+      throw gaveUp(error, retry, started);
     }
+  }
+
+  /** Waits before retry number `attempt`, once the hooks are told; false when no retry is left or the server asks to wait longer than a retry should. */
+  async function retriedAfter(error: RepError, attempt: number, retryAfterAt: number | undefined, signal: Abortable | undefined): Promise<boolean> {
+    if (attempt > retries) return false;
+    const delayMs = retryDelay(attempt, retryAfterAt === undefined ? undefined : retryAfterAt - now(), options.random);
+    if (delayMs === undefined) return false;
+    await hooks.onRetry?.({ attempt, retries, delayMs, error });
+    await sleep(delayMs, signalOf(signal));
+    return true;
+  }
+
+  /** The final error, with the attempts made when there were retries. */
+  function gaveUp(error: RepError, retried: number, started: number): RepError {
+    if (retried > 0) Object.assign(error, { attempts: retried + 1, elapsedMs: now() - started });
+    return error;
   }
 
   /** What the ledger knows for a reset estimate; nothing is asked when the server said when, or when it cannot be read. */
@@ -241,22 +249,22 @@ export function createClient(options: ClientOptions): RepClient {
     q: string | undefined,
     callOptions: CallOptions | undefined,
     view: (body: unknown) => V,
-    url?: URL,
+    target?: RequestTarget,
   ): Promise<RepResult<V>> {
     const lookingUp = endpoint ? cached(endpoint, q, callOptions?.knownMiss === true) : undefined;
     const hit = lookingUp && (await lookingUp);
     if (hit) return { ...hit, view: view(hit.body) };
     if (callOptions?.onlyIfCached)
-      throw new NotCachedError(`no cached answer for ${endpoint ?? url?.pathname}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
+      throw new NotCachedError(`no cached answer for ${endpoint ?? target?.url.pathname}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
     const ready = callOptions?.beforeSend?.();
     if (ready) await ready;
     const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
     // The link itself, not its signal: an AbortSignal is made only for who needs one (a sleep, a hook, undici).
     const signal: Abortable | undefined = linked ?? options.signal ?? callOptions?.signal;
-    const fetched = () => send(endpoint, q, signal, view, callOptions?.onAnswered, url);
     try {
       const flight = endpoint && answers && maxAgeMs > 0 ? options.store?.singleFlight : undefined;
-      if (!flight || !endpoint) return await fetched();
+      if (!flight || !endpoint) return await send(endpoint, q, signal, view, callOptions?.onAnswered, target);
+      const fetched = () => send(endpoint, q, signal, view, callOptions?.onAnswered, target);
       // The same question asked elsewhere at once: wait for its answer (at most one timeout), then take it from the store.
       const waited = linkSignals([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]);
       try {
@@ -286,8 +294,8 @@ export function createClient(options: ClientOptions): RepClient {
     pulse: async (callOptions) => call('pulse', undefined, callOptions, pulseView),
     get: async (path, callOptions) => {
       if (typeof path !== 'string') throw new UsageError('get() takes the path as a string');
-      const target = pathTarget(baseUrl, path);
-      return call(target.endpoint, target.q, callOptions, (body) => body, target.url);
+      const { target, endpoint, q } = pathTarget(baseUrl, path);
+      return call(endpoint, q, callOptions, (body) => body, target);
     },
   };
 }

@@ -16,8 +16,8 @@ const ABORT_ERROR = { name: 'AbortError', code: 'ABORT_ERR' };
 export function directRequest(): RequestFn {
   /** Each scheme's client module and its agent, found once (a batch sends thousands of requests). */
   const clients = new Map<string, { client: typeof import('node:http') | typeof import('node:https'); agent: Agent }>();
-  return (url, { headers, abort, onSent }) => {
-    const { protocol } = url;
+  return (target, { headers, abort, onSent }) => {
+    const { protocol, hostname, port } = target.origin;
     let found = clients.get(protocol);
     if (!found) {
       // Not imported: an import of node:http reads all its exports, and on Node 22+ its WebSocket export
@@ -27,7 +27,8 @@ export function directRequest(): RequestFn {
     }
     const { client, agent } = found;
     return new Promise<RawResponse>((resolve, reject) => {
-      const request = client.request(url, { method: 'GET', headers, agent }, (response) => {
+      // Options, not a URL: Node's client would convert the URL object into the same each request.
+      const request = client.request({ protocol, hostname, port, path: target.path, auth: target.auth, method: 'GET', headers, agent }, (response) => {
         response.on('error', ignore); // kept on the stream for its reader (RawResponse)
         resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: response });
       });

@@ -15,6 +15,9 @@ export interface RequestFacts {
   redact: Redact;
 }
 
+/** What reading an answer needs of it (a cached one has no target). */
+type AnswerText = Pick<ApiResponse, 'status' | 'headers' | 'text'>;
+
 const EXCERPT_CHARS = 300;
 const DEBUG_HINT = "the error's status, headers and bodyExcerpt, and the onRequest and onResponse hooks, show the request and the answer";
 const MESSAGE_CHARS = 200;
@@ -29,27 +32,34 @@ export function bodyExcerpt(text: string, redact: Redact): string {
  * A 2xx body as the JSON object or array every endpoint answers with. Anything else (no body, a
  * 204, a bare `null` or number, text that is not JSON) is a malformed answer: ApiError, never an empty result.
  */
-export function parseJsonBody(response: Pick<ApiResponse, 'status' | 'headers' | 'text'>, redact: Redact): unknown {
-  // Made only for an error: a good answer (every one of a batch) needs no excerpt.
-  const details = () => ({ status: response.status, headers: response.headers, bodyExcerpt: bodyExcerpt(response.text, redact) });
-  const malformed = (what: string) =>
-    new ApiError(`the server's answer is ${what} (${statusLine(response.status)})`, {
-      ...details(),
-      hint: DEBUG_HINT,
-      reason: 'debug',
+export function parseJsonBody(response: AnswerText, redact: Redact): unknown {
+  if (response.text.trim() === '') throw malformedBody(response, redact, 'empty');
+  let value: unknown;
+  try {
+    value = parseJson(response.text);
+  } catch (error) {
+    throw new ApiError("the server's answer is not valid JSON", {
+      ...bodyDetails(response, redact),
+      hint: "check the baseUrl option (it should point at the API, usually ending in /api); the error's bodyExcerpt shows the start of the answer",
+      cause: error,
+      reason: 'notJson',
     });
-  if (response.text.trim() === '') throw malformed('empty');
-  const parsed = tryParseJson(response.text);
-  if ('value' in parsed) {
-    if (typeof parsed.value !== 'object' || parsed.value === null) throw malformed('not a JSON object or array');
-    return parsed.value;
   }
-  throw new ApiError("the server's answer is not valid JSON", {
-    ...details(),
-    hint: "check the baseUrl option (it should point at the API, usually ending in /api); the error's bodyExcerpt shows the start of the answer",
-    cause: parsed.error,
-    reason: 'notJson',
+  if (typeof value !== 'object' || value === null) throw malformedBody(response, redact, 'not a JSON object or array');
+  return value;
+}
+
+function malformedBody(response: AnswerText, redact: Redact, what: string): ApiError {
+  return new ApiError(`the server's answer is ${what} (${statusLine(response.status)})`, {
+    ...bodyDetails(response, redact),
+    hint: DEBUG_HINT,
+    reason: 'debug',
   });
+}
+
+/** What an error about an answer carries; made only for an error (a good answer, every one of a batch, needs no excerpt). */
+function bodyDetails(response: AnswerText, redact: Redact) {
+  return { status: response.status, headers: response.headers, bodyExcerpt: bodyExcerpt(response.text, redact) };
 }
 
 /** A body as JSON, a leading byte-order mark ignored; the parse error when it is not JSON. */
@@ -80,8 +90,8 @@ function findMessage(body: unknown): string | undefined {
 
 /** The typed error for a non-2xx response (429 is handled by the rate-limit code, 3xx by redirects). */
 export function errorFromResponse(response: ApiResponse, request: RequestFacts): RepError {
-  const { status, headers } = response;
-  const details = { status, headers, bodyExcerpt: bodyExcerpt(response.text, request.redact) };
+  const { status } = response;
+  const details = bodyDetails(response, request.redact);
   // HTML or plain text is never shown, only under --debug as the body excerpt.
   const parsed = tryParseJson(response.text);
   const said = 'value' in parsed ? serverMessage(parsed.value, request.redact) : undefined;
@@ -105,7 +115,7 @@ export function errorFromResponse(response: ApiResponse, request: RequestFacts):
       error.query = name;
       return error;
     }
-    return new ApiError(`${describeUrl(response.url)} was not found (404): is the base URL right?`, {
+    return new ApiError(`${describeUrl(response.target.url)} was not found (404): is the base URL right?`, {
       ...details,
       hint: 'check the baseUrl option (the base URL usually ends in /api)',
       reason: 'notFoundUrl',

@@ -6,7 +6,9 @@
 import { ApiError, describeUrl, InterruptedError, RepError, statusLine } from './errors.js';
 import { networkError, neverSent, type Phase, timeoutError } from './network-errors.js';
 import { type Abortable, type LinkedSignal, linkSignals } from './abort-link.js';
+import { Deadlines } from './deadlines.js';
 import { proxyFor, type ProxyRoute } from './proxy.js';
+import { type RequestTarget, targetOf } from './base-url.js';
 import type { Redact } from './request.js';
 
 /**
@@ -39,7 +41,7 @@ export interface BodyStream {
  * the proxy's back-end cannot hold them, and says so.
  */
 export type RequestFn = (
-  url: URL,
+  target: RequestTarget,
   options: { headers: Record<string, string>; abort: LinkedSignal; onSent?: (held: boolean) => PromiseLike<void> | void },
 ) => Promise<RawResponse>;
 
@@ -49,8 +51,8 @@ export interface ApiResponse {
   /** Lower-cased names; repeated headers joined with ", ". */
   headers: Record<string, string>;
   text: string;
-  /** The URL that answered (after redirects). */
-  url: URL;
+  /** What answered (after redirects). */
+  target: RequestTarget;
 }
 
 /** One HTTP request as hooks see it: the authorization header is masked, never the key itself. */
@@ -84,7 +86,7 @@ export interface TransportOptions {
   onSend: (held: boolean) => PromiseLike<void> | void;
 }
 
-export type Transport = (url: URL, signal: Abortable | undefined) => Promise<ApiResponse>;
+export type Transport = (target: RequestTarget, signal: Abortable | undefined) => Promise<ApiResponse>;
 
 export const MAX_REDIRECTS = 5;
 /** A bigger answer is not a reputation record: stop reading rather than fill memory. */
@@ -94,33 +96,24 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 export function createTransport(options: TransportOptions): Transport {
   const route = router(options.env);
   const shownHeaders = redactValues(options.headers, options.redact);
+  const deadlines = new Deadlines(options.timeoutMs);
+  const { onRequest, onResponse } = options;
 
   return async (start, signal) => {
     const { proxy, load, loaded } = route(start);
     const request = loaded ?? (await load);
-    const via = proxy ? { proxy: `${proxy.shown} (${proxy.variable})` } : {};
-    // One link for the attempt: it follows the caller's signal, and the timer aborts it.
+    // One link for the attempt: it follows the caller's signal, and its deadline aborts it.
     const linked = linkSignals([signal]);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      linked.abort();
-    }, options.timeoutMs);
-    let url = start;
+    const deadline = deadlines.start(linked);
+    let target = start;
     let phase: Phase = 'connect';
     try {
       for (let hop = 0; ; hop++) {
         if (signal?.aborted) throw new InterruptedError();
-        options.onRequest?.({ method: 'GET', url: url.href, headers: shownHeaders, ...via });
+        // An optional call: without a listener, no event is built.
+        onRequest?.({ method: 'GET', url: target.href, headers: shownHeaders, ...(proxy ? { proxy: `${proxy.shown} (${proxy.variable})` } : {}) });
         // Not performance.now(): the `performance` global loads all of perf_hooks on first use.
-        const started = options.onResponse ? process.hrtime.bigint() : 0n;
-        const answered = (status: number, headers: Record<string, string>) =>
-          options.onResponse?.({
-            url: url.href,
-            status,
-            headers: redactValues(headers, options.redact),
-            durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
-          });
+        const started = onResponse ? process.hrtime.bigint() : 0n;
         phase = 'connect';
         // Counted as soon as it is sent, so a run killed while it waits for the answer has counted it.
         let counted = false;
@@ -131,34 +124,45 @@ export function createTransport(options: TransportOptions): Transport {
         };
         let response: RawResponse;
         try {
-          response = await request(url, { headers: options.headers, abort: linked, onSent: sent });
+          response = await request(target, { headers: options.headers, abort: linked, onSent: sent });
         } catch (error) {
           if (!neverSent(error)) void sent(false);
           throw error;
         }
         void sent(false);
+        const { statusCode } = response;
         const headers = flattenHeaders(response.headers);
         const location = headers.location;
-        if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
+        if (REDIRECT_STATUSES.has(statusCode) && location !== undefined) {
           await discard(response.body);
-          answered(response.statusCode, headers);
-          url = followRedirect(start, url, location, hop, response.statusCode, headers);
+          onResponse?.(responseEvent(target, statusCode, headers, started, options.redact));
+          target = followRedirect(start, target, location, hop, statusCode, headers);
           continue;
         }
         phase = 'body';
-        const text = await readBody(response.body, response.statusCode, headers);
-        answered(response.statusCode, headers);
-        return { status: response.statusCode, headers, text, url };
+        const text = await readBody(response.body, statusCode, headers);
+        onResponse?.(responseEvent(target, statusCode, headers, started, options.redact));
+        return { status: statusCode, headers, text, target };
       }
     } catch (error) {
       if (signal?.aborted) throw new InterruptedError();
       if (error instanceof RepError) throw error;
-      if (timedOut) throw timeoutError(url, options.timeoutMs);
-      throw networkError(error, url, phase, proxy);
+      if (deadline.timedOut) throw timeoutError(target.url, options.timeoutMs);
+      throw networkError(error, target.url, phase, proxy);
     } finally {
-      clearTimeout(timer);
+      deadlines.end(deadline);
       linked.dispose();
     }
+  };
+}
+
+/** A response as hooks see it; `started` is when its request was sent (process.hrtime). */
+function responseEvent(target: RequestTarget, status: number, headers: Record<string, string>, started: bigint, redact: Redact): ResponseEvent {
+  return {
+    url: target.href,
+    status,
+    headers: redactValues(headers, redact),
+    durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
   };
 }
 
@@ -174,14 +178,14 @@ interface Route {
  * Each origin's way out: Node's own client, or undici through the proxy that serves it (Node's client
  * has no proxy support on 20 and 22). A redirect stays on its origin, so one route serves a whole call.
  */
-function router(env: Record<string, string | undefined>): (url: URL) => Route {
+function router(env: Record<string, string | undefined>): (target: RequestTarget) => Route {
   let direct: Promise<RequestFn> | undefined;
   const proxied = new Map<string, Promise<RequestFn>>();
   const routes = new Map<string, Route>();
-  return (url) => {
-    const known = routes.get(url.origin);
+  return (target) => {
+    const known = routes.get(target.origin.text);
     if (known) return known;
-    const proxy = proxyFor(url, env);
+    const proxy = proxyFor(target.url, env);
     let load: Promise<RequestFn> | undefined;
     if (!proxy) load = direct ??= import('./http.js').then((module) => module.directRequest());
     else if (!(load = proxied.get(proxy.url.href))) {
@@ -190,7 +194,7 @@ function router(env: Record<string, string | undefined>): (url: URL) => Route {
     const found: Route = proxy ? { proxy, load } : { load };
     // A failed load is the request's to report (it awaits `load`); here it only leaves `loaded` unset.
     load.then((request) => (found.loaded = request), ignore);
-    routes.set(url.origin, found);
+    routes.set(target.origin.text, found);
     return found;
   };
 }
@@ -198,14 +202,21 @@ function router(env: Record<string, string | undefined>): (url: URL) => Route {
 const ignore = () => undefined;
 
 /** The next URL of a same-origin redirect; ApiError for another origin, a bad Location or too many hops. */
-function followRedirect(start: URL, current: URL, location: string, hop: number, status: number, headers: Record<string, string>): URL {
+function followRedirect(
+  start: RequestTarget,
+  current: RequestTarget,
+  location: string,
+  hop: number,
+  status: number,
+  headers: Record<string, string>,
+): RequestTarget {
   let next: URL;
   try {
-    next = new URL(location, current);
+    next = new URL(location, current.url);
   } catch {
     throw new ApiError(`the server redirected to an invalid address (${statusLine(status)})`, { status, headers });
   }
-  if (next.origin !== start.origin) {
+  if (next.origin !== start.origin.text) {
     throw new ApiError(`the server redirected to ${describeUrl(next)} (another origin); not followed`, {
       status,
       headers,
@@ -221,7 +232,7 @@ function followRedirect(start: URL, current: URL, location: string, hop: number,
       reason: 'baseUrl',
     });
   }
-  return next;
+  return targetOf(next);
 }
 
 /**
@@ -273,7 +284,9 @@ function discard(body: BodyStream): Promise<void> {
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
+  // Keys, not entries: an array a header less.
+  for (const name of Object.keys(raw)) {
+    const value = raw[name];
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;

@@ -16,9 +16,9 @@ export function proxyRequest(proxy: URL): RequestFn {
   if (BASELINE_WASM_ONLY) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
   // The header limit is Node's default, given here: undici would load node:http to ask for it.
   const dispatcher = new ProxyAgent({ uri: proxy.href, maxHeaderSize: 16 * 1024 });
-  return async (url, { headers, abort, onSent }) => {
+  return async (target, { headers, abort, onSent }) => {
     const through = onSent ? dispatcher.compose((dispatch) => (options, handler) => dispatch(options, sentFirst(handler, onSent))) : dispatcher;
-    const { statusCode, headers: received, body } = await request(url, { method: 'GET', headers, signal: abort.signal, dispatcher: through });
+    const { statusCode, headers: received, body } = await request(target.url, { method: 'GET', headers, signal: abort.signal, dispatcher: through });
     body.on('error', () => undefined); // kept on the stream for its reader (RawResponse)
     return { statusCode, headers: received, body };
   };
