@@ -141,11 +141,12 @@ export interface CallOptions {
    */
   knownMiss?: boolean;
   /**
-   * Awaited when the cache has no answer, before the call sends anything: a batch bounds its requests
-   * in flight there, not its cache lookups. It may reject; the call then rejects with its error.
+   * Called when the cache has no answer, before the call sends anything, and its promise awaited (none:
+   * send at once): a batch bounds its requests in flight there, not its cache lookups. It may reject;
+   * the call then rejects with its error.
    * @internal
    */
-  beforeSend?: () => Promise<void>;
+  beforeSend?: () => Promise<void> | undefined;
 }
 
 export interface RepClient {

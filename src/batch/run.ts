@@ -258,15 +258,15 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
     // A cache miss takes a request slot, in the order the misses came (a freed slot goes to the oldest
     // waiting one, without waking the others); once rate limited, nothing more is sent (only the cache answers).
     let holds = false;
-    // Not an async function: a call that finds a slot free makes no promise, and one that waits makes
-    // two rather than three; the check after the wait comes as late as an await's would.
-    const beforeSend = (): Promise<void> => {
+    // Not an async function: a call that finds a slot free makes no promise and waits for none (it
+    // sends at once), and one that waits makes two rather than three.
+    const beforeSend = (): Promise<void> | undefined => {
       if (stopped()) return Promise.reject(new InterruptedError());
       if (rateLimit) return Promise.reject(new NotCachedError('rate limited'));
       if (canSend(slot) && (slotLine.length === 0 || slot === queue[0])) {
         occupy();
         holds = slot.sent = true;
-        return SLOT_FREE;
+        return undefined;
       }
       return new Promise<boolean>((hand) => slotLine.push({ slot, hand })).then((handed) => {
         // Told to give up, or handed a slot by the very answer that met the limit: checked again.
@@ -358,9 +358,6 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
 
 /** Requests a batch may have out beyond its records written, past `concurrency` (see `ahead`). */
 const MAX_MORE_AHEAD = 64;
-
-/** What beforeSend gives a call whose request slot was free at once: settled, and shared by all of them. */
-const SLOT_FREE: Promise<void> = Promise.resolve();
 
 type Answer = { outcome: Outcome; body?: unknown; view?: AuditView; change?: Change | undefined; rateLimit?: RateLimitError } | 'stopped';
 
