@@ -9,7 +9,7 @@
 // what a killed fold's aside gives back.
 import { closeSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, fileId, foreignness, LocalFileError, readFrom } from '../local-file.js';
+import { ensurePrivateDir, exactLstat, fileId, foreignness, LocalFileError, readFrom } from '../local-file.js';
 import { type LogPlace, type LogWriter, openLogForReading, openLogWriter, readAsides, readNewLines } from './append-log.js';
 import { stageWrite } from './write-turns.js';
 
@@ -209,7 +209,7 @@ export function openShardReader(journal: JournalShards, lines: ShardLines, onRea
                 places.map((at) => keys[at]!),
               )
             : undefined;
-          const now = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+          const now = exactLstat(path);
           const same = now ? fileId(now) === shard.id && Number(now.size) === shard.size : shard.id === '';
           if (!same && attempt < READ_ATTEMPTS) changed.push(left[i]!);
           else for (let j = 0; j < places.length; j++) found[places[j]!] = (aside?.[j] ?? '') + shard.texts[j]!;
