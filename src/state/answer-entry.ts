@@ -105,12 +105,13 @@ export function entryText(identity: Identity, answer: StoredAnswer): string {
 /** An entry read back: its facts and its body. */
 export type Entry = { facts: EntryFacts; bodyText: string };
 
-/** The stored time on an entry's first line, if it has one. */
+/** The stored time on an entry's first line, if it has one and its body is whole (a torn one is no newer answer). */
 export function storedAtOf(text: string): number | undefined {
   const newline = text.indexOf('\n');
+  if (newline < 0) return undefined;
   try {
-    const facts = parseJson(newline < 0 ? text : text.slice(0, newline)) as Partial<EntryFacts>;
-    return Number.isFinite(facts.storedAt) ? facts.storedAt : undefined;
+    const facts = parseJson(text.slice(0, newline)) as Partial<EntryFacts>;
+    return Number.isFinite(facts.storedAt) && checksum(text.slice(newline + 1)) === facts.checksum ? facts.storedAt : undefined;
   } catch {
     return undefined;
   }

@@ -4,7 +4,8 @@
 // (answer-cache.ts's format: eviction, stats and clear work on those as before) by append-log.ts's
 // rewrite, which loses no line appended meanwhile and leaves an aside that a killed fold's recovery
 // merges back. A record is `HASH PAYLOAD\n`: HASH the entry's file name without its extension, PAYLOAD
-// the entry's text as a JSON string, or `-AT` for an answer forgotten at AT (epoch ms). A question may
+// the entry as it is, its facts' line and its body apart by a tab (recordLine), or the entry's text as
+// a JSON string, or `-AT` for an answer forgotten at AT (epoch ms). A question may
 // have several records (a recovery appends old ones again): readers take the newest by its time, and
 // an entry file counts as one more. Shards are read as they grow: an index of where each hash's
 // records are, extended by the bytes appended since, so a batch's lookups read each byte once. The
@@ -54,14 +55,29 @@ const HASH_LINES: ShardLines = {
   keyAt: (bytes, start, end) => (end - start <= HASH_LENGTH + 1 || bytes[start + HASH_LENGTH] !== 32 ? -1 : start),
 };
 
+/**
+ * A record's line. An entry whose body has no line end goes as it is, its facts' line (JSON, which
+ * holds no tab) and its body apart by a tab: no escaping of the body to write, and no JSON string to
+ * read back. One whose body has a line end goes as a JSON string, as every record did before (a rep
+ * of then reads an entry as it is as a payload that is no JSON string: a miss).
+ */
 export function recordLine(hash: string, record: JournalRecord): string {
-  return `${hash} ${'text' in record ? JSON.stringify(record.text) : `-${record.goneAt}`}\n`;
+  if ('goneAt' in record) return `${hash} -${record.goneAt}\n`;
+  const text = record.text;
+  const factsEnd = text.indexOf('\n');
+  if (factsEnd > 0 && text.indexOf('\n', factsEnd + 1) === -1) return `${hash} ${text.slice(0, factsEnd)}\t${text.slice(factsEnd + 1)}\n`;
+  return `${hash} ${JSON.stringify(text)}\n`;
 }
 
 function parsePayload(payload: string): JournalRecord | undefined {
   if (payload.startsWith('-')) {
     const goneAt = Number(payload.slice(1));
     return Number.isSafeInteger(goneAt) ? { goneAt } : undefined;
+  }
+  if (payload.startsWith('{')) {
+    // An entry as it is (one torn by a killed writer has a body its checksum does not match: parseEntry and storedAtOf refuse it).
+    const factsEnd = payload.indexOf('\t');
+    return factsEnd === -1 ? undefined : { text: `${payload.slice(0, factsEnd)}\n${payload.slice(factsEnd + 1)}` };
   }
   try {
     const text: unknown = JSON.parse(payload);
