@@ -52,19 +52,21 @@ class FileHashes {
     }
     if (text === this.#first.text) return this.#first.hex;
     const key = hash53(text);
-    let place = this.#places.get(key);
-    if (place === undefined) {
-      if (this.#count === KNOWN_MAX) {
-        this.#places = new NumberTable();
-        this.#count = 0;
-      }
-      place = this.#count++;
-      if (place / DIGESTS_A_PAGE >= this.#digests.length) this.#digests.push(Buffer.alloc(DIGESTS_A_PAGE * DIGEST_BYTES));
-      this.#page(place).write(sha256Hex(text), (place % DIGESTS_A_PAGE) * DIGEST_BYTES, 'hex');
-      this.#places.add(key, place);
+    const known = this.#places.get(key);
+    if (known !== undefined) {
+      const at = (known % DIGESTS_A_PAGE) * DIGEST_BYTES;
+      return this.#page(known).toString('hex', at, at + DIGEST_BYTES);
     }
-    const at = (place % DIGESTS_A_PAGE) * DIGEST_BYTES;
-    return this.#page(place).toString('hex', at, at + DIGEST_BYTES);
+    if (this.#count === KNOWN_MAX) {
+      this.#places = new NumberTable();
+      this.#count = 0;
+    }
+    const place = this.#count++;
+    if (place / DIGESTS_A_PAGE >= this.#digests.length) this.#digests.push(Buffer.alloc(DIGESTS_A_PAGE * DIGEST_BYTES));
+    const hex = sha256Hex(text);
+    this.#page(place).write(hex, (place % DIGESTS_A_PAGE) * DIGEST_BYTES, 'hex');
+    this.#places.add(key, place);
+    return hex; // as made: a fresh batch's put asks for each name once, and needs no read back
   }
 
   #page(place: number): Buffer {
