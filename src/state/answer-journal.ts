@@ -13,6 +13,7 @@
 import { closeSync, lstatSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFrom } from '../local-file.js';
+import { type EntryParts, entryText, partsOf } from './answer-entry.js';
 import { linesMissing, openLogForReading, recoverRewrites, rewriteLog } from './append-log.js';
 import {
   checkJournalDir,
@@ -42,7 +43,7 @@ const MAX_SHARD_BYTES = 64 * 1024 * 1024;
 const ASIDE_NAME = /^[0-9a-f]{2}\.[0-9a-z]+\.[0-9a-f]+\.log$/;
 
 /** One record of a question: its entry's text, or when it was forgotten. */
-export type JournalRecord = { text: string } | { goneAt: number };
+export type JournalRecord = EntryParts | { goneAt: number };
 
 /** The shard bound for a cache bound: a quarter of it at most over the 64 shards, so a small cache is kept small. */
 export function foldBytesFor(maxBytes: number): number {
@@ -63,10 +64,8 @@ const HASH_LINES: ShardLines = {
  */
 export function recordLine(hash: string, record: JournalRecord): string {
   if ('goneAt' in record) return `${hash} -${record.goneAt}\n`;
-  const text = record.text;
-  const factsEnd = text.indexOf('\n');
-  if (factsEnd > 0 && text.indexOf('\n', factsEnd + 1) === -1) return `${hash} ${text.slice(0, factsEnd)}\t${text.slice(factsEnd + 1)}\n`;
-  return `${hash} ${JSON.stringify(text)}\n`;
+  if (!record.body.includes('\n')) return `${hash} ${record.facts}\t${record.body}\n`;
+  return `${hash} ${JSON.stringify(entryText(record))}\n`;
 }
 
 function parsePayload(payload: string): JournalRecord | undefined {
@@ -77,11 +76,11 @@ function parsePayload(payload: string): JournalRecord | undefined {
   if (payload.startsWith('{')) {
     // An entry as it is (one torn by a killed writer has a body its checksum does not match: parseEntry and storedAtOf refuse it).
     const factsEnd = payload.indexOf('\t');
-    return factsEnd === -1 ? undefined : { text: `${payload.slice(0, factsEnd)}\n${payload.slice(factsEnd + 1)}` };
+    return factsEnd === -1 ? undefined : { facts: payload.slice(0, factsEnd), body: payload.slice(factsEnd + 1) };
   }
   try {
     const text: unknown = JSON.parse(payload);
-    return typeof text === 'string' ? { text } : undefined;
+    return typeof text === 'string' ? partsOf(text) : undefined;
   } catch {
     return undefined; // torn by a killed writer: as if never written
   }
