@@ -212,9 +212,30 @@ export function fdId(fd: number): string {
   return fileId(fstatSync(fd, { bigint: true }));
 }
 
-/** Which file a stat (with bigint numbers, exact past 2^53) is of: its device and inode, as pathId and fdId say it. */
-export function fileId(stat: { dev: bigint; ino: bigint }): string {
+/** Which file a stat with exact numbers (bigints, or exactLstat's) is of: its device and inode, as pathId and fdId say it. */
+export function fileId(stat: { dev: number | bigint; ino: number | bigint }): string {
   return `${stat.dev}:${stat.ino}`;
+}
+
+/**
+ * lstat with exact device and inode numbers (fileId), undefined when nothing is there: plain numbers,
+ * which need no BigInt a call (an append checks its file after each write), unless one is past 2^53,
+ * where a number is no longer exact; then asked again as bigints.
+ */
+export function exactLstat(path: string): Stats | BigIntStats | undefined {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  return stat === undefined || isExact(stat) ? stat : lstatSync(path, { bigint: true, throwIfNoEntry: false });
+}
+
+/** fstat with exact device and inode numbers, as exactLstat. */
+export function exactFstat(fd: number): Stats | BigIntStats {
+  const stat = fstatSync(fd);
+  return isExact(stat) ? stat : fstatSync(fd, { bigint: true });
+}
+
+/** Whether a stat's device and inode numbers are exact (a number rounded from past 2^53 is no safe integer). */
+function isExact(stat: Stats): boolean {
+  return Number.isSafeInteger(stat.ino) && Number.isSafeInteger(stat.dev);
 }
 
 /** The open file's bytes from `start` to `end` (by default its end as it is now); fewer if it ends sooner. */

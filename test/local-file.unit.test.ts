@@ -1,12 +1,12 @@
 // Reading rep's own files (src/local-file.ts and its two readers): a missing file is no error, and a
 // link that points nowhere is missing where links are followed (config) but never read where they are
 // not (state files).
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readConfigFile } from '../src/config/file.js';
-import { ensurePrivateDir, LocalFileError, readLocalFile } from '../src/local-file.js';
+import { ensurePrivateDir, exactFstat, exactLstat, fileId, LocalFileError, readLocalFile } from '../src/local-file.js';
 import { readPrivateFile } from '../src/state/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rep-local-file-'));
@@ -108,4 +108,19 @@ describe('ensurePrivateDir', () => {
       expect(statSync(target).mode & 0o777).toBe(0o755);
     },
   );
+});
+
+describe('which file a stat is of', () => {
+  it('names a file as a bigint stat does, with or without bigints; nothing there is undefined', () => {
+    const bigint = fileId(lstatSync(file, { bigint: true }));
+    expect(fileId(exactLstat(file)!)).toBe(bigint);
+    const fd = openSync(file, 'r');
+    try {
+      expect(fileId(exactFstat(fd))).toBe(bigint);
+    } finally {
+      closeSync(fd);
+    }
+    expect(fileId(exactLstat(linkToFile)!)).toBe(fileId(lstatSync(linkToFile, { bigint: true })));
+    expect(exactLstat(missing)).toBeUndefined();
+  });
 });

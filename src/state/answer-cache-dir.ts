@@ -12,7 +12,6 @@ import { forEachName, readPrivateFile, removeStaleFiles, writePrivateFile } from
 import { randomHex } from './ids.js';
 import { parseJson } from '../text.js';
 
-export const ENTRY_EXTENSION = '.answer';
 const ENTRY_NAME = /^[0-9a-f]{64}\.answer$/;
 /** writePrivateFile's temporary names for entries. */
 const TEMP_NAME = /^\.([0-9a-f]{64}\.answer|\.usage)\..*\.tmp$/;

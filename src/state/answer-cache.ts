@@ -11,13 +11,24 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseUrlKey } from '../api/base-url.js';
 import { ensurePrivateDir, folderForeignness, foreignnessOnce } from '../local-file.js';
-import { countPut, ENTRY_EXTENSION, listEntries, removeEntries, removeFile, touchEntry } from './answer-cache-dir.js';
+import { countPut, listEntries, removeEntries, removeFile, touchEntry } from './answer-cache-dir.js';
 import { answerJournal, foldBytesFor, JOURNAL_DIR, JOURNAL_RECORD_MAX, type AnswerJournal, type JournalRecord } from './answer-journal.js';
 import { CACHE_LIMITS, type CacheLimits } from './cache-limits.js';
 import type { AnswerHeaders } from '../store/answer-freshness.js';
 import { createPrivateFile, readPrivateFile, writePrivateFile, writePrivateFileAsync } from './files.js';
 import { keyId } from './requests.js';
-import { type Entry, entryText, fileName, type Identity, MAX_ENTRY_BYTES, parseEntry, storedAtOf } from './answer-entry.js';
+import {
+  type Entry,
+  ENTRY_EXTENSION,
+  entryParts,
+  entryText,
+  fileName,
+  type Identity,
+  MAX_ENTRY_BYTES,
+  parseEntry,
+  partsOf,
+  storedAtOf,
+} from './answer-entry.js';
 import { isFresh, isJsonDocument } from '../store/policy.js';
 import type { CachedAnswer, Freshness, PutOutcome, StoredAnswer } from '../store/port.js';
 
@@ -184,7 +195,8 @@ export function readEntries(
     const path = join(dir, names[at]!);
     const file = readPrivateFile(path, MAX_ENTRY_BYTES, dirIsFolder);
     if (typeof file === 'object' && 'foreign' in file) warn?.(`not using the cached answer ${path}: it ${file.foreign}`);
-    const fromFile = typeof file === 'object' && 'text' in file ? parseEntry(file.text, identity) : undefined;
+    const parts = typeof file === 'object' && 'text' in file ? partsOf(file.text) : undefined;
+    const fromFile = parts && parseEntry(parts, identity);
     const entry = newestOf(fromFile, journaled[at], identity);
     if (!entry || !isFresh(entry.facts, freshness)) return undefined;
     if (entry === fromFile) touchEntry(path);
@@ -214,7 +226,7 @@ function newestOf(fromFile: Entry | undefined, records: readonly JournalRecord[]
       if (record.goneAt >= bestAt) [best, bestAt] = [undefined, record.goneAt];
       continue;
     }
-    const entry = parseEntry(record.text, identity);
+    const entry = parseEntry(record, identity);
     if (entry && entry.facts.storedAt >= bestAt) [best, bestAt] = [entry, entry.facts.storedAt];
   }
   return best;
@@ -237,19 +249,20 @@ export async function writeEntry(
   protectedSince: () => number,
 ): Promise<PutOutcome> {
   try {
-    const text = entryText(identity, answer);
-    const bytes = Buffer.byteLength(text);
+    const entry = entryParts(identity, answer);
+    const bytes = Buffer.byteLength(entry.facts) + 1 + Buffer.byteLength(entry.body);
     if (bytes > MAX_ENTRY_BYTES) return { stored: false, reason: 'the answer is too large to keep' };
     if (!readyDirs.has(dir)) ensurePrivateDir(dir);
     readyDirs.add(dir);
     const name = fileName(identity);
     const journal = answerJournal(dir);
     if (bytes <= JOURNAL_RECORD_MAX && journal.usable()) {
-      const { path, size } = await journal.append(name.slice(0, -ENTRY_EXTENSION.length), { text });
+      const { path, size } = await journal.append(name.slice(0, -ENTRY_EXTENSION.length), entry);
       if (size > foldBytesFor(limits.maxBytes)) await foldShards(dir, journal, [path], limits, protectedSince);
       return { stored: true };
     }
     const path = join(dir, name);
+    const text = entryText(entry);
     // A new entry is made in place (a reader that meets it cut off finds a bad checksum: a miss); one
     // already there is replaced whole, so a reader of that one never misses.
     let made: boolean;
@@ -285,9 +298,9 @@ async function foldShards(dir: string, journal: AnswerJournal, paths: readonly s
         if (!newest) return;
         // An entry file newer than every record (a large answer goes there at once; a record may come late) stays.
         const fileAt = entryStoredAt(entryPath);
-        if (fileAt !== undefined && fileAt > ('goneAt' in newest ? newest.goneAt : storedAtOf(newest.text)!)) return;
+        if (fileAt !== undefined && fileAt > ('goneAt' in newest ? newest.goneAt : storedAtOf(newest)!)) return;
         if ('goneAt' in newest) removeFile(entryPath);
-        else if (writePrivateFile(entryPath, newest.text)) written += 1;
+        else if (writePrivateFile(entryPath, entryText(newest))) written += 1;
       });
     } catch {
       // The shard is whole: a later put folds it.
@@ -316,7 +329,7 @@ function newestRecord(records: readonly JournalRecord[]): JournalRecord | undefi
   let best: JournalRecord | undefined;
   let bestAt = Number.NEGATIVE_INFINITY;
   for (const record of records) {
-    const at = 'goneAt' in record ? record.goneAt : storedAtOf(record.text);
+    const at = 'goneAt' in record ? record.goneAt : storedAtOf(record);
     if (at !== undefined && at >= bestAt) [best, bestAt] = [record, at];
   }
   return best;
@@ -326,7 +339,8 @@ function newestRecord(records: readonly JournalRecord[]): JournalRecord | undefi
 function entryStoredAt(path: string): number | undefined {
   if (!lstatSync(path, { throwIfNoEntry: false })) return undefined; // the common case: a look, not a throw
   const file = readPrivateFile(path, MAX_ENTRY_BYTES, true);
-  return typeof file === 'object' && 'text' in file ? storedAtOf(file.text) : undefined;
+  const parts = typeof file === 'object' && 'text' in file ? partsOf(file.text) : undefined;
+  return parts && storedAtOf(parts);
 }
 
 /**
@@ -354,7 +368,7 @@ function journalOnly(dir: string, entryNames: ReadonlySet<string>): { answers: n
   let answers = 0;
   for (const [hash, list] of records) {
     const newest = newestRecord(list);
-    if (newest && 'text' in newest && !entryNames.has(`${hash}${ENTRY_EXTENSION}`)) answers += 1;
+    if (newest && !('goneAt' in newest) && !entryNames.has(`${hash}${ENTRY_EXTENSION}`)) answers += 1;
   }
   return { answers, bytes };
 }

@@ -2,7 +2,6 @@
 // JSON facts (base URL, endpoint, exact query, key fingerprint, status, times, the body's checksum) and
 // then the body exactly as the server sent it; its file name, a hash of the four that name the question;
 // and the reading back of one, which takes only an entry whole, of this format and for that question.
-import { ENTRY_EXTENSION } from './answer-cache-dir.js';
 import { checksum, hash53, sha256Hex } from './ids.js';
 import { NumberTable } from './number-table.js';
 import type { StoredAnswer } from '../store/port.js';
@@ -52,19 +51,21 @@ class FileHashes {
     }
     if (text === this.#first.text) return this.#first.hex;
     const key = hash53(text);
-    let place = this.#places.get(key);
-    if (place === undefined) {
-      if (this.#count === KNOWN_MAX) {
-        this.#places = new NumberTable();
-        this.#count = 0;
-      }
-      place = this.#count++;
-      if (place / DIGESTS_A_PAGE >= this.#digests.length) this.#digests.push(Buffer.alloc(DIGESTS_A_PAGE * DIGEST_BYTES));
-      this.#page(place).write(sha256Hex(text), (place % DIGESTS_A_PAGE) * DIGEST_BYTES, 'hex');
-      this.#places.add(key, place);
+    const known = this.#places.get(key);
+    if (known !== undefined) {
+      const at = (known % DIGESTS_A_PAGE) * DIGEST_BYTES;
+      return this.#page(known).toString('hex', at, at + DIGEST_BYTES);
     }
-    const at = (place % DIGESTS_A_PAGE) * DIGEST_BYTES;
-    return this.#page(place).toString('hex', at, at + DIGEST_BYTES);
+    if (this.#count === KNOWN_MAX) {
+      this.#places = new NumberTable();
+      this.#count = 0;
+    }
+    const place = this.#count++;
+    if (place / DIGESTS_A_PAGE >= this.#digests.length) this.#digests.push(Buffer.alloc(DIGESTS_A_PAGE * DIGEST_BYTES));
+    const hex = sha256Hex(text);
+    this.#page(place).write(hex, (place % DIGESTS_A_PAGE) * DIGEST_BYTES, 'hex');
+    this.#places.add(key, place);
+    return hex; // as made: a fresh batch's put asks for each name once, and needs no read back
   }
 
   #page(place: number): Buffer {
@@ -82,14 +83,23 @@ const DIGESTS_A_PAGE = 1024;
 const known = { fileHashes: new FileHashes() };
 const KNOWN_MAX = 20_000;
 
+/** How an entry file's name ends (answer-cache-dir.ts knows its files by it). */
+export const ENTRY_EXTENSION = '.answer';
+
 /** The entry's file name: a hash of the four that name its question. */
 export function fileName(identity: Identity): string {
   const tuple = JSON.stringify([FORMAT, identity.baseUrl, identity.endpoint, identity.query, identity.key]);
   return `${known.fileHashes.hex(tuple)}${ENTRY_EXTENSION}`;
 }
 
-/** The entry's text: its facts' line, then the body. */
-export function entryText(identity: Identity, answer: StoredAnswer): string {
+/** An entry as it is kept: its facts' line (JSON, no line end) and the body, apart (an entry file's text is both, a line end between). */
+export interface EntryParts {
+  facts: string;
+  body: string;
+}
+
+/** The entry of an answer: its facts' line and its body. */
+export function entryParts(identity: Identity, answer: StoredAnswer): EntryParts {
   const facts: EntryFacts = {
     v: FORMAT,
     ...identity,
@@ -99,38 +109,45 @@ export function entryText(identity: Identity, answer: StoredAnswer): string {
     ...(answer.freshUntil === undefined ? {} : { freshUntil: answer.freshUntil }),
     checksum: checksum(answer.bodyText),
   };
-  return `${JSON.stringify(facts)}\n${answer.bodyText}`;
+  return { facts: JSON.stringify(facts), body: answer.bodyText };
+}
+
+/** An entry file's text: the facts' line, then the body. */
+export function entryText(entry: EntryParts): string {
+  return `${entry.facts}\n${entry.body}`;
+}
+
+/** The parts of an entry file's text, split at its first line end; undefined for a text with none. */
+export function partsOf(text: string): EntryParts | undefined {
+  const newline = text.indexOf('\n');
+  return newline < 0 ? undefined : { facts: text.slice(0, newline), body: text.slice(newline + 1) };
 }
 
 /** An entry read back: its facts and its body. */
 export type Entry = { facts: EntryFacts; bodyText: string };
 
-/** The stored time on an entry's first line, if it has one. */
-export function storedAtOf(text: string): number | undefined {
-  const newline = text.indexOf('\n');
+/** The stored time on an entry's facts, if it has one and its body is whole (a torn one is no newer answer). */
+export function storedAtOf(entry: EntryParts): number | undefined {
   try {
-    const facts = parseJson(newline < 0 ? text : text.slice(0, newline)) as Partial<EntryFacts>;
-    return Number.isFinite(facts.storedAt) ? facts.storedAt : undefined;
+    const facts = parseJson(entry.facts) as Partial<EntryFacts>;
+    return Number.isFinite(facts.storedAt) && checksum(entry.body) === facts.checksum ? facts.storedAt : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The entry in text, if it is whole, of this format, and for exactly this question. */
-export function parseEntry(text: string, identity: Identity): Entry | undefined {
-  const newline = text.indexOf('\n');
-  if (newline < 0) return undefined;
+/** The entry, if it is whole, of this format, and for exactly this question. */
+export function parseEntry(entry: EntryParts, identity: Identity): Entry | undefined {
   let facts: unknown;
   try {
-    facts = parseJson(text.slice(0, newline));
+    facts = parseJson(entry.facts);
   } catch {
     return undefined;
   }
   if (!isFacts(facts) || facts.v !== FORMAT) return undefined;
   if (facts.baseUrl !== identity.baseUrl || facts.endpoint !== identity.endpoint || facts.query !== identity.query || facts.key !== identity.key)
     return undefined;
-  const bodyText = text.slice(newline + 1);
-  return checksum(bodyText) === facts.checksum ? { facts, bodyText } : undefined;
+  return checksum(entry.body) === facts.checksum ? { facts, bodyText: entry.body } : undefined;
 }
 
 function isFacts(value: unknown): value is EntryFacts {

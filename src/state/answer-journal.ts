@@ -4,7 +4,8 @@
 // (answer-cache.ts's format: eviction, stats and clear work on those as before) by append-log.ts's
 // rewrite, which loses no line appended meanwhile and leaves an aside that a killed fold's recovery
 // merges back. A record is `HASH PAYLOAD\n`: HASH the entry's file name without its extension, PAYLOAD
-// the entry's text as a JSON string, or `-AT` for an answer forgotten at AT (epoch ms). A question may
+// the entry as it is, its facts' line and its body apart by a tab (recordLine), or the entry's text as
+// a JSON string, or `-AT` for an answer forgotten at AT (epoch ms). A question may
 // have several records (a recovery appends old ones again): readers take the newest by its time, and
 // an entry file counts as one more. Shards are read as they grow: an index of where each hash's
 // records are, extended by the bytes appended since, so a batch's lookups read each byte once. The
@@ -12,6 +13,7 @@
 import { closeSync, lstatSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFrom } from '../local-file.js';
+import { type EntryParts, entryText, partsOf } from './answer-entry.js';
 import { linesMissing, openLogForReading, recoverRewrites, rewriteLog } from './append-log.js';
 import {
   checkJournalDir,
@@ -41,7 +43,7 @@ const MAX_SHARD_BYTES = 64 * 1024 * 1024;
 const ASIDE_NAME = /^[0-9a-f]{2}\.[0-9a-z]+\.[0-9a-f]+\.log$/;
 
 /** One record of a question: its entry's text, or when it was forgotten. */
-export type JournalRecord = { text: string } | { goneAt: number };
+export type JournalRecord = EntryParts | { goneAt: number };
 
 /** The shard bound for a cache bound: a quarter of it at most over the 64 shards, so a small cache is kept small. */
 export function foldBytesFor(maxBytes: number): number {
@@ -54,8 +56,16 @@ const HASH_LINES: ShardLines = {
   keyAt: (bytes, start, end) => (end - start <= HASH_LENGTH + 1 || bytes[start + HASH_LENGTH] !== 32 ? -1 : start),
 };
 
+/**
+ * A record's line. An entry whose body has no line end goes as it is, its facts' line (JSON, which
+ * holds no tab) and its body apart by a tab: no escaping of the body to write, and no JSON string to
+ * read back. One whose body has a line end goes as a JSON string, as every record did before (a rep
+ * of then reads an entry as it is as a payload that is no JSON string: a miss).
+ */
 export function recordLine(hash: string, record: JournalRecord): string {
-  return `${hash} ${'text' in record ? JSON.stringify(record.text) : `-${record.goneAt}`}\n`;
+  if ('goneAt' in record) return `${hash} -${record.goneAt}\n`;
+  if (!record.body.includes('\n')) return `${hash} ${record.facts}\t${record.body}\n`;
+  return `${hash} ${JSON.stringify(entryText(record))}\n`;
 }
 
 function parsePayload(payload: string): JournalRecord | undefined {
@@ -63,9 +73,14 @@ function parsePayload(payload: string): JournalRecord | undefined {
     const goneAt = Number(payload.slice(1));
     return Number.isSafeInteger(goneAt) ? { goneAt } : undefined;
   }
+  if (payload.startsWith('{')) {
+    // An entry as it is (one torn by a killed writer has a body its checksum does not match: parseEntry and storedAtOf refuse it).
+    const factsEnd = payload.indexOf('\t');
+    return factsEnd === -1 ? undefined : { facts: payload.slice(0, factsEnd), body: payload.slice(factsEnd + 1) };
+  }
   try {
     const text: unknown = JSON.parse(payload);
-    return typeof text === 'string' ? { text } : undefined;
+    return typeof text === 'string' ? partsOf(text) : undefined;
   } catch {
     return undefined; // torn by a killed writer: as if never written
   }

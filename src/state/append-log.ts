@@ -26,7 +26,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { ensurePrivateDir, fdId, fileId, foreignness, LocalFileError, pathId, readFrom, readLocalFile } from '../local-file.js';
+import { ensurePrivateDir, exactFstat, exactLstat, fdId, fileId, foreignness, LocalFileError, pathId, readFrom, readLocalFile } from '../local-file.js';
 import { STALE_MS, writePrivateFile } from './files.js';
 import { randomHex } from './ids.js';
 
@@ -85,7 +85,7 @@ export function openLogWriter(path: string): LogWriter {
           throw error;
         }
         // One lstat: the file the path names now (a rewrite renames another into place) and its size.
-        const now = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+        const now = exactLstat(path);
         checked = now && { id: fileId(now), size: Number(now.size) };
         if (checked?.id === open.id || attempt >= APPEND_ATTEMPTS) return checked?.size ?? 0;
         close(); // written to a file no longer there: again, into the one that is
@@ -117,7 +117,7 @@ export function openLogForReading(path: string): LogToRead | undefined {
   }
   try {
     // One fstat for the kind, the owner and mode, which file it is and its size (a reader opens it for each read).
-    const stat = fstatSync(fd, { bigint: true });
+    const stat = exactFstat(fd);
     if (!stat.isFile()) throw new LocalFileError(`${path} is not a regular file`, 'ENOTREG');
     const foreign = foreignness(stat);
     if (foreign) throw new LocalFileError(`${path} ${foreign}`, 'EFOREIGN');
@@ -298,9 +298,9 @@ function openForAppend(path: string): { fd: number; id: string } {
   const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
   try {
     // One fstat tells the kind, the mode and which file this is (for the check after each write).
-    const stat = fstatSync(fd, { bigint: true });
+    const stat = exactFstat(fd);
     if (!stat.isFile()) throw Object.assign(new Error(`ENOTREG: not a regular file, open '${path}'`), { code: 'ENOTREG' });
-    if ((stat.mode & 0o077n) !== 0n) fchmodSync(fd, 0o600); // a file restored by a CI cache may come back 0644
+    if ((Number(stat.mode) & 0o077) !== 0) fchmodSync(fd, 0o600); // a file restored by a CI cache may come back 0644
     return { fd, id: fileId(stat) };
   } catch (error) {
     closeSync(fd);

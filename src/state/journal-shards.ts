@@ -9,7 +9,7 @@
 // what a killed fold's aside gives back.
 import { closeSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, fileId, foreignness, LocalFileError, readFrom } from '../local-file.js';
+import { ensurePrivateDir, exactLstat, fileId, foreignness, LocalFileError, readFrom } from '../local-file.js';
 import { type LogPlace, type LogWriter, openLogForReading, openLogWriter, readAsides, readNewLines } from './append-log.js';
 import { stageWrite } from './write-turns.js';
 
@@ -209,7 +209,7 @@ export function openShardReader(journal: JournalShards, lines: ShardLines, onRea
                 places.map((at) => keys[at]!),
               )
             : undefined;
-          const now = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+          const now = exactLstat(path);
           const same = now ? fileId(now) === shard.id && Number(now.size) === shard.size : shard.id === '';
           if (!same && attempt < READ_ATTEMPTS) changed.push(left[i]!);
           else for (let j = 0; j < places.length; j++) found[places[j]!] = (aside?.[j] ?? '') + shard.texts[j]!;
@@ -285,9 +285,7 @@ export function openShardWriters(remake: () => void, beforeTurn?: () => void): S
     for (const [path, { text, settle }] of turn) {
       let outcome: number | Error;
       try {
-        // A line end first: a line a writer killed mid-write left unfinished ends there, where the turn's
-        // first line would be glued to it and lost (an empty line is no key's).
-        outcome = append(path, Buffer.from(`\n${text.join('')}`));
+        outcome = append(path, Buffer.from(text.join('')));
       } catch (error) {
         outcome = error instanceof Error ? error : new Error(String(error));
       }
@@ -308,7 +306,9 @@ export function openShardWriters(remake: () => void, beforeTurn?: () => void): S
     appendThisTurn(path, text) {
       stageWrite(pending.size === 0 ? flush : undefined);
       let turn = pending.get(path);
-      if (!turn) pending.set(path, (turn = { text: [], settle: [] }));
+      // A line end first: a line a writer killed mid-write left unfinished ends there, where the turn's
+      // first line would be glued to it and lost (an empty line is no key's).
+      if (!turn) pending.set(path, (turn = { text: ['\n'], settle: [] }));
       turn.text.push(text);
       const settle = turn.settle;
       return new Promise((resolve, reject) => {
