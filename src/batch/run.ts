@@ -356,8 +356,12 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   if (failure) throw failure;
 }
 
-/** Requests a batch may have out beyond its records written, past `concurrency` (see `ahead`). */
-const MAX_MORE_AHEAD = 64;
+/**
+ * Requests a batch may have out beyond its records written, past `concurrency` (see `ahead`): room for
+ * a write group of ~160 answers (state/write-turns.ts). Against a server of real latency far fewer
+ * are ever ahead (those answered in one write turn, 32 ms at most); only a fast one reaches the bound.
+ */
+const MAX_MORE_AHEAD = 160;
 
 type Answer = { outcome: Outcome; body?: unknown; view?: AuditView; change?: Change | undefined; rateLimit?: RateLimitError } | 'stopped';
 
