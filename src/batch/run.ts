@@ -49,6 +49,8 @@ interface Slot {
   change?: Change;
   /** Its request went out: until its record is written, it counts among the requests ahead of the output. */
   sent?: boolean;
+  /** Its call waits in the line for a request slot. */
+  inLine?: boolean;
 }
 
 export async function runBatch(deps: Deps, input: NameChunks, options: BatchOptions): Promise<void> {
@@ -113,9 +115,11 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
    */
   const admit = () => {
     while (inFlight < concurrency && slotLine.length > 0) {
-      const index = ahead < maxAhead() ? 0 : slotLine.findIndex((waiting) => waiting.slot === queue[0]);
+      // Looked for only when it waits there: with no room ahead, each answer asks again.
+      const index = ahead < maxAhead() ? 0 : queue[0]?.inLine ? slotLine.findIndex((waiting) => waiting.slot === queue[0]) : -1;
       if (index < 0) return;
       const [waiting] = slotLine.splice(index, 1);
+      waiting!.slot.inLine = false;
       occupy();
       waiting!.hand(true);
     }
@@ -127,7 +131,10 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   };
   /** The batch stopped or met the rate limit: no waiting call sends. */
   const refuseWaiting = () => {
-    for (const waiting of slotLine.splice(0)) waiting.hand(false);
+    for (const waiting of slotLine.splice(0)) {
+      waiting.slot.inLine = false;
+      waiting.hand(false);
+    }
   };
   let rateLimit: RateLimitError | undefined;
   let read = 0;
@@ -268,6 +275,7 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
         holds = slot.sent = true;
         return undefined;
       }
+      slot.inLine = true;
       return new Promise<boolean>((hand) => slotLine.push({ slot, hand })).then((handed) => {
         // Told to give up, or handed a slot by the very answer that met the limit: checked again.
         if (stopped() || rateLimit) {
