@@ -281,6 +281,16 @@ describe('errors: a RepError subclass with the CLI exit code', () => {
       expect(() => createClient({ baseUrl: 'https://api.example.com/api', ...numbers })).toThrow(UsageError);
     },
   );
+
+  it.each([
+    ['timeout', 'positive'],
+    ['maxWait', 'non-negative'],
+  ])('refuses a %s longer than a timer holds (about 24 days), which would fire at once', (name, kind) => {
+    expect(() => createClient({ baseUrl: 'https://api.example.com/api', [name]: 1e9 })).toThrow(
+      new UsageError(`the ${name} option must be a ${kind} number of seconds, at most 2147483 (about 24 days)`),
+    );
+    expect(() => createClient({ baseUrl: 'https://api.example.com/api', [name]: 2_147_483 })).not.toThrow();
+  });
 });
 
 describe('hooks', () => {

@@ -20,7 +20,7 @@ import {
 import { admitAnswer, keyFingerprint } from '../store/policy.js';
 import { cacheLookups } from './cache-lookups.js';
 import type { AnswerKey, LedgerScope, PutOutcome } from '../store/port.js';
-import { formatClock, formatRelative, HOUR_MS } from '../time.js';
+import { formatClock, formatRelative, HOUR_MS, MAX_DELAY_SECONDS } from '../time.js';
 import type { Endpoint } from '../views/index.js';
 import { baseUrlKey, checkBaseUrl, endpointTarget, pathTarget, type RequestTarget } from './base-url.js';
 import { checkKey, keyRedactor, redactBody } from './request.js';
@@ -50,9 +50,9 @@ export function createClient(options: ClientOptions): RepClient {
   const hooks = options.hooks ?? {};
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? sleepFor;
-  const timeoutMs = checkNumber(options.timeout, 'timeout', DEFAULT_TIMEOUT_SECONDS, false) * 1000;
+  const timeoutMs = checkNumber(options.timeout, 'timeout', DEFAULT_TIMEOUT_SECONDS, false, MAX_DELAY_SECONDS) * 1000;
   const retries = Math.floor(checkNumber(options.retries, 'retries', DEFAULT_RETRIES, true));
-  const maxWaitMs = checkNumber(options.maxWait, 'maxWait', DEFAULT_MAX_WAIT_SECONDS, true) * 1000;
+  const maxWaitMs = checkNumber(options.maxWait, 'maxWait', DEFAULT_MAX_WAIT_SECONDS, true, MAX_DELAY_SECONDS) * 1000;
   const redact = keyRedactor(key);
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': options.userAgent ?? 'rep' };
   if (key) headers.authorization = `Bearer ${key}`;
@@ -300,11 +300,17 @@ export function createClient(options: ClientOptions): RepClient {
   };
 }
 
-/** A number option, or its default; NaN, infinities and negatives are usage errors (NaN retries would never stop). */
-function checkNumber(value: number | undefined, name: string, fallback: number, zeroAllowed: boolean): number {
+/**
+ * A number option, or its default; NaN, infinities and negatives are usage errors (NaN retries would
+ * never stop), and so is more than `maxSeconds` (a timer's: a longer one would fire at once).
+ */
+function checkNumber(value: number | undefined, name: string, fallback: number, zeroAllowed: boolean, maxSeconds?: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (value === 0 && !zeroAllowed)) {
-    throw new UsageError(`the ${name} option must be a ${zeroAllowed ? 'non-negative' : 'positive'} number of ${name === 'retries' ? 'retries' : 'seconds'}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (value === 0 && !zeroAllowed) || (maxSeconds !== undefined && value > maxSeconds)) {
+    const most = maxSeconds === undefined ? '' : `, at most ${maxSeconds} (about 24 days)`;
+    throw new UsageError(
+      `the ${name} option must be a ${zeroAllowed ? 'non-negative' : 'positive'} number of ${name === 'retries' ? 'retries' : 'seconds'}${most}`,
+    );
   }
   return value;
 }

@@ -1,11 +1,14 @@
 // The attempts' timeouts of one transport, on one timer. A timer an attempt (setTimeout, then
 // clearTimeout) cost each request a Timeout, a closure and two trips through Node's timer lists; here an
-// attempt is an entry in a set, and while any is under way a timer ticks TICKS times a timeout and aborts
-// those whose time is up. An attempt so times out between its timeout and a tick later; the attempt that
-// starts the timer (a lone request's), at its timeout.
+// attempt is an entry in a set, due at its start plus the timeout, and one timer fires when the oldest
+// entry is due (its timeout is the transport's: the oldest is the first due). An attempt so times out at
+// its time, or, when the one before it was due less than MIN_GAP of a timeout earlier, that much later
+// at most: the timer fires at most about TICKS times a timeout however many attempts start and end.
+// Due times are read off a monotonic clock, not counted in timer firings: a timer held up by a busy
+// event loop fires late once, and every attempt then due times out at that firing.
 import type { LinkedSignal } from './abort-link.js';
 
-/** Ticks a timeout: a timeout fires at most a tenth of itself late. */
+/** The timer's firings a timeout, at most: an attempt times out at most a tenth of its timeout late. */
 const TICKS = 10;
 
 /** One attempt's deadline; `timedOut` once it aborted the attempt's link. */
@@ -16,33 +19,33 @@ export interface Deadline {
 interface Entry extends Deadline {
   timedOut: boolean;
   readonly link: LinkedSignal;
-  /** The tick at which its time is up. */
+  /** When its time is up (the clock's milliseconds). */
   readonly due: number;
 }
+
+/** Milliseconds on a clock that only goes forward (the process's uptime: no module to load, no allocation). */
+const monotonicMs = (): number => process.uptime() * 1000;
 
 export class Deadlines {
   /** The attempts under way, in the order they started: the order they are due in. */
   readonly #pending = new Set<Entry>();
-  #tick = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  /** Whole milliseconds, rounded up: TICKS ticks are never less than the timeout. */
-  readonly #tickMs: number;
+  readonly #timeoutMs: number;
+  readonly #clock: () => number;
 
-  constructor(timeoutMs: number) {
-    this.#tickMs = Math.ceil(timeoutMs / TICKS);
+  /** `clock`: tests give one that fake timers move. */
+  constructor(timeoutMs: number, clock: () => number = monotonicMs) {
+    this.#timeoutMs = timeoutMs;
+    this.#clock = clock;
   }
 
   /** Starts an attempt's clock: its link aborts once the timeout has passed. */
   start(link: LinkedSignal): Deadline {
-    let due = this.#tick + TICKS + 1; // started between two ticks: a whole TICKS after the next one
-    if (this.#pending.size === 0) {
-      // Nothing under way: the ticks start with this attempt.
-      this.#tick = 0;
-      due = TICKS;
-      this.#timer = setTimeout(this.#onTick, this.#tickMs);
-    }
-    const entry: Entry = { link, due, timedOut: false };
+    const entry: Entry = { link, due: this.#clock() + this.#timeoutMs, timedOut: false };
     this.#pending.add(entry);
+    // The first under way: the timer fires when it is due. Later ones are due after it, and the timer
+    // goes on to them when it fires.
+    if (this.#pending.size === 1) this.#timer = setTimeout(this.#onTimer, this.#timeoutMs);
     return entry;
   }
 
@@ -52,15 +55,17 @@ export class Deadlines {
     if (this.#pending.size === 0) clearTimeout(this.#timer);
   }
 
-  readonly #onTick = (): void => {
-    this.#tick += 1;
+  readonly #onTimer = (): void => {
+    const now = this.#clock();
     for (const entry of this.#pending) {
-      if (entry.due > this.#tick) break;
+      if (entry.due > now) {
+        // The next to be due, but not sooner than a tenth of a timeout from now.
+        this.#timer = setTimeout(this.#onTimer, Math.max(entry.due - now, this.#timeoutMs / TICKS));
+        return;
+      }
       this.#pending.delete(entry);
       entry.timedOut = true;
       entry.link.abort();
     }
-    // The same Timeout again, a tick from now (refresh makes no new one).
-    if (this.#pending.size > 0) this.#timer?.refresh();
   };
 }
