@@ -209,7 +209,7 @@ export function pathId(path: string): string | undefined {
 
 /** Which file a descriptor is open on (as pathId says it). */
 export function fdId(fd: number): string {
-  return fileId(fstatSync(fd, { bigint: true }));
+  return fileId(exactFstat(fd));
 }
 
 /** Which file a stat with exact numbers (bigints, or exactLstat's) is of: its device and inode, as pathId and fdId say it. */

@@ -9,7 +9,7 @@
 // series-files.ts's; the shards' and their fold, journal.ts's.
 import { closeSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, fileId, LocalFileError } from '../../local-file.js';
+import { ensurePrivateDir, exactLstat, fileId, LocalFileError } from '../../local-file.js';
 import { removeStaleFiles } from '../../state/files.js';
 import { type LogPlace, openLogForReading, openLogWriter, readNewLines, type LogWriter } from '../../state/append-log.js';
 import { openShardWriters } from '../../state/journal-shards.js';
@@ -178,7 +178,7 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
   let indexSeen: { id: string; size: number } | undefined;
   /** The index file now, in the form of the append's own check (LogWriter.lastChecked). */
   const indexIdentity = () => {
-    const stat = lstatSync(join(dir, INDEX_FILE), { bigint: true, throwIfNoEntry: false });
+    const stat = exactLstat(join(dir, INDEX_FILE));
     return stat ? { id: fileId(stat), size: Number(stat.size) } : undefined;
   };
   const knownIndexLines = () => {
