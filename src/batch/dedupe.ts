@@ -1,18 +1,17 @@
 // The batch's dedupe: a duplicate name is sent once. While the first request is in flight later
 // duplicates wait on it; once answered they reuse its outcome, kept by name as one compact string.
 // The latest few outcomes stay in memory; older ones go to a temporary file (0600 in a private folder,
-// removed by discard()) with only their place kept, by a 30-bit hash of the name (in a NumberTable,
-// outside V8's heap): memory stays flat however many distinct names a batch has, and a
-// far duplicate is still never sent again (the answer cache cannot stand in: --max-age 0, no-store
-// answers, errors, and another process's newer answer).
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// removed by discard(); where TMPDIR cannot take them, they stay in memory: temp-files.ts) with only
+// their place kept, by a 30-bit hash of the name (in a NumberTable, outside V8's heap): memory stays
+// flat however many distinct names a batch has, and a far duplicate is still never sent again (the
+// answer cache cannot stand in: --max-age 0, no-store answers, errors, and another process's newer answer).
+import { readSync } from 'node:fs';
 import { ExitCode, type ExitCodeValue } from '../errors.js';
 import { parseJson, serializeJson } from '../text.js';
 import { hash53 } from '../state/ids.js';
 import { NumberTable } from '../state/number-table.js';
 import { NOT_AUDITED, type Outcome } from './outcome.js';
+import { appendTemp, makeTempFile, removeTemp } from './temp-files.js';
 
 /** Outcomes kept in memory (the latest settled) before older ones go to the file. */
 const IN_MEMORY = 1024;
@@ -24,17 +23,22 @@ const ERROR_MARK = '!';
 export interface DedupeOptions {
   /** Outcomes kept in memory before older ones go to the file. */
   inMemory?: number;
+  /** Told of a file that could not be made or written (once: from then on every outcome stays in memory). */
+  onTrouble?: (error: unknown) => void;
 }
 
 export class Dedupe<Waiter> {
   readonly #pending = new Map<string, Waiter[]>();
   /** The latest outcomes, oldest first (a Map keeps insertion order). */
   readonly #recent = new Map<string, string>();
-  readonly #inMemory: number;
+  /** The most kept in memory: unbounded once the file failed. */
+  #inMemory: number;
+  readonly #onTrouble: (error: unknown) => void;
   #file: OutcomeFile | undefined;
 
-  constructor({ inMemory = IN_MEMORY }: DedupeOptions = {}) {
+  constructor({ inMemory = IN_MEMORY, onTrouble = () => undefined }: DedupeOptions = {}) {
     this.#inMemory = Math.max(0, inMemory);
+    this.#onTrouble = onTrouble;
   }
 
   get(name: string): Outcome | 'pending' | undefined {
@@ -64,9 +68,16 @@ export class Dedupe<Waiter> {
     this.#recent.set(name, encode(outcome));
     while (this.#recent.size > this.#inMemory) {
       const [oldest, kept] = this.#recent.entries().next().value as [string, string];
+      try {
+        this.#file ??= new OutcomeFile();
+        this.#file.put(oldest, kept);
+      } catch (error) {
+        // The file's unwritten outcomes stay readable in it; this one and every later one stay here.
+        this.#inMemory = Number.POSITIVE_INFINITY;
+        this.#onTrouble(error);
+        break;
+      }
       this.#recent.delete(oldest);
-      this.#file ??= new OutcomeFile();
-      this.#file.put(oldest, kept);
     }
     return waiting;
   }
@@ -78,26 +89,26 @@ export class Dedupe<Waiter> {
   }
 }
 
-/** Outcomes by name in a temporary file: in memory only where each one is. */
+/** Outcomes by name in a temporary file: in memory only where each one is, and the latest not written yet. */
 class OutcomeFile {
-  readonly #dir = mkdtempSync(join(tmpdir(), 'rep-dedupe-'));
-  #fd = openSync(join(this.#dir, 'outcomes'), 'wx+', 0o600);
+  readonly #temp = makeTempFile('rep-dedupe-', 'outcomes');
   /** Entry number by the name's hash; a name whose hash another name took first is kept by name. */
   readonly #byHash = new NumberTable();
   readonly #collided = new Map<string, number>();
   #offsets = new Float64Array(1024);
   #lengths = new Int32Array(1024);
   #count = 0;
-  /** Bytes in the file, and records gathered for the next write. */
-  #written = 0;
+  /** Records gathered for the next write (read from here until then), the first one's entry number, and their bytes. */
   #buffered: string[] = [];
+  #bufferedFrom = 0;
   #bufferedBytes = 0;
 
+  /** Keeps an outcome. Throws when a write fails: the outcome is kept all the same, and so are the others. */
   put(name: string, kept: string): void {
     const record = serializeJson([name, kept]);
     const bytes = Buffer.byteLength(record);
     if (this.#count === this.#offsets.length) this.#grow();
-    this.#offsets[this.#count] = this.#written + this.#bufferedBytes;
+    this.#offsets[this.#count] = this.#temp.written + this.#bufferedBytes;
     this.#lengths[this.#count] = bytes;
     if (!this.#byHash.add(hash30(name), this.#count)) this.#collided.set(name, this.#count);
     this.#count += 1;
@@ -109,27 +120,27 @@ class OutcomeFile {
   get(name: string): string | undefined {
     const entry = this.#collided.get(name) ?? this.#byHash.get(hash30(name));
     if (entry === undefined) return undefined;
-    const offset = this.#offsets[entry] as number;
-    if (offset + (this.#lengths[entry] as number) > this.#written) this.#flush();
-    const bytes = Buffer.allocUnsafe(this.#lengths[entry] as number);
-    readSync(this.#fd, bytes, 0, bytes.length, offset);
-    const record = parseJson(bytes.toString('utf8')) as [string, string];
+    let text: string;
+    if (entry >= this.#bufferedFrom) text = this.#buffered[entry - this.#bufferedFrom] as string;
+    else {
+      const bytes = Buffer.allocUnsafe(this.#lengths[entry] as number);
+      readSync(this.#temp.fd, bytes, 0, bytes.length, this.#offsets[entry] as number);
+      text = bytes.toString('utf8');
+    }
+    const record = parseJson(text) as [string, string];
     return record[0] === name ? record[1] : undefined; // another name with the same hash: this one was never kept
   }
 
   discard(): void {
-    if (this.#fd >= 0) closeSync(this.#fd);
-    this.#fd = -1;
-    rmSync(this.#dir, { recursive: true, force: true });
+    removeTemp(this.#temp);
   }
 
+  /** Writes the gathered records; if that fails, they stay gathered (and readable) and it throws. */
   #flush(): void {
-    if (this.#buffered.length === 0) return;
-    const chunk = Buffer.from(this.#buffered.join(''));
+    appendTemp(this.#temp, Buffer.from(this.#buffered.join('')));
+    this.#bufferedFrom = this.#count;
     this.#buffered = [];
     this.#bufferedBytes = 0;
-    for (let done = 0; done < chunk.length; ) done += writeSync(this.#fd, chunk, done, chunk.length - done, this.#written + done);
-    this.#written += chunk.length;
   }
 
   #grow(): void {

@@ -14,6 +14,7 @@ import { formatClock, HOUR_MS } from '../time.js';
 import { getMany } from '../api/cache-lookups.js';
 import type { NameChunks } from './input.js';
 import { NameSpill } from './name-spill.js';
+import { tempFilesWarning } from './temp-files.js';
 
 /** The names, unchanged, and how many there are when the whole input was read ahead. */
 export interface PlannedNames extends NameChunks {
@@ -30,7 +31,7 @@ const LOOKUP_CHUNK = 500;
 /** Reads up to `ahead` names; when that is the whole input, says the plan if it exceeds the quota. */
 export async function planBatch(deps: Deps, names: NameChunks, ahead: number): Promise<PlannedNames> {
   const iterator = names[Symbol.asyncIterator]();
-  const spill = new NameSpill();
+  const spill = new NameSpill(undefined, (error) => deps.warn(tempFilesWarning(error)));
   deps.onExit(() => spill.discard());
   const plan = deps.globals.quiet ? undefined : await planContext(deps);
   let needed = 0;

@@ -14,6 +14,7 @@ import { startBatchProgress, type Progress } from '../progress.js';
 import { parseJson, serializeJson } from '../text.js';
 import { stretchWriteTurns } from '../state/write-turns.js';
 import { Dedupe } from './dedupe.js';
+import { tempFilesWarning } from './temp-files.js';
 import type { NameChunks } from './input.js';
 import type { PlannedNames } from './plan.js';
 import { BatchError, BatchTally, NOT_AUDITED, type Outcome } from './outcome.js';
@@ -78,7 +79,7 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   // A second signal exits before this run ends: what was written stays a whole document.
   signalOf(deps.exiting).addEventListener('abort', () => writer.close(), { once: true });
   const tally = new BatchTally();
-  const dedupe = new Dedupe<Slot>();
+  const dedupe = new Dedupe<Slot>({ onTrouble: (error) => deps.warn(tempFilesWarning(error)) });
   deps.onExit(() => dedupe.discard()); // also when a call settles after an early end
   const queue: Slot[] = [];
   /** Slots in the queue that have their outcome (written at the next flush that reaches them). */
