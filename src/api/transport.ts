@@ -5,7 +5,7 @@
 // the first request that needs it, so loading this file is free.
 import { ApiError, describeUrl, InterruptedError, RepError, statusLine } from './errors.js';
 import { networkError, neverSent, type Phase, timeoutError } from './network-errors.js';
-import { type Abortable, type LinkedSignal, linkSignals } from './abort-link.js';
+import { anyAborted, type LinkedSignal, linkSignals, type Signals } from './abort-link.js';
 import { Deadlines } from './deadlines.js';
 import { proxyFor, type ProxyRoute } from './proxy.js';
 import { type RequestTarget, targetOf } from './base-url.js';
@@ -86,7 +86,8 @@ export interface TransportOptions {
   onSend: (held: boolean) => PromiseLike<void> | void;
 }
 
-export type Transport = (target: RequestTarget, signal: Abortable | undefined) => Promise<ApiResponse>;
+/** One attempt, aborted by any of the call's `signals` (an InterruptedError) or by its timeout. */
+export type Transport = (target: RequestTarget, signals: Signals) => Promise<ApiResponse>;
 
 export const MAX_REDIRECTS = 5;
 /** A bigger answer is not a reputation record: stop reading rather than fill memory. */
@@ -99,17 +100,17 @@ export function createTransport(options: TransportOptions): Transport {
   const deadlines = new Deadlines(options.timeoutMs);
   const { onRequest, onResponse } = options;
 
-  return async (start, signal) => {
+  return async (start, signals) => {
     const { proxy, load, loaded } = route(start);
     const request = loaded ?? (await load);
-    // One link for the attempt: it follows the caller's signal, and its deadline aborts it.
-    const linked = linkSignals([signal]);
+    // One link for the attempt: it follows the call's signals, and its deadline aborts it.
+    const linked = linkSignals(signals);
     const deadline = deadlines.start(linked);
     let target = start;
     let phase: Phase = 'connect';
     try {
       for (let hop = 0; ; hop++) {
-        if (signal?.aborted) throw new InterruptedError();
+        if (anyAborted(signals)) throw new InterruptedError();
         // An optional call: without a listener, no event is built.
         onRequest?.({ method: 'GET', url: target.href, headers: shownHeaders, ...(proxy ? { proxy: `${proxy.shown} (${proxy.variable})` } : {}) });
         // Not performance.now(): the `performance` global loads all of perf_hooks on first use.
@@ -145,7 +146,7 @@ export function createTransport(options: TransportOptions): Transport {
         return { status: statusCode, headers, text, target };
       }
     } catch (error) {
-      if (signal?.aborted) throw new InterruptedError();
+      if (anyAborted(signals)) throw new InterruptedError();
       if (error instanceof RepError) throw error;
       if (deadline.timedOut) throw timeoutError(target.url, options.timeoutMs);
       throw networkError(error, target.url, phase, proxy);
