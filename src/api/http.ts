@@ -26,9 +26,13 @@ export function directRequest(): RequestFn {
       clients.set(protocol, (found = { client, agent: new client.Agent({ keepAlive: true }) }));
     }
     const { client, agent } = found;
+    // Options, not a URL: Node's client would convert the URL object into the same each request. Only
+    // what differs from its defaults (GET, the agent's scheme): it copies the options key by key into
+    // two dictionaries a request, and a URL's user name and password are there only when it has them.
+    const { auth } = target;
+    const options = auth === undefined ? { hostname, port, path: target.path, headers, agent } : { hostname, port, path: target.path, auth, headers, agent };
     return new Promise<RawResponse>((resolve, reject) => {
-      // Options, not a URL: Node's client would convert the URL object into the same each request.
-      const request = client.request({ protocol, hostname, port, path: target.path, auth: target.auth, method: 'GET', headers, agent }, (response) => {
+      const request = client.request(options, (response) => {
         response.on('error', ignore); // kept on the stream for its reader (RawResponse)
         resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: response });
       });
