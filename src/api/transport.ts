@@ -257,7 +257,7 @@ function readBody(body: BodyStream, status: number, headers: Record<string, stri
     let ended = false;
     body.on('end', () => {
       ended = true;
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      resolve(textOf(chunks));
     });
     body.on('error', reject);
     // Closed with neither an end nor an error: the answer was cut off.
@@ -265,6 +265,12 @@ function readBody(body: BodyStream, status: number, headers: Record<string, stri
       if (!ended) reject(cutOff());
     });
   });
+}
+
+/** The chunks as UTF-8 text; most answers come in one chunk, decoded where it is rather than copied first. */
+function textOf(chunks: Uint8Array[]): string {
+  const only = chunks.length === 1 ? chunks[0] : undefined;
+  return (only ? Buffer.from(only.buffer, only.byteOffset, only.byteLength) : Buffer.concat(chunks)).toString('utf8');
 }
 
 const cutOff = () => Object.assign(new Error('the body closed before its end'), { code: 'ECONNRESET' });
@@ -283,7 +289,16 @@ function discard(body: BodyStream): Promise<void> {
   });
 }
 
+/**
+ * Lower-cased names, repeated headers joined. The back-end's own object when it is so already (Node's
+ * client gives one, but for a repeated Set-Cookie): a copy a response is a cost every request paid.
+ */
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  for (const name in raw) if (typeof raw[name] !== 'string' || name !== name.toLowerCase()) return flattened(raw);
+  return raw as Record<string, string>;
+}
+
+function flattened(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const headers: Record<string, string> = {};
   // Keys, not entries: an array a header less.
   for (const name of Object.keys(raw)) {
