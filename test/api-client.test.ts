@@ -2,6 +2,8 @@
 // retries, rate limits, --wait, interrupts, timeouts and network faults; with the CLI's hooks
 // (progress.ts), so the lines the CLI shows for what the client tells are checked here too.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -87,6 +89,28 @@ describe('requests', () => {
     expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(request?.headers.accept).toBe('application/json');
     expect(request?.headers['user-agent']).toBe('rep/9.9.9');
+    expect(request?.headers.host).toBe(`127.0.0.1:${s.port}`);
+  });
+
+  it("sends the Host header as Node would make it: an IPv6 address in brackets, a port other than the scheme's", async () => {
+    const heads: string[] = [];
+    const ipv6 = createServer((request, response) => {
+      heads.push(`${request.rawHeaders.join('|')}`);
+      response.setHeader('content-type', 'application/json');
+      response.end('{}');
+    });
+    await new Promise<void>((listening) => ipv6.listen(0, '::1', listening));
+    try {
+      const { port } = ipv6.address() as AddressInfo;
+      const { api } = client(new URL(`http://[::1]:${port}/api`), { userAgent: 'rep/9.9.9' });
+      await api.pulse();
+      await api.audit('Blue Bottle');
+      const head = `accept|application/json|user-agent|rep/9.9.9|authorization|Bearer ${KEY}|Host|[::1]:${port}|Connection|keep-alive`;
+      expect(heads).toEqual([head, head]);
+    } finally {
+      ipv6.closeAllConnections();
+      await new Promise((closed) => ipv6.close(closed));
+    }
   });
 
   it('sends no authorization header without a key', async () => {

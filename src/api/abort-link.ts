@@ -5,8 +5,21 @@
 // A link is no AbortSignal (an EventTarget and a controller a request cost more than the request's own
 // JavaScript): Node's client is told through onAbort, and `signal` makes a real one for who needs it.
 
-/** What a link follows: a signal, or another link (a call's link, followed by each of its attempts). */
+/** What a link follows: a signal, or another link. */
 export type Abortable = AbortSignal | LinkedSignal;
+
+/**
+ * The signals a call follows (the client's and the call's own; either may be missing). Each attempt's
+ * link follows them directly: a link for the call as well cost every request a second link, and the
+ * call an await to dispose of it.
+ */
+export type Signals = ReadonlyArray<Abortable | undefined>;
+
+/** Whether any of the signals aborted. */
+export function anyAborted(signals: Signals): boolean {
+  for (const signal of signals) if (signal?.aborted) return true;
+  return false;
+}
 
 export interface LinkedSignal {
   readonly aborted: boolean;

@@ -19,12 +19,12 @@ import {
 } from './rate-limit.js';
 import { admitAnswer, keyFingerprint } from '../store/policy.js';
 import { cacheLookups } from './cache-lookups.js';
-import type { AnswerKey, LedgerScope, PutOutcome } from '../store/port.js';
+import type { AnswerKey, LedgerScope, PutOutcome, SingleFlightPort } from '../store/port.js';
 import { formatClock, formatRelative, HOUR_MS, MAX_DELAY_SECONDS } from '../time.js';
 import type { Endpoint } from '../views/index.js';
 import { baseUrlKey, checkBaseUrl, endpointTarget, pathTarget, type RequestTarget } from './base-url.js';
 import { checkKey, keyRedactor, redactBody } from './request.js';
-import { type Abortable, linkSignals, signalOf } from './abort-link.js';
+import { anyAborted, linkSignals, type Signals } from './abort-link.js';
 import { createTransport, type ApiResponse } from './transport.js';
 import {
   DEFAULT_TIMEOUT_SECONDS,
@@ -83,7 +83,7 @@ export function createClient(options: ClientOptions): RepClient {
   let waitedMs = 0;
   let toldLowQuota = false;
 
-  async function waitForReset(error: RateLimitError, signal: Abortable | undefined): Promise<void> {
+  async function waitForReset(error: RateLimitError, signals: Signals): Promise<void> {
     const start = now();
     const ms = error.resetAt !== undefined ? Math.max(RESET_MARGIN_MS, error.resetAt - start + RESET_MARGIN_MS) : UNKNOWN_RESET_WAIT_MS;
     const until = start + ms;
@@ -101,7 +101,7 @@ export function createClient(options: ClientOptions): RepClient {
     try {
       const message = `rate limited; waiting ${formatRelative(ms)} (until ${formatClock(until, start)}), then retrying`;
       if (!joined) await hooks.onRateLimitWait?.({ ms, until, signal: over.signal, message });
-      await sleep(ms, signalOf(signal));
+      await sleepUnder(ms, signals);
     } finally {
       waiting -= 1;
       over.abort();
@@ -123,7 +123,7 @@ export function createClient(options: ClientOptions): RepClient {
   async function send<V>(
     endpoint: Endpoint | undefined,
     q: string | undefined,
-    signal: Abortable | undefined,
+    signals: Signals,
     view: (body: unknown) => V,
     onAnswered?: () => void,
     target: RequestTarget = endpointTarget(baseUrl, endpoint!, q),
@@ -131,13 +131,13 @@ export function createClient(options: ClientOptions): RepClient {
     const started = now();
     let retry = 0;
     for (;;) {
-      if (signal?.aborted) throw new InterruptedError();
+      if (anyAborted(signals)) throw new InterruptedError();
       let response: ApiResponse;
       try {
-        response = await transport(target, signal);
+        response = await transport(target, signals);
       } catch (error) {
         if (!(error instanceof NetworkError)) throw error;
-        if (error.retryable && (await retriedAfter(error, retry + 1, undefined, signal))) {
+        if (error.retryable && (await retriedAfter(error, retry + 1, undefined, signals))) {
           retry++;
           continue;
         }
@@ -148,7 +148,7 @@ export function createClient(options: ClientOptions): RepClient {
       if (response.status === 429) {
         const error = rateLimitError(rateLimit, estimateReset(rateLimit, await ledgerFacts(rateLimit), now()), now());
         if (!options.wait) throw error;
-        await waitForReset(error, signal);
+        await waitForReset(error, signals);
         continue;
       }
       if (response.status >= 200 && response.status < 300) {
@@ -159,7 +159,7 @@ export function createClient(options: ClientOptions): RepClient {
         return { body, view: view(body), rateLimit, status: response.status, headers: response.headers };
       }
       const error = errorFromResponse(response, { ...(endpoint ? { endpoint } : {}), hasKey: Boolean(key), redact, ...(q !== undefined ? { q } : {}) });
-      if (RETRY_STATUSES.has(response.status) && (await retriedAfter(error, retry + 1, parseRetryAfter(response.headers['retry-after'], now()), signal))) {
+      if (RETRY_STATUSES.has(response.status) && (await retriedAfter(error, retry + 1, parseRetryAfter(response.headers['retry-after'], now()), signals))) {
         retry++;
         continue;
       }
@@ -168,13 +168,23 @@ export function createClient(options: ClientOptions): RepClient {
   }
 
   /** Waits before retry number `attempt`, once the hooks are told; false when no retry is left or the server asks to wait longer than a retry should. */
-  async function retriedAfter(error: RepError, attempt: number, retryAfterAt: number | undefined, signal: Abortable | undefined): Promise<boolean> {
+  async function retriedAfter(error: RepError, attempt: number, retryAfterAt: number | undefined, signals: Signals): Promise<boolean> {
     if (attempt > retries) return false;
     const delayMs = retryDelay(attempt, retryAfterAt === undefined ? undefined : retryAfterAt - now(), options.random);
     if (delayMs === undefined) return false;
     await hooks.onRetry?.({ attempt, retries, delayMs, error });
-    await sleep(delayMs, signalOf(signal));
+    await sleepUnder(delayMs, signals);
     return true;
+  }
+
+  /** Sleeps, cut short by the call's signals: a link made for the sleep alone (retries and rate-limit waits are rare). */
+  async function sleepUnder(ms: number, signals: Signals): Promise<void> {
+    const link = linkSignals(signals);
+    try {
+      await sleep(ms, link.signal);
+    } finally {
+      link.dispose();
+    }
   }
 
   /** The final error, with the attempts made when there were retries. */
@@ -243,8 +253,12 @@ export function createClient(options: ClientOptions): RepClient {
     hooks.onCache?.({ endpoint, query, kind: 'put', outcome });
   }
 
-  /** The cached answer, else send() under the client's signal and the call's together (a raw path: no cache). */
-  async function call<V>(
+  /**
+   * The cached answer, else the request. Not async, nor are the two below: a fresh question's call is
+   * send()'s own promise, with no promise of its own to wait for it. A throw here reaches the caller as
+   * a rejection (settled()).
+   */
+  function call<V>(
     endpoint: Endpoint | undefined,
     q: string | undefined,
     callOptions: CallOptions | undefined,
@@ -252,52 +266,89 @@ export function createClient(options: ClientOptions): RepClient {
     target?: RequestTarget,
   ): Promise<RepResult<V>> {
     const lookingUp = endpoint ? cached(endpoint, q, callOptions?.knownMiss === true) : undefined;
-    const hit = lookingUp && (await lookingUp);
-    if (hit) return { ...hit, view: view(hit.body) };
+    if (!lookingUp) return uncached(endpoint, q, callOptions, view, target);
+    return lookingUp.then((hit) => (hit ? { ...hit, view: view(hit.body) } : uncached(endpoint, q, callOptions, view, target)));
+  }
+
+  /** No cached answer: sent once the caller's beforeSend allows, unless the call takes cached answers only. */
+  function uncached<V>(
+    endpoint: Endpoint | undefined,
+    q: string | undefined,
+    callOptions: CallOptions | undefined,
+    view: (body: unknown) => V,
+    target: RequestTarget | undefined,
+  ): Promise<RepResult<V>> {
     if (callOptions?.onlyIfCached)
       throw new NotCachedError(`no cached answer for ${endpoint ?? target?.url.pathname}${q === undefined ? '' : ` ${JSON.stringify(q)}`}`);
     const ready = callOptions?.beforeSend?.();
-    if (ready) await ready;
-    const linked = options.signal && callOptions?.signal ? linkSignals([options.signal, callOptions.signal]) : undefined;
-    // The link itself, not its signal: an AbortSignal is made only for who needs one (a sleep, a hook, undici).
-    const signal: Abortable | undefined = linked ?? options.signal ?? callOptions?.signal;
+    if (ready) return ready.then(() => sent(endpoint, q, callOptions, view, target));
+    return sent(endpoint, q, callOptions, view, target);
+  }
+
+  /** send() under the client's signal and the call's (read only now: the CLI's AbortSignal is made for a request alone). */
+  function sent<V>(
+    endpoint: Endpoint | undefined,
+    q: string | undefined,
+    callOptions: CallOptions | undefined,
+    view: (body: unknown) => V,
+    target: RequestTarget | undefined,
+  ): Promise<RepResult<V>> {
+    const signals = [options.signal, callOptions?.signal];
+    const flight = endpoint && answers && maxAgeMs > 0 ? options.store?.singleFlight : undefined;
+    if (!flight || !endpoint) return send(endpoint, q, signals, view, callOptions?.onAnswered, target);
+    return sentOnce(flight, endpoint, q, signals, view, () => send(endpoint, q, signals, view, callOptions?.onAnswered, target));
+  }
+
+  /** The same question asked elsewhere at once: wait for its answer (at most one timeout), then take it from the store. */
+  async function sentOnce<V>(
+    flight: SingleFlightPort,
+    endpoint: Endpoint,
+    q: string | undefined,
+    signals: Signals,
+    view: (body: unknown) => V,
+    fetched: () => Promise<RepResult<V>>,
+  ): Promise<RepResult<V>> {
+    const waited = linkSignals([AbortSignal.timeout(timeoutMs), ...signals]);
     try {
-      const flight = endpoint && answers && maxAgeMs > 0 ? options.store?.singleFlight : undefined;
-      if (!flight || !endpoint) return await send(endpoint, q, signal, view, callOptions?.onAnswered, target);
-      const fetched = () => send(endpoint, q, signal, view, callOptions?.onAnswered, target);
-      // The same question asked elsewhere at once: wait for its answer (at most one timeout), then take it from the store.
-      const waited = linkSignals([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]);
-      try {
-        return await flight.run(
-          `${endpoint}\n${scope.baseUrl}\n${fingerprint}\n${q ?? ''}`,
-          async () => {
-            const hit = await cached(endpoint, q, false); // asked again: another process may have stored it meanwhile
-            return hit ? { ...hit, view: view(hit.body) } : fetched();
-          },
-          waited.signal,
-        );
-      } catch (error) {
-        if (!waited.signal.aborted || signal?.aborted) throw error;
-        return await fetched();
-      } finally {
-        waited.dispose();
-      }
+      return await flight.run(
+        `${endpoint}\n${scope.baseUrl}\n${fingerprint}\n${q ?? ''}`,
+        async () => {
+          const hit = await cached(endpoint, q, false); // asked again: another process may have stored it meanwhile
+          return hit ? { ...hit, view: view(hit.body) } : fetched();
+        },
+        waited.signal,
+      );
+    } catch (error) {
+      if (!waited.signal.aborted || anyAborted(signals)) throw error;
+      return await fetched();
     } finally {
-      linked?.dispose();
+      waited.dispose();
     }
   }
 
-  // async, so a bad query rejects like every other failure rather than throwing at the call.
   return {
-    audit: async (name, callOptions) => call('audit', queryText(name, 'audit', 'company name'), callOptions, auditView),
-    search: async (text, callOptions) => call('search', queryText(text, 'search', 'search text'), callOptions, searchView),
-    pulse: async (callOptions) => call('pulse', undefined, callOptions, pulseView),
-    get: async (path, callOptions) => {
-      if (typeof path !== 'string') throw new UsageError('get() takes the path as a string');
-      const { target, endpoint, q } = pathTarget(baseUrl, path);
-      return call(endpoint, q, callOptions, (body) => body, target);
-    },
+    audit: (name, callOptions) => settled(() => call('audit', queryText(name, 'audit', 'company name'), callOptions, auditView)),
+    search: (text, callOptions) => settled(() => call('search', queryText(text, 'search', 'search text'), callOptions, searchView)),
+    pulse: (callOptions) => settled(() => call('pulse', undefined, callOptions, pulseView)),
+    get: (path, callOptions) =>
+      settled(() => {
+        if (typeof path !== 'string') throw new UsageError('get() takes the path as a string');
+        const { target, endpoint, q } = pathTarget(baseUrl, path);
+        return call(endpoint, q, callOptions, (body) => body, target);
+      }),
   };
+}
+
+/**
+ * The promise `start` returns, or its throw as a rejection: a bad query rejects like every other
+ * failure rather than throwing at the call (as an async method would, without its promise a call).
+ */
+function settled<T>(start: () => Promise<T>): Promise<T> {
+  try {
+    return start();
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**

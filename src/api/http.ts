@@ -3,6 +3,7 @@
 // its ~40 modules, made each run slower on Node 22 and 24 (docs/performance.md). undici stays for
 // what Node's client lacks on 20 and 22, proxies (src/api/undici.ts); transport.ts chooses.
 import type { Agent } from 'node:http';
+import type { Origin } from './base-url.js';
 import type { RawResponse, RequestFn } from './transport.js';
 
 /**
@@ -16,6 +17,8 @@ const ABORT_ERROR = { name: 'AbortError', code: 'ABORT_ERR' };
 export function directRequest(): RequestFn {
   /** Each scheme's client module and its agent, found once (a batch sends thousands of requests). */
   const clients = new Map<string, { client: typeof import('node:http') | typeof import('node:https'); agent: Agent }>();
+  /** Each origin's header list (headerList), made on its first request. */
+  const lists = new Map<string, { headers: Record<string, string>; list: string[] }>();
   return (target, { headers, abort, onSent }) => {
     const { protocol, hostname, port } = target.origin;
     let found = clients.get(protocol);
@@ -26,9 +29,17 @@ export function directRequest(): RequestFn {
       clients.set(protocol, (found = { client, agent: new client.Agent({ keepAlive: true }) }));
     }
     const { client, agent } = found;
+    // Options, not a URL: Node's client would convert the URL object into the same each request. Only
+    // what differs from its defaults (GET, the agent's scheme): it copies the options key by key into
+    // two dictionaries a request, and a URL's user name and password are there only when it has them.
+    const { auth } = target;
+    let listed = lists.get(target.origin.text);
+    if (listed?.headers !== headers) lists.set(target.origin.text, (listed = { headers, list: headerList(headers, target.origin) }));
+    // With a user name and password Node adds their Basic authorization unless the headers have one: the object then.
+    const options =
+      auth === undefined ? { hostname, port, path: target.path, headers: listed.list, agent } : { hostname, port, path: target.path, auth, headers, agent };
     return new Promise<RawResponse>((resolve, reject) => {
-      // Options, not a URL: Node's client would convert the URL object into the same each request.
-      const request = client.request({ protocol, hostname, port, path: target.path, auth: target.auth, method: 'GET', headers, agent }, (response) => {
+      const request = client.request(options, (response) => {
         response.on('error', ignore); // kept on the stream for its reader (RawResponse)
         resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: response });
       });
@@ -55,6 +66,20 @@ export function directRequest(): RequestFn {
       request.end();
     });
   };
+}
+
+/**
+ * The headers as Node's client takes them ready-made, name and value in turn, with the Host header it
+ * would add (by its rule: an IPv6 address in brackets, a port other than the scheme's). Given an object,
+ * it stores each header in a table and then looks in it for Host, Authorization and Expect, a request
+ * each; given a list, it validates each header as it writes it, as before, and no more.
+ */
+function headerList(headers: Record<string, string>, { hostname, port }: Origin): string[] {
+  const list = Object.entries(headers).flat();
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'host')) return list;
+  const host = hostname.includes(':') ? `[${hostname}]` : hostname;
+  list.push('Host', port === undefined ? host : `${host}:${port}`);
+  return list;
 }
 
 /** The response's own error listener: the error stays on the stream (`errored`) for its reader. */

@@ -45,7 +45,7 @@ const RATE_LIMIT_HEADER = /^(?:x-)?ratelimit(?:-|$)|^retry-after$/i;
 /** Reads every rate-limit header convention of a response (names case-insensitive). */
 export function parseRateLimitHeaders(headers: HeaderBag, nowMs: number): RateLimitInfo {
   // Most answers carry none: told without building the reader (a batch reads thousands).
-  if (typeof headers.get !== 'function' && !Object.keys(headers).some((name) => RATE_LIMIT_HEADER.test(name))) return {};
+  if (typeof headers.get !== 'function' && !hasOwnMatch(headers, RATE_LIMIT_HEADER)) return {};
   const get = headerReader(headers);
   const info: RateLimitInfo = {};
 
@@ -59,6 +59,12 @@ export function parseRateLimitHeaders(headers: HeaderBag, nowMs: number): RateLi
 
   for (const key of Object.keys(info) as (keyof RateLimitInfo)[]) if (info[key] === undefined) delete info[key];
   return info;
+}
+
+/** Whether an own name of the record matches; no array of its names is made. */
+function hasOwnMatch(record: object, pattern: RegExp): boolean {
+  for (const name in record) if (Object.hasOwn(record, name) && pattern.test(name)) return true;
+  return false;
 }
 
 /** Whether any rate-limit fact was found. */

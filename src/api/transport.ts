@@ -5,7 +5,7 @@
 // the first request that needs it, so loading this file is free.
 import { ApiError, describeUrl, InterruptedError, RepError, statusLine } from './errors.js';
 import { networkError, neverSent, type Phase, timeoutError } from './network-errors.js';
-import { type Abortable, type LinkedSignal, linkSignals } from './abort-link.js';
+import { anyAborted, type LinkedSignal, linkSignals, type Signals } from './abort-link.js';
 import { Deadlines } from './deadlines.js';
 import { proxyFor, type ProxyRoute } from './proxy.js';
 import { type RequestTarget, targetOf } from './base-url.js';
@@ -86,7 +86,8 @@ export interface TransportOptions {
   onSend: (held: boolean) => PromiseLike<void> | void;
 }
 
-export type Transport = (target: RequestTarget, signal: Abortable | undefined) => Promise<ApiResponse>;
+/** One attempt, aborted by any of the call's `signals` (an InterruptedError) or by its timeout. */
+export type Transport = (target: RequestTarget, signals: Signals) => Promise<ApiResponse>;
 
 export const MAX_REDIRECTS = 5;
 /** A bigger answer is not a reputation record: stop reading rather than fill memory. */
@@ -99,17 +100,17 @@ export function createTransport(options: TransportOptions): Transport {
   const deadlines = new Deadlines(options.timeoutMs);
   const { onRequest, onResponse } = options;
 
-  return async (start, signal) => {
+  return async (start, signals) => {
     const { proxy, load, loaded } = route(start);
     const request = loaded ?? (await load);
-    // One link for the attempt: it follows the caller's signal, and its deadline aborts it.
-    const linked = linkSignals([signal]);
+    // One link for the attempt: it follows the call's signals, and its deadline aborts it.
+    const linked = linkSignals(signals);
     const deadline = deadlines.start(linked);
     let target = start;
     let phase: Phase = 'connect';
     try {
       for (let hop = 0; ; hop++) {
-        if (signal?.aborted) throw new InterruptedError();
+        if (anyAborted(signals)) throw new InterruptedError();
         // An optional call: without a listener, no event is built.
         onRequest?.({ method: 'GET', url: target.href, headers: shownHeaders, ...(proxy ? { proxy: `${proxy.shown} (${proxy.variable})` } : {}) });
         // Not performance.now(): the `performance` global loads all of perf_hooks on first use.
@@ -145,7 +146,7 @@ export function createTransport(options: TransportOptions): Transport {
         return { status: statusCode, headers, text, target };
       }
     } catch (error) {
-      if (signal?.aborted) throw new InterruptedError();
+      if (anyAborted(signals)) throw new InterruptedError();
       if (error instanceof RepError) throw error;
       if (deadline.timedOut) throw timeoutError(target.url, options.timeoutMs);
       throw networkError(error, target.url, phase, proxy);
@@ -256,7 +257,7 @@ function readBody(body: BodyStream, status: number, headers: Record<string, stri
     let ended = false;
     body.on('end', () => {
       ended = true;
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      resolve(textOf(chunks));
     });
     body.on('error', reject);
     // Closed with neither an end nor an error: the answer was cut off.
@@ -264,6 +265,12 @@ function readBody(body: BodyStream, status: number, headers: Record<string, stri
       if (!ended) reject(cutOff());
     });
   });
+}
+
+/** The chunks as UTF-8 text; most answers come in one chunk, decoded where it is rather than copied first. */
+function textOf(chunks: Uint8Array[]): string {
+  const only = chunks.length === 1 ? chunks[0] : undefined;
+  return (only ? Buffer.from(only.buffer, only.byteOffset, only.byteLength) : Buffer.concat(chunks)).toString('utf8');
 }
 
 const cutOff = () => Object.assign(new Error('the body closed before its end'), { code: 'ECONNRESET' });
@@ -282,7 +289,16 @@ function discard(body: BodyStream): Promise<void> {
   });
 }
 
+/**
+ * Lower-cased names, repeated headers joined. The back-end's own object when it is so already (Node's
+ * client gives one, but for a repeated Set-Cookie): a copy a response is a cost every request paid.
+ */
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  for (const name in raw) if (typeof raw[name] !== 'string' || name !== name.toLowerCase()) return flattened(raw);
+  return raw as Record<string, string>;
+}
+
+function flattened(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const headers: Record<string, string> = {};
   // Keys, not entries: an array a header less.
   for (const name of Object.keys(raw)) {
