@@ -228,7 +228,7 @@ export function openShardReader(journal: JournalShards, lines: ShardLines, onRea
  */
 export interface ShardWriters {
   /** Appends text to the shard at path now, in one write; the shard's size after. Throws when it cannot. */
-  append(path: string, text: Buffer): number;
+  append(path: string, text: string): number;
   /**
    * Appends text to the shard at path with the others of this turn of writes (one write a shard a turn,
    * a line end first; state/write-turns.ts: a turn of the event loop, stretched in a batch); resolves to its size after.
@@ -246,13 +246,13 @@ export interface ShardWriters {
  */
 export function openShardWriters(remake: () => void, beforeTurn?: () => void): ShardWriters {
   const writers = new Map<string, LogWriter>();
-  let pending = new Map<string, { text: string[]; settle: Array<(outcome: number | Error) => void> }>();
-  const writeOnce = (path: string, text: Buffer) => {
+  let pending = new Map<string, { text: string; settle: Array<(outcome: number | Error) => void> }>();
+  const writeOnce = (path: string, text: string) => {
     let writer = writers.get(path);
     if (!writer) writers.set(path, (writer = openLogWriter(path)));
     return writer.append(text);
   };
-  const append = (path: string, text: Buffer) => {
+  const append = (path: string, text: string) => {
     try {
       return writeOnce(path, text);
     } catch (error) {
@@ -285,7 +285,7 @@ export function openShardWriters(remake: () => void, beforeTurn?: () => void): S
     for (const [path, { text, settle }] of turn) {
       let outcome: number | Error;
       try {
-        outcome = append(path, Buffer.from(text.join('')));
+        outcome = append(path, text);
       } catch (error) {
         outcome = error instanceof Error ? error : new Error(String(error));
       }
@@ -308,8 +308,8 @@ export function openShardWriters(remake: () => void, beforeTurn?: () => void): S
       let turn = pending.get(path);
       // A line end first: a line a writer killed mid-write left unfinished ends there, where the turn's
       // first line would be glued to it and lost (an empty line is no key's).
-      if (!turn) pending.set(path, (turn = { text: ['\n'], settle: [] }));
-      turn.text.push(text);
+      if (!turn) pending.set(path, (turn = { text: '\n', settle: [] }));
+      turn.text += text;
       const settle = turn.settle;
       return new Promise((resolve, reject) => {
         settle.push((outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)));

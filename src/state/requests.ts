@@ -99,7 +99,7 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         writer = openLogWriter(path);
       }
-      size = writer.append(Buffer.from(line));
+      size = writer.append(line);
     } catch (error) {
       // A cache that cannot be written (read-only home, full disk) must not fail the command.
       failure = error instanceof Error ? error : new Error(String(error));
