@@ -259,8 +259,9 @@ export async function writeEntry(
     const name = fileName(identity);
     const journal = answerJournal(dir);
     if (bytes <= JOURNAL_RECORD_MAX && journal.usable()) {
-      const { path, size } = await journal.append(name.slice(0, -ENTRY_EXTENSION.length), entry);
-      if (size > foldBytesFor(limits.maxBytes)) await foldShards(dir, journal, [path], limits, protectedSince);
+      const hash = name.slice(0, -ENTRY_EXTENSION.length);
+      const size = await journal.append(hash, entry);
+      if (size > foldBytesFor(limits.maxBytes)) await foldShards(dir, journal, [journal.shardOf(hash)], limits, protectedSince);
       return { stored: true };
     }
     const path = join(dir, name);

@@ -240,13 +240,30 @@ export interface ShardWriters {
   close(): void;
 }
 
+/** One shard's writes of a turn: its text, and the one promise its callers share (settled once it is written). */
+interface ShardTurn {
+  text: string;
+  done: Promise<number>;
+  settle(outcome: number | Error): void;
+}
+
+function shardTurn(): ShardTurn {
+  let settle: ShardTurn['settle'] = () => {};
+  const done = new Promise<number>((resolve, reject) => {
+    settle = (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome));
+  });
+  // A line end first: a line a writer killed mid-write left unfinished ends there, where the turn's
+  // first line would be glued to it and lost (an empty line is no key's).
+  return { text: '\n', done, settle };
+}
+
 /**
  * Writers of a journal's shards. `remake` runs when a shard's folder went meanwhile (a `rep cache clear`,
  * a cleaner: ENOENT), before the append is made again, once; `beforeTurn` before each turn's writes.
  */
 export function openShardWriters(remake: () => void, beforeTurn?: () => void): ShardWriters {
   const writers = new Map<string, LogWriter>();
-  let pending = new Map<string, { text: string; settle: Array<(outcome: number | Error) => void> }>();
+  let pending = new Map<string, ShardTurn>();
   const writeOnce = (path: string, text: string) => {
     let writer = writers.get(path);
     if (!writer) writers.set(path, (writer = openLogWriter(path)));
@@ -289,7 +306,7 @@ export function openShardWriters(remake: () => void, beforeTurn?: () => void): S
       } catch (error) {
         outcome = error instanceof Error ? error : new Error(String(error));
       }
-      for (const each of settle) each(outcome);
+      settle(outcome);
     }
     // Windows cannot rename a file that is open (a fold's): there a shard is opened a turn at a time.
     if (process.platform === 'win32') closeQuietly();
@@ -306,14 +323,9 @@ export function openShardWriters(remake: () => void, beforeTurn?: () => void): S
     appendThisTurn(path, text) {
       stageWrite(pending.size === 0 ? flush : undefined);
       let turn = pending.get(path);
-      // A line end first: a line a writer killed mid-write left unfinished ends there, where the turn's
-      // first line would be glued to it and lost (an empty line is no key's).
-      if (!turn) pending.set(path, (turn = { text: '\n', settle: [] }));
+      if (!turn) pending.set(path, (turn = shardTurn()));
       turn.text += text;
-      const settle = turn.settle;
-      return new Promise((resolve, reject) => {
-        settle.push((outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)));
-      });
+      return turn.done;
     },
     drop(path) {
       const writer = writers.get(path);
