@@ -128,12 +128,12 @@ describe('the writers', () => {
       ensureJournalDir(journal.dir);
     });
     try {
-      expect(writers.append(shardOf('00aa'), Buffer.from('00aa one\n'))).toBe(9);
+      expect(writers.append(shardOf('00aa'), '00aa one\n')).toBe(9);
       const sizes = await Promise.all([writers.appendThisTurn(shardOf('00aa'), '00aa two\n'), writers.appendThisTurn(shardOf('00bb'), '00bb three\n')]);
       expect(sizes).toEqual([30, 30]); // one write for the shard's turn, a line end first: both hear its size after
       rmSync(journal.dir, { recursive: true });
       writers.drop(shardOf('00aa'));
-      expect(writers.append(shardOf('01aa'), Buffer.from('01aa four\n'))).toBe(10);
+      expect(writers.append(shardOf('01aa'), '01aa four\n')).toBe(10);
       expect(remade).toBe(1);
       expect(readFileSync(shardOf('01aa'), 'utf8')).toBe('01aa four\n');
     } finally {

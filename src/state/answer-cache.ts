@@ -250,15 +250,18 @@ export async function writeEntry(
 ): Promise<PutOutcome> {
   try {
     const entry = entryParts(identity, answer);
-    const bytes = Buffer.byteLength(entry.facts) + 1 + Buffer.byteLength(entry.body);
+    // A UTF-16 unit is at most 3 bytes of UTF-8: a small entry's bytes need no count.
+    const atMost = 3 * (entry.facts.length + 1 + entry.body.length);
+    const bytes = atMost <= JOURNAL_RECORD_MAX ? atMost : Buffer.byteLength(entry.facts) + 1 + Buffer.byteLength(entry.body);
     if (bytes > MAX_ENTRY_BYTES) return { stored: false, reason: 'the answer is too large to keep' };
     if (!readyDirs.has(dir)) ensurePrivateDir(dir);
     readyDirs.add(dir);
     const name = fileName(identity);
     const journal = answerJournal(dir);
     if (bytes <= JOURNAL_RECORD_MAX && journal.usable()) {
-      const { path, size } = await journal.append(name.slice(0, -ENTRY_EXTENSION.length), entry);
-      if (size > foldBytesFor(limits.maxBytes)) await foldShards(dir, journal, [path], limits, protectedSince);
+      const hash = name.slice(0, -ENTRY_EXTENSION.length);
+      const size = await journal.append(hash, entry);
+      if (size > foldBytesFor(limits.maxBytes)) await foldShards(dir, journal, [journal.shardOf(hash)], limits, protectedSince);
       return { stored: true };
     }
     const path = join(dir, name);

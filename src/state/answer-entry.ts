@@ -2,8 +2,7 @@
 // JSON facts (base URL, endpoint, exact query, key fingerprint, status, times, the body's checksum) and
 // then the body exactly as the server sent it; its file name, a hash of the four that name the question;
 // and the reading back of one, which takes only an entry whole, of this format and for that question.
-import { checksum, hash53, sha256Hex } from './ids.js';
-import { NumberTable } from './number-table.js';
+import { checksum, sha256Hex } from './ids.js';
 import type { StoredAnswer } from '../store/port.js';
 import { parseJson } from '../text.js';
 
@@ -29,68 +28,18 @@ export interface EntryFacts {
 /** The identity of a question: what an entry must match to answer it. */
 export type Identity = Pick<EntryFacts, 'baseUrl' | 'endpoint' | 'query' | 'key'>;
 
-/**
- * The SHA-256 of the last KNOWN_MAX questions' texts, as bytes in one buffer, by the text's hash53 in a
- * NumberTable: ~70 bytes a question outside V8's heap, where a Map of texts and file names was ~270 on
- * it (5 MB for a batch's 20,000). Two texts with one hash53 would share a file name: an entry checks
- * its question when read, so that costs a miss, never a wrong answer.
- */
-class FileHashes {
-  #places = new NumberTable();
-  /** The SHA-256s, a page of DIGESTS_A_PAGE at a time (typed-pages.ts: no page is ever freed as one large block). */
-  readonly #digests: Buffer[] = [];
-  #count = 0;
-  /** The first question's text and hash, kept as they are: a single lookup (and its put) asks for one, and needs no table. */
-  #first: { text: string; hex: string } | undefined;
-
-  /** The text's SHA-256 in lower-case hex. */
-  hex(text: string): string {
-    if (this.#first === undefined) {
-      this.#first = { text, hex: sha256Hex(text) };
-      return this.#first.hex;
-    }
-    if (text === this.#first.text) return this.#first.hex;
-    const key = hash53(text);
-    const known = this.#places.get(key);
-    if (known !== undefined) {
-      const at = (known % DIGESTS_A_PAGE) * DIGEST_BYTES;
-      return this.#page(known).toString('hex', at, at + DIGEST_BYTES);
-    }
-    if (this.#count === KNOWN_MAX) {
-      this.#places = new NumberTable();
-      this.#count = 0;
-    }
-    const place = this.#count++;
-    if (place / DIGESTS_A_PAGE >= this.#digests.length) this.#digests.push(Buffer.alloc(DIGESTS_A_PAGE * DIGEST_BYTES));
-    const hex = sha256Hex(text);
-    this.#page(place).write(hex, (place % DIGESTS_A_PAGE) * DIGEST_BYTES, 'hex');
-    this.#places.add(key, place);
-    return hex; // as made: a fresh batch's put asks for each name once, and needs no read back
-  }
-
-  #page(place: number): Buffer {
-    return this.#digests[Math.floor(place / DIGESTS_A_PAGE)] as Buffer;
-  }
-}
-
-const DIGEST_BYTES = 32;
-const DIGESTS_A_PAGE = 1024;
-
-/**
- * Names already worked out in this process: a batch asks for each name twice (its plan, then its
- * request), and each SHA-256 in JavaScript has its cost. Bounded, for a long-lived library user.
- */
-const known = { fileHashes: new FileHashes() };
-const KNOWN_MAX = 20_000;
-
 /** How an entry file's name ends (answer-cache-dir.ts knows its files by it). */
 export const ENTRY_EXTENSION = '.answer';
 
 /** The entry's file name: a hash of the four that name its question. */
 export function fileName(identity: Identity): string {
   const tuple = JSON.stringify([FORMAT, identity.baseUrl, identity.endpoint, identity.query, identity.key]);
-  return `${known.fileHashes.hex(tuple)}${ENTRY_EXTENSION}`;
+  // A single audit asks twice (its lookup, then its put), while its hashes are still made in JavaScript
+  // (ids.ts); a batch's many go to node:crypto, quicker than a memo of them all would be.
+  if (lastName.tuple !== tuple) lastName = { tuple, name: `${sha256Hex(tuple)}${ENTRY_EXTENSION}` };
+  return lastName.name;
 }
+let lastName = { tuple: '', name: '' };
 
 /** An entry as it is kept: its facts' line (JSON, no line end) and the body, apart (an entry file's text is both, a line end between). */
 export interface EntryParts {
@@ -100,15 +49,19 @@ export interface EntryParts {
 
 /** The entry of an answer: its facts' line and its body. */
 export function entryParts(identity: Identity, answer: StoredAnswer): EntryParts {
-  const facts: EntryFacts = {
+  // Field by field, in the order the facts have always had (no spread: a batch makes one an answer).
+  const facts = {
     v: FORMAT,
-    ...identity,
+    baseUrl: identity.baseUrl,
+    endpoint: identity.endpoint,
+    query: identity.query,
+    key: identity.key,
     status: answer.status,
-    ...(answer.contentType === undefined ? {} : { contentType: answer.contentType }),
-    storedAt: answer.storedAt,
-    ...(answer.freshUntil === undefined ? {} : { freshUntil: answer.freshUntil }),
-    checksum: checksum(answer.bodyText),
-  };
+  } as EntryFacts;
+  if (answer.contentType !== undefined) facts.contentType = answer.contentType;
+  facts.storedAt = answer.storedAt;
+  if (answer.freshUntil !== undefined) facts.freshUntil = answer.freshUntil;
+  facts.checksum = checksum(answer.bodyText);
   return { facts: JSON.stringify(facts), body: answer.bodyText };
 }
 

@@ -145,10 +145,14 @@ class AnswerJournal {
     return this.#usable;
   }
 
-  /** Appends a record with the others of this turn (one write a shard); resolves to the shard's path and size after. Rejects when it cannot. */
-  async append(hash: string, record: JournalRecord): Promise<{ path: string; size: number }> {
-    const path = shardPath(this.#journal, hash);
-    return { path, size: await this.#writers.appendThisTurn(path, recordLine(hash, record)) };
+  /** The shard a hash's records go to. */
+  shardOf(hash: string): string {
+    return shardPath(this.#journal, hash);
+  }
+
+  /** Appends a record with the others of this turn (one write a shard); resolves to the shard's size after. Rejects when it cannot. */
+  append(hash: string, record: JournalRecord): Promise<number> {
+    return this.#writers.appendThisTurn(this.shardOf(hash), recordLine(hash, record));
   }
 
   /** What killed folds left is merged back once a process, before its first write (a fold merges its shard's first). */

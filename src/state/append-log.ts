@@ -32,8 +32,11 @@ import { randomHex } from './ids.js';
 
 /** A log kept open for many appends (the ledger's, a line a request). */
 export interface LogWriter {
-  /** Writes text at the end of the log (one write; again if a rewrite replaced the file meanwhile); the log's size after. Throws when it cannot. */
-  append(text: Buffer): number;
+  /**
+   * Writes text (a string as UTF-8) at the end of the log (one write; again if a rewrite replaced the
+   * file meanwhile); the log's size after. Throws when it cannot.
+   */
+  append(text: string | Buffer): number;
   /** The file the path named at the last append's check (pathId's form) and its size then; undefined before one. */
   lastChecked(): { id: string; size: number } | undefined;
   /** Closes the file; append() after it opens it again. */
@@ -75,11 +78,13 @@ export function openLogWriter(path: string): LogWriter {
   };
   return {
     append(text) {
+      // A string goes to the kernel as it is: made into a Buffer first, each write would allocate one.
+      const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
       for (let attempt = 1; ; attempt++) {
         try {
           open ??= openForAppend(path);
-          const written = writeSync(open.fd, text);
-          if (written !== text.length) throw new Error(`only ${written} of ${text.length} bytes could be written to ${path}`);
+          const written = typeof text === 'string' ? writeSync(open.fd, text) : writeSync(open.fd, text);
+          if (written !== bytes) throw new Error(`only ${written} of ${bytes} bytes could be written to ${path}`);
         } catch (error) {
           close();
           throw error;
@@ -164,7 +169,7 @@ export function readNewLines(log: LogToRead, place: LogPlace): { bytes: Buffer; 
 }
 
 /** Appends text at the end of the log (created 0600), again if a rewrite replaced the file meanwhile; the size after. Throws when it cannot. */
-export function appendToLog(path: string, text: Buffer): number {
+export function appendToLog(path: string, text: string | Buffer): number {
   const writer = openLogWriter(path);
   try {
     return writer.append(text);
@@ -289,7 +294,7 @@ function recoverStem(asideDir: string, stem: string, path: string, options: Pick
     const log = readLog(path, options.maxBytes);
     const back = options.recover(readLog(aside, options.maxBytes), log, match[2]!);
     // After a line end: a last line a killed writer left unfinished would take the first line given back with it.
-    if (back.length > 0) appendToLog(path, Buffer.from(log === '' || log.endsWith('\n') ? back : `\n${back}`));
+    if (back.length > 0) appendToLog(path, log === '' || log.endsWith('\n') ? back : `\n${back}`);
     unlinkSync(aside);
   }
 }

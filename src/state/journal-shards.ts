@@ -228,7 +228,7 @@ export function openShardReader(journal: JournalShards, lines: ShardLines, onRea
  */
 export interface ShardWriters {
   /** Appends text to the shard at path now, in one write; the shard's size after. Throws when it cannot. */
-  append(path: string, text: Buffer): number;
+  append(path: string, text: string): number;
   /**
    * Appends text to the shard at path with the others of this turn of writes (one write a shard a turn,
    * a line end first; state/write-turns.ts: a turn of the event loop, stretched in a batch); resolves to its size after.
@@ -240,19 +240,36 @@ export interface ShardWriters {
   close(): void;
 }
 
+/** One shard's writes of a turn: its text, and the one promise its callers share (settled once it is written). */
+interface ShardTurn {
+  text: string;
+  done: Promise<number>;
+  settle(outcome: number | Error): void;
+}
+
+function shardTurn(): ShardTurn {
+  let settle: ShardTurn['settle'] = () => {};
+  const done = new Promise<number>((resolve, reject) => {
+    settle = (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome));
+  });
+  // A line end first: a line a writer killed mid-write left unfinished ends there, where the turn's
+  // first line would be glued to it and lost (an empty line is no key's).
+  return { text: '\n', done, settle };
+}
+
 /**
  * Writers of a journal's shards. `remake` runs when a shard's folder went meanwhile (a `rep cache clear`,
  * a cleaner: ENOENT), before the append is made again, once; `beforeTurn` before each turn's writes.
  */
 export function openShardWriters(remake: () => void, beforeTurn?: () => void): ShardWriters {
   const writers = new Map<string, LogWriter>();
-  let pending = new Map<string, { text: string[]; settle: Array<(outcome: number | Error) => void> }>();
-  const writeOnce = (path: string, text: Buffer) => {
+  let pending = new Map<string, ShardTurn>();
+  const writeOnce = (path: string, text: string) => {
     let writer = writers.get(path);
     if (!writer) writers.set(path, (writer = openLogWriter(path)));
     return writer.append(text);
   };
-  const append = (path: string, text: Buffer) => {
+  const append = (path: string, text: string) => {
     try {
       return writeOnce(path, text);
     } catch (error) {
@@ -285,11 +302,11 @@ export function openShardWriters(remake: () => void, beforeTurn?: () => void): S
     for (const [path, { text, settle }] of turn) {
       let outcome: number | Error;
       try {
-        outcome = append(path, Buffer.from(text.join('')));
+        outcome = append(path, text);
       } catch (error) {
         outcome = error instanceof Error ? error : new Error(String(error));
       }
-      for (const each of settle) each(outcome);
+      settle(outcome);
     }
     // Windows cannot rename a file that is open (a fold's): there a shard is opened a turn at a time.
     if (process.platform === 'win32') closeQuietly();
@@ -306,14 +323,9 @@ export function openShardWriters(remake: () => void, beforeTurn?: () => void): S
     appendThisTurn(path, text) {
       stageWrite(pending.size === 0 ? flush : undefined);
       let turn = pending.get(path);
-      // A line end first: a line a writer killed mid-write left unfinished ends there, where the turn's
-      // first line would be glued to it and lost (an empty line is no key's).
-      if (!turn) pending.set(path, (turn = { text: ['\n'], settle: [] }));
-      turn.text.push(text);
-      const settle = turn.settle;
-      return new Promise((resolve, reject) => {
-        settle.push((outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)));
-      });
+      if (!turn) pending.set(path, (turn = shardTurn()));
+      turn.text += text;
+      return turn.done;
     },
     drop(path) {
       const writer = writers.get(path);

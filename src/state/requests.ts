@@ -99,7 +99,7 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         writer = openLogWriter(path);
       }
-      size = writer.append(Buffer.from(line));
+      size = writer.append(line);
     } catch (error) {
       // A cache that cannot be written (read-only home, full disk) must not fail the command.
       failure = error instanceof Error ? error : new Error(String(error));
@@ -133,18 +133,22 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
     sent += 1;
     return `{"id":"${runId}-${++seq}","at":${at}}\n`;
   };
-  /** This turn's request lines (recordInTurn's) and who waits for them, and its newest facts' line (only the newest counts). */
-  let soon: { text: string; facts: string; waiting: Array<() => void> } | undefined;
+  /** This turn's request lines (recordInTurn's), its newest facts' line (only the newest counts), and the one promise its requests wait for. */
+  let soon: { text: string; facts: string; saved: Promise<void>; resolve: () => void } | undefined;
   const saveSoon = () => {
     const group = soon;
     soon = undefined;
     if (!group) return;
     save(group.text + group.facts);
-    for (const resolve of group.waiting) resolve();
+    group.resolve();
   };
   const turn = () => {
     if (!soon) {
-      soon = { text: '', facts: '', waiting: [] };
+      let resolve: () => void = () => {};
+      const saved = new Promise<void>((settle) => {
+        resolve = settle;
+      });
+      soon = { text: '', facts: '', saved, resolve };
       setImmediate(saveSoon);
     }
     return soon;
@@ -166,11 +170,9 @@ export function openRequestLog(stateDir: string, id: string, now: () => number =
     recordInTurn(nowMs) {
       const line = requestLine(nowMs);
       if (!line) return Promise.resolve();
-      return new Promise((resolve) => {
-        const group = turn();
-        group.text += line;
-        group.waiting.push(resolve);
-      });
+      const group = turn();
+      group.text += line;
+      return group.saved;
     },
     oldestSince(sinceMs) {
       return countOf(view().entries, sentTimes(), runId, sinceMs).oldestAt;

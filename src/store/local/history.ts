@@ -209,7 +209,7 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
       return write();
     }
   };
-  const appendToIndex = (text: Buffer) => {
+  const appendToIndex = (text: string) => {
     appendAgainIfGone(() => {
       indexWriter ??= openLogWriter(join(dir, INDEX_FILE));
       indexWriter.append(text);
@@ -261,25 +261,26 @@ export function openLocalHistory(dir: string, { warn, prepare, foldBytes = FOLD_
       if (points.length === 0) return;
       if (!dirsReady) ensureDirs();
       const known = knownIndexLines();
-      const newIndex: string[] = [];
-      const byShard = new Map<string, string[]>();
+      let newIndex = '';
+      /** Each shard's lines of this call, as one text. */
+      const byShard = new Map<string, string>();
       const ids = new Set<string>();
       for (const point of points) {
         const series = seriesNameOf(point.base_url, nameKey(point.query));
         const line = indexLine({ base: point.base_url, series, query: point.query, ...(point.name ? { name: point.name } : {}) });
-        if (known.add(line)) newIndex.push(line);
+        if (known.add(line)) newIndex += `${line}\n`;
         if (ids.has(point.id)) continue;
         ids.add(point.id);
         const shard = shardPath(dir, series);
-        const lines = byShard.get(shard);
-        if (lines) lines.push(journalLine(series, point));
-        else byShard.set(shard, [journalLine(series, point)]);
+        byShard.set(shard, (byShard.get(shard) ?? '') + journalLine(series, point));
       }
       // The index first: a point is never where no index line leads (a line without points is harmless).
-      if (newIndex.length > 0) appendToIndex(Buffer.from(newIndex.map((line) => `${line}\n`).join('')));
+      if (newIndex !== '') appendToIndex(newIndex);
       // One write a shard. No read to skip ids it holds: readers take each id once (an append stays flat as a series grows).
       const full: string[] = [];
-      for (const [shard, lines] of byShard) if (shardWriters.append(shard, Buffer.from(lines.join(''))) > foldBound(shard, foldBytes)) full.push(shard);
+      byShard.forEach((lines, shard) => {
+        if (shardWriters.append(shard, lines) > foldBound(shard, foldBytes)) full.push(shard);
+      });
       for (const shard of full) fold(shard);
       // Windows cannot rename or remove a file that is open: there they are opened an append at a time.
       if (process.platform === 'win32') closeWriters();

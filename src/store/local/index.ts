@@ -95,9 +95,12 @@ function localAnswers(dir: string, limits: CacheLimits, warn?: (text: string) =>
       if (folder === 'none' || (folder === 'folder' && keys.length >= LIST_FROM_KEYS && !holdsEntries(dir))) return keys.map(() => undefined);
       return readEntries(dir, keys.map(identity), freshness, warn, folder === 'folder');
     },
-    async put(key, answer) {
+    put(key, answer) {
       const refusal = foreign();
-      return refusal ? { stored: false, reason: `the folder ${dir} ${refusal}` } : writeEntry(dir, identity(key), answer, limits, protectedSince);
+      // writeEntry's promise as it is (it never rejects), not wrapped in another: a batch puts an answer a name.
+      return refusal
+        ? Promise.resolve({ stored: false, reason: `the folder ${dir} ${refusal}` })
+        : writeEntry(dir, identity(key), answer, limits, protectedSince);
     },
     async forget(key) {
       const failed = foreign() ? undefined : await forgetEntry(dir, identity(key));

@@ -129,7 +129,7 @@ export function foldShard(dir: string, path: string, step?: (at: 'linked' | 'ren
       if (bySeries.size > 0) ensurePrivateDir(join(dir, SERIES_DIR));
       // Into the series files first: once the shard is emptied, each point is where readers look next.
       for (const [series, points] of bySeries) {
-        appendToLog(join(dir, SERIES_DIR, `${series}.jsonl`), Buffer.from(points.map((point) => `${JSON.stringify(point)}\n`).join('')));
+        appendToLog(join(dir, SERIES_DIR, `${series}.jsonl`), points.map((point) => `${JSON.stringify(point)}\n`).join(''));
       }
       return '';
     },
