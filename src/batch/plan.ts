@@ -105,11 +105,11 @@ async function planContext(deps: Deps): Promise<PlanContext | undefined> {
   const maxAgeMs = deps.globals.cache === false ? 0 : maxAgeFrom(deps.globals.maxAge, deps.env);
   const missing = async (queries: readonly string[]) => {
     if (!(maxAgeMs > 0)) return queries.map(() => true);
-    const found = await getMany(
-      store.answers,
-      queries.map((query) => ({ ...scope, endpoint: 'audit' as const, query })),
-      { maxAgeMs, now: deps.now() },
-    );
+    const { keyFingerprint, baseUrl } = scope;
+    // Written out in the client's order (api/client.ts answerKey), not spread from `scope`: a spread a
+    // name cost the plan, before the first request, several times the rest of building its lookups.
+    const keys = queries.map((query) => ({ baseUrl, endpoint: 'audit' as const, query, keyFingerprint }));
+    const found = await getMany(store.answers, keys, { maxAgeMs, now: deps.now() });
     return queries.map((_, index) => found[index] === undefined);
   };
   return { store, scope, missing };
