@@ -118,10 +118,11 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
       // Looked for only when it waits there: with no room ahead, each answer asks again.
       const index = ahead < maxAhead() ? 0 : queue[0]?.inLine ? slotLine.findIndex((waiting) => waiting.slot === queue[0]) : -1;
       if (index < 0) return;
-      const [waiting] = slotLine.splice(index, 1);
-      waiting!.slot.inLine = false;
+      // shift, not splice, for the oldest: the line holds most of the window, and splice moves it all.
+      const waiting = (index === 0 ? slotLine.shift() : slotLine.splice(index, 1)[0])!;
+      waiting.slot.inLine = false;
       occupy();
-      waiting!.hand(true);
+      waiting.hand(true);
     }
   };
   /** A slot frees: the oldest waiting call may take it over. */
