@@ -1,5 +1,5 @@
 // The batch's pure parts: the dedupe that keeps answers compactly, and the tally behind the summary line and exit code.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -147,5 +147,32 @@ describe('openNames', () => {
     const names: string[] = [];
     for await (const chunk of await openNames({ args: ['zero', 'half', '-', 'four'], stdin, stdinIsTTY: false })) names.push(...chunk);
     expect(names).toEqual(['zero', 'half', 'one', 'two', 'three', 'four']);
+  });
+
+  it('leaves stdin alone when no source is stdin: making it costs a batch of a file its start', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rep-names-'));
+    try {
+      const file = join(dir, 'names');
+      writeFileSync(file, 'one\ntwo\n');
+      const touched: string[] = [];
+      const input = {
+        args: ['zero'],
+        file,
+        get stdin(): Readable {
+          touched.push('stdin');
+          return Readable.from([]);
+        },
+        get stdinIsTTY() {
+          touched.push('stdinIsTTY');
+          return false;
+        },
+      };
+      const names: string[] = [];
+      for await (const chunk of await openNames(input)) names.push(...chunk);
+      expect(names).toEqual(['zero', 'one', 'two']);
+      expect(touched).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -13,16 +13,18 @@ export interface BatchInput {
   args: readonly string[];
   /** `--file PATH` (or `-`): read after the arguments. */
   file?: string;
+  /** Read only where a source is stdin (a getter may stand here: making process.stdin costs a batch of a file its start). */
   stdin: Readable;
   /** Called before reading a terminal's stdin, so the user knows rep is waiting for them. */
   onTerminalStdin?: () => void;
+  /** Read only where a source is stdin, as `stdin`. */
   stdinIsTTY: boolean;
   /** Aborted when the batch stops early (closed stdout, Ctrl-C): reading ends, even mid-wait on stdin. */
   stop?: AbortSignal;
 }
 
 /** One source of names, opened up front so a missing file fails before any request is sent; arguments in a row are one. */
-type Source = { kind: 'names'; names: string[] } | { kind: 'lines'; label: string; stream: Readable };
+type Source = { kind: 'names'; names: string[] } | { kind: 'lines'; label: string; stream: Readable; stdin: boolean };
 
 /** Whether the command line asks for a batch rather than one audit. */
 export function isBatch(args: readonly string[], file: string | undefined): boolean {
@@ -47,8 +49,8 @@ export async function openNames(input: BatchInput): Promise<NameChunks> {
   const sources: Source[] = [];
   try {
     for (const item of wanted) {
-      if (item === STDIN) sources.push({ kind: 'lines', label: 'stdin', stream: input.stdin });
-      else if (typeof item !== 'string') sources.push({ kind: 'lines', label: item.path, stream: await openFile(item.path) });
+      if (item === STDIN) sources.push({ kind: 'lines', label: 'stdin', stream: input.stdin, stdin: true });
+      else if (typeof item !== 'string') sources.push({ kind: 'lines', label: item.path, stream: await openFile(item.path), stdin: false });
       else {
         const last = sources.at(-1);
         if (last?.kind === 'names') last.names.push(argumentName(item));
@@ -56,7 +58,7 @@ export async function openNames(input: BatchInput): Promise<NameChunks> {
       }
     }
   } catch (error) {
-    for (const source of sources) if (source.kind === 'lines' && source.stream !== input.stdin) source.stream.destroy();
+    for (const source of sources) if (source.kind === 'lines' && !source.stdin) source.stream.destroy();
     throw error;
   }
   return namesOf(sources, input);
@@ -84,12 +86,12 @@ async function* namesOf(sources: Source[], input: BatchInput): AsyncGenerator<re
         yield source.names;
         continue;
       }
-      if (source.stream === input.stdin && input.stdinIsTTY) input.onTerminalStdin?.();
+      if (source.stdin && input.stdinIsTTY) input.onTerminalStdin?.();
       yield* chunksOf(source.stream, source.label, input.stop);
     }
   } finally {
     // A batch stopped early (closed stdout) may leave files open that were never read: close them.
-    for (const source of sources) if (source.kind === 'lines' && source.stream !== input.stdin) source.stream.destroy();
+    for (const source of sources) if (source.kind === 'lines' && !source.stdin) source.stream.destroy();
   }
 }
 
