@@ -46,8 +46,10 @@ export async function planBatch(deps: Deps, names: NameChunks, ahead: number): P
   const lookUp = async () => {
     if (!plan || unseen.length === 0) return;
     const places = unseenAt.splice(0);
-    for (const [index, missing] of (await plan.missing(unseen.splice(0))).entries()) {
-      if (!missing) continue;
+    const missing = await plan.missing(unseen.splice(0));
+    // Indexed, not entries() and destructuring: this runs a name of the input before the first request, in cold code.
+    for (let index = 0; index < missing.length; index += 1) {
+      if (!missing[index]) continue;
       needed += 1;
       misses.set(places[index] as number);
     }
