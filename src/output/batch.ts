@@ -11,7 +11,7 @@ import { companyReviews } from './fields.js';
 import { colourJson } from './json-colour.js';
 import { jsonText } from './json-text.js';
 import { escapeTerminalActive } from '../text.js';
-import { BATCH_MARKDOWN_HEAD, batchMarkdownRow } from './markdown-views.js';
+import { batchMarkdownHead, batchMarkdownRow } from './markdown-views.js';
 import type { RenderOptions } from './render.js';
 
 export type { BatchRecord } from './batch-record.js';
@@ -152,7 +152,7 @@ export function createBatchWriter(
       return tableWriter(io, signal);
     case 'markdown':
       return streamingWriter(io, {
-        open: () => BATCH_MARKDOWN_HEAD,
+        open: batchMarkdownHead,
         line: (record, _first, change, _resultJson, view) => batchMarkdownRow({ ...batchSummary(batchItem(record, view)), ...(change ? { change } : {}) }),
         close: () => '',
       });
