@@ -85,7 +85,10 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   let settledInQueue = 0;
   /** Requests out and not answered yet: at most `concurrency` (cache lookups are not counted: they go at once). */
   let inFlight = 0;
-  /** Calls waiting for a request slot, oldest first: each is handed a freed slot (true), or told to give up (false). */
+  /**
+   * Calls waiting for a request slot, and known misses waiting unstarted (send), oldest first: each is
+   * handed a freed slot (true), or told to give up (false).
+   */
   const slotLine: Array<{ slot: Slot; hand: (handed: boolean) => void }> = [];
   /**
    * Requests sent whose records are not written yet: `concurrency` at first, and a quarter of the
@@ -258,35 +261,68 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
     changed();
   };
 
-  /** Asks for the name in `slot`, the input's name at `place`. */
+  /** Whether the call of `slot` may take a request slot at once: one free, and none waiting before it. */
+  const slotFree = (slot: Slot) => canSend(slot) && (slotLine.length === 0 || slot === queue[0]);
+
+  /**
+   * Asks for the name in `slot`, the input's name at `place`. A known miss (no cache lookup before its
+   * request) that would wait for a request slot waits in the line unstarted, and is asked once handed
+   * one (or told to give up), a turn of microtasks later, as a started call's wait would end: started,
+   * each held its client call's frames, promises and closures for the whole wait, and most of the
+   * window waits.
+   */
   const send = (slot: Slot, place: number) => {
     dedupe.start(slot.name);
-    const again = planned?.repeats(place) ?? true;
     unsettled += 1;
+    const onlyIfCached = rateLimit !== undefined;
+    if (!planned?.missed(place) || stopped() || rateLimit || slotFree(slot)) return ask(slot, place, onlyIfCached);
+    slot.inLine = true;
+    slotLine.push({ slot, hand: (handed) => queueMicrotask(() => ask(slot, place, onlyIfCached, handed)) });
+  };
+
+  /** The call for `slot`; `handed`, for a known miss that waited unstarted: whether it was handed a slot. */
+  const ask = (slot: Slot, place: number, onlyIfCached: boolean, handed?: boolean) => {
+    const again = planned?.repeats(place) ?? true;
     // A cache miss takes a request slot, in the order the misses came (a freed slot goes to the oldest
     // waiting one, without waking the others); once rate limited, nothing more is sent (only the cache answers).
-    let holds = false;
+    // A slot handed before the call started is held from now: a call that fails before beforeSend (a
+    // refused query) still frees it.
+    let holds = handed === true;
+    if (holds) slot.sent = true;
+    /**
+     * After the wait in the line: the call keeps the slot it was handed, or gives it back and gives up
+     * (told to, or handed one by the very answer that met the limit: checked again).
+     */
+    const afterWait = (granted: boolean): Error | undefined => {
+      if (!stopped() && !rateLimit) {
+        holds = slot.sent = true;
+        return undefined;
+      }
+      if (granted) {
+        holds = slot.sent = false;
+        ahead -= 1;
+        releaseSlot();
+      }
+      return stopped() ? new InterruptedError() : new NotCachedError('rate limited');
+    };
     // Not an async function: a call that finds a slot free makes no promise and waits for none (it
     // sends at once), and one that waits makes two rather than three.
     const beforeSend = (): Promise<void> | undefined => {
+      if (handed !== undefined) {
+        const refused = afterWait(handed);
+        return refused ? Promise.reject(refused) : undefined;
+      }
       if (stopped()) return Promise.reject(new InterruptedError());
       if (rateLimit) return Promise.reject(new NotCachedError('rate limited'));
-      if (canSend(slot) && (slotLine.length === 0 || slot === queue[0])) {
+      if (slotFree(slot)) {
         occupy();
         holds = slot.sent = true;
         return undefined;
       }
       slot.inLine = true;
-      return new Promise<boolean>((hand) => slotLine.push({ slot, hand })).then((handed) => {
-        // Told to give up, or handed a slot by the very answer that met the limit: checked again.
-        if (stopped() || rateLimit) {
-          if (handed) {
-            ahead -= 1;
-            releaseSlot();
-          }
-          throw stopped() ? new InterruptedError() : new NotCachedError('rate limited');
-        }
-        holds = slot.sent = true;
+      return new Promise<boolean>((hand) => slotLine.push({ slot, hand })).then((granted) => {
+        const refused = afterWait(granted);
+        if (refused) throw refused;
       });
     };
     // The slot frees once the answer is in (or the call failed): the next request goes out while the
@@ -301,7 +337,7 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
     };
     const call = {
       signal: closed.signal,
-      onlyIfCached: rateLimit !== undefined,
+      onlyIfCached,
       onAnswered,
       beforeSend,
       ...(planned?.missed(place) ? { knownMiss: true } : {}),
