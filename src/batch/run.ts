@@ -42,7 +42,10 @@ export interface BatchOptions {
 interface Slot {
   name: string;
   outcome?: Outcome;
-  /** The first answer for a name is kept as the parsed body, so it is not parsed twice; and its audit view, not built twice. */
+  /**
+   * The first answer for a name is kept as the parsed body, so it is not parsed twice; and its audit
+   * view, not built twice (where the writer reads them: BatchWriter.readsResult).
+   */
   body?: unknown;
   view?: AuditView;
   /** The score's change since its previous recorded point (the table's and CSV's Change). */
@@ -354,8 +357,11 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
       for (const other of waiting) Object.assign(other, { outcome: answer.outcome, change: answer.change });
       settledInQueue += 1 + waiting.length;
       slot.change = answer.change;
-      slot.body = answer.body;
-      slot.view = answer.view;
+      // Kept until the record is written only where the writer reads them: a JSON writer writes the text.
+      if (writer.readsResult) {
+        slot.body = answer.body;
+        slot.view = answer.view;
+      }
       slot.outcome = answer.outcome;
       flushSoon();
     });
@@ -433,5 +439,15 @@ async function fetchOutcome(client: RepClient, name: string, call: CallOptions, 
 function recordOf(slot: Slot & { outcome: Outcome }): BatchRecord {
   const { name, outcome } = slot;
   if ('error' in outcome) return { query: name, error: { exit: outcome.error.exit, message: outcome.error.message } };
-  return { query: name, result: slot.body !== undefined ? slot.body : parseJson(outcome.text) };
+  if (slot.body !== undefined) return { query: name, result: slot.body };
+  // A duplicate's answer, or one whose body was not kept: parsed from its text only if a writer reads it.
+  const { text } = outcome;
+  let parsed: { result: unknown } | undefined;
+  return {
+    query: name,
+    get result() {
+      parsed ??= { result: parseJson(text) };
+      return parsed.result;
+    },
+  };
 }
