@@ -345,7 +345,7 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
       beforeSend,
       ...(planned?.missed(place) ? { knownMiss: true } : {}),
     };
-    void fetchOutcome(client, slot.name, call, options.onAnswer).then((answer) => {
+    void fetchOutcome(client, slot.name, call, options.onAnswer, writer.readsResult).then((answer) => {
       unsettled -= 1;
       onAnswered();
       if (answer === 'stopped') return changed();
@@ -357,11 +357,8 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
       for (const other of waiting) Object.assign(other, { outcome: answer.outcome, change: answer.change });
       settledInQueue += 1 + waiting.length;
       slot.change = answer.change;
-      // Kept until the record is written only where the writer reads them: a JSON writer writes the text.
-      if (writer.readsResult) {
-        slot.body = answer.body;
-        slot.view = answer.view;
-      }
+      slot.body = answer.body;
+      slot.view = answer.view;
       slot.outcome = answer.outcome;
       flushSoon();
     });
@@ -416,17 +413,18 @@ const MAX_MORE_AHEAD = 160;
 
 type Answer = { outcome: Outcome; body?: unknown; view?: AuditView; change?: Change | undefined; rateLimit?: RateLimitError } | 'stopped';
 
-async function fetchOutcome(client: RepClient, name: string, call: CallOptions, onAnswer?: BatchOptions['onAnswer']): Promise<Answer> {
+/**
+ * A name's answer; `keepsResult`: with its parsed body and view, for a writer that reads them
+ * (BatchWriter.readsResult). Without, neither outlives the wait for the answer's history point.
+ */
+async function fetchOutcome(client: RepClient, name: string, call: CallOptions, onAnswer: BatchOptions['onAnswer'], keepsResult: boolean): Promise<Answer> {
   try {
     const response = await client.audit(name, call);
-    const change = await onAnswer?.(name, response.view, response.fromCache);
     // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
-    return {
-      outcome: { text: serializeJson(response.body), ...(response.fromCache ? { cached: true as const } : {}) },
-      body: response.body,
-      view: response.view,
-      change,
-    };
+    const outcome: Outcome = { text: serializeJson(response.body), ...(response.fromCache ? { cached: true as const } : {}) };
+    const answer: Exclude<Answer, 'stopped'> = keepsResult ? { outcome, body: response.body, view: response.view } : { outcome };
+    answer.change = await onAnswer?.(name, response.view, response.fromCache);
+    return answer;
   } catch (error) {
     if (error instanceof InterruptedError) return 'stopped';
     if (error instanceof RateLimitError) return { outcome: NOT_AUDITED, rateLimit: error };
