@@ -1,5 +1,5 @@
 // The batch's pure parts: the dedupe that keeps answers compactly, and the tally behind the summary line and exit code.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -147,5 +147,55 @@ describe('openNames', () => {
     const names: string[] = [];
     for await (const chunk of await openNames({ args: ['zero', 'half', '-', 'four'], stdin, stdinIsTTY: false })) names.push(...chunk);
     expect(names).toEqual(['zero', 'half', 'one', 'two', 'three', 'four']);
+  });
+
+  it('counts lines and line bytes across chunks, CR LF and a character split between two alike', async () => {
+    const read = async (chunks: Buffer[]) => {
+      const names: string[] = [];
+      try {
+        for await (const chunk of await openNames({ args: ['-'], stdin: Readable.from(chunks), stdinIsTTY: false })) names.push(...chunk);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return names;
+    };
+    const e = Buffer.from('\u00e9'); // two bytes in UTF-8
+    expect(await read([Buffer.from('a\r\nb\n'), Buffer.from('c\nd\u0000e\n')])).toBe(
+      'cannot read stdin: line 4 holds a NUL byte: it is binary data, not names',
+    );
+    // Line 2 over two chunks, an é split between them: 2,047 é and `xxx` are 4,097 bytes, one too many; with `xx`, a name.
+    const line2 = (end: string) => [
+      Buffer.concat([Buffer.from('n\n'), ...Array(1000).fill(e), e.subarray(0, 1)]),
+      Buffer.concat([e.subarray(1), ...Array(1046).fill(e), Buffer.from(end)]),
+    ];
+    expect(await read(line2('xxx\n'))).toBe('cannot read stdin: line 2 is longer than 4096 bytes');
+    expect(await read(line2('xx\nz'))).toEqual(['n', `${'\u00e9'.repeat(2047)}xx`, 'z']);
+  });
+
+  it('leaves stdin alone when no source is stdin: making it costs a batch of a file its start', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rep-names-'));
+    try {
+      const file = join(dir, 'names');
+      writeFileSync(file, 'one\ntwo\n');
+      const touched: string[] = [];
+      const input = {
+        args: ['zero'],
+        file,
+        get stdin(): Readable {
+          touched.push('stdin');
+          return Readable.from([]);
+        },
+        get stdinIsTTY() {
+          touched.push('stdinIsTTY');
+          return false;
+        },
+      };
+      const names: string[] = [];
+      for await (const chunk of await openNames(input)) names.push(...chunk);
+      expect(names).toEqual(['zero', 'one', 'two']);
+      expect(touched).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -13,16 +13,18 @@ export interface BatchInput {
   args: readonly string[];
   /** `--file PATH` (or `-`): read after the arguments. */
   file?: string;
+  /** Read only where a source is stdin (a getter may stand here: making process.stdin costs a batch of a file its start). */
   stdin: Readable;
   /** Called before reading a terminal's stdin, so the user knows rep is waiting for them. */
   onTerminalStdin?: () => void;
+  /** Read only where a source is stdin, as `stdin`. */
   stdinIsTTY: boolean;
   /** Aborted when the batch stops early (closed stdout, Ctrl-C): reading ends, even mid-wait on stdin. */
   stop?: AbortSignal;
 }
 
 /** One source of names, opened up front so a missing file fails before any request is sent; arguments in a row are one. */
-type Source = { kind: 'names'; names: string[] } | { kind: 'lines'; label: string; stream: Readable };
+type Source = { kind: 'names'; names: string[] } | { kind: 'lines'; label: string; stream: Readable; stdin: boolean };
 
 /** Whether the command line asks for a batch rather than one audit. */
 export function isBatch(args: readonly string[], file: string | undefined): boolean {
@@ -47,8 +49,8 @@ export async function openNames(input: BatchInput): Promise<NameChunks> {
   const sources: Source[] = [];
   try {
     for (const item of wanted) {
-      if (item === STDIN) sources.push({ kind: 'lines', label: 'stdin', stream: input.stdin });
-      else if (typeof item !== 'string') sources.push({ kind: 'lines', label: item.path, stream: await openFile(item.path) });
+      if (item === STDIN) sources.push({ kind: 'lines', label: 'stdin', stream: input.stdin, stdin: true });
+      else if (typeof item !== 'string') sources.push({ kind: 'lines', label: item.path, stream: await openFile(item.path), stdin: false });
       else {
         const last = sources.at(-1);
         if (last?.kind === 'names') last.names.push(argumentName(item));
@@ -56,7 +58,7 @@ export async function openNames(input: BatchInput): Promise<NameChunks> {
       }
     }
   } catch (error) {
-    for (const source of sources) if (source.kind === 'lines' && source.stream !== input.stdin) source.stream.destroy();
+    for (const source of sources) if (source.kind === 'lines' && !source.stdin) source.stream.destroy();
     throw error;
   }
   return namesOf(sources, input);
@@ -84,12 +86,12 @@ async function* namesOf(sources: Source[], input: BatchInput): AsyncGenerator<re
         yield source.names;
         continue;
       }
-      if (source.stream === input.stdin && input.stdinIsTTY) input.onTerminalStdin?.();
+      if (source.stdin && input.stdinIsTTY) input.onTerminalStdin?.();
       yield* chunksOf(source.stream, source.label, input.stop);
     }
   } finally {
     // A batch stopped early (closed stdout) may leave files open that were never read: close them.
-    for (const source of sources) if (source.kind === 'lines' && source.stream !== input.stdin) source.stream.destroy();
+    for (const source of sources) if (source.kind === 'lines' && !source.stdin) source.stream.destroy();
   }
 }
 
@@ -135,16 +137,38 @@ function nameChunks(label: string): Transform {
   let partial = '';
   const refuse = (message: string, hint: string) => new UsageError(`cannot read ${label}: ${message}`, { hint });
   const notUtf8 = () => refuse('it is not UTF-8 text', 'save it as UTF-8, e.g. iconv -f WINDOWS-1251 -t UTF-8, one company name a line');
-  /** The names of the lines `decoded` ends, the text after its last line break kept for the next (or, `last`, a name too). */
-  const namesIn = (decoded: string, last: boolean): string[] => {
-    const lines = (partial + decoded).split(LINE_BREAK);
+  /** The lines of the text read so far and `decoded`: the last one is not ended yet (unless the input is). */
+  const linesWith = (decoded: string): string[] => (partial + decoded).split(LINE_BREAK);
+  /** The names of `lines`, the last one kept for the next chunk (or, `last`, a name too). */
+  const namesIn = (lines: string[], last: boolean): string[] => {
     partial = last ? '' : (lines.pop() as string);
     const names: string[] = [];
-    for (const text of lines) {
-      const name = text.trim();
+    for (let index = 0; index < lines.length; index += 1) {
+      const name = lines[index]!.trim(); // index < length
       if (name && !name.startsWith('#')) names.push(name);
     }
     return names;
+  };
+  /** The refusal of `chunk` for a NUL byte or a line past MAX_NAME_LINE_BYTES, a byte at a time, counting lines on. */
+  const checkBytes = (chunk: Buffer): UsageError | undefined => {
+    for (let index = 0; index < chunk.length; index++) {
+      const byte = chunk[index]!;
+      if (byte === 0x0a || byte === 0x0d) {
+        if (byte === 0x0a) line += 1;
+        lineBytes = 0;
+      } else if (byte === 0) {
+        return refuse(`line ${line} holds a NUL byte: it is binary data, not names`, 'give a text file with one company name a line');
+      } else if (++lineBytes > MAX_NAME_LINE_BYTES) {
+        return refuse(`line ${line} is longer than ${MAX_NAME_LINE_BYTES} bytes`, 'give a text file with one company name a line');
+      }
+    }
+    return undefined;
+  };
+  /** Counts `chunk`'s lines on as checkBytes would, for a chunk with nothing to refuse. */
+  const countLines = (chunk: Buffer, decoded: string) => {
+    for (let at = decoded.indexOf('\n'); at !== -1; at = decoded.indexOf('\n', at + 1)) line += 1;
+    const lastBreak = Math.max(chunk.lastIndexOf(0x0a), chunk.lastIndexOf(0x0d));
+    lineBytes = lastBreak === -1 ? lineBytes + chunk.length : chunk.length - 1 - lastBreak;
   };
   const push = (names: string[]) => {
     if (names.length > 0) chunks.push(names);
@@ -160,18 +184,15 @@ function nameChunks(label: string): Transform {
       } catch {
         return done(notUtf8());
       }
-      for (let index = 0; index < chunk.length; index++) {
-        const byte = chunk[index]!;
-        if (byte === 0x0a || byte === 0x0d) {
-          if (byte === 0x0a) line += 1;
-          lineBytes = 0;
-        } else if (byte === 0) {
-          return done(refuse(`line ${line} holds a NUL byte: it is binary data, not names`, 'give a text file with one company name a line'));
-        } else if (++lineBytes > MAX_NAME_LINE_BYTES) {
-          return done(refuse(`line ${line} is longer than ${MAX_NAME_LINE_BYTES} bytes`, 'give a text file with one company name a line'));
-        }
-      }
-      push(namesIn(decoded, false));
+      const lines = linesWith(decoded);
+      // A byte at a time only where a NUL byte or a long line may be (walking every byte of a file, in code
+      // not optimized yet, delayed a batch's first request): memchr rules out the one, the lines' lengths
+      // the other (UTF-8 takes at most 3 bytes a UTF-16 unit, and at most 3 more wait in the decoder).
+      if (chunk.includes(0) || longestLine(lines) * 3 + 3 > MAX_NAME_LINE_BYTES) {
+        const refusal = checkBytes(chunk);
+        if (refusal) return done(refusal);
+      } else countLines(chunk, decoded);
+      push(namesIn(lines, false));
       done();
     },
     flush(done) {
@@ -181,7 +202,7 @@ function nameChunks(label: string): Transform {
       } catch {
         return done(notUtf8());
       }
-      push(namesIn(rest, true));
+      push(namesIn(linesWith(rest), true));
       done();
     },
   });
@@ -190,6 +211,13 @@ function nameChunks(label: string): Transform {
 
 /** A line ends at LF, CR LF or a lone CR (CR LF's empty line between is blank, so skipped). */
 const LINE_BREAK = /\r|\n/;
+
+/** The length of the longest of `lines`, in UTF-16 units. */
+function longestLine(lines: readonly string[]): number {
+  let longest = 0;
+  for (let index = 0; index < lines.length; index += 1) longest = Math.max(longest, lines[index]!.length);
+  return longest;
+}
 
 function reason(error: unknown): string {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };

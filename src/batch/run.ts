@@ -43,7 +43,10 @@ export interface BatchOptions {
 interface Slot {
   name: string;
   outcome?: Outcome;
-  /** The first answer for a name is kept as the parsed body, so it is not parsed twice; and its audit view, not built twice. */
+  /**
+   * The first answer for a name is kept as the parsed body, so it is not parsed twice; and its audit
+   * view, not built twice (where the writer reads them: BatchWriter.readsResult).
+   */
   body?: unknown;
   view?: AuditView;
   /** The score's change since its previous recorded point (the table's and CSV's Change). */
@@ -86,7 +89,10 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
   let settledInQueue = 0;
   /** Requests out and not answered yet: at most `concurrency` (cache lookups are not counted: they go at once). */
   let inFlight = 0;
-  /** Calls waiting for a request slot, oldest first: each is handed a freed slot (true), or told to give up (false). */
+  /**
+   * Calls waiting for a request slot, and known misses waiting unstarted (send), oldest first: each is
+   * handed a freed slot (true), or told to give up (false).
+   */
   const slotLine: Array<{ slot: Slot; hand: (handed: boolean) => void }> = [];
   /**
    * Requests sent whose records are not written yet: `concurrency` at first, and a quarter of the
@@ -119,10 +125,11 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
       // Looked for only when it waits there: with no room ahead, each answer asks again.
       const index = ahead < maxAhead() ? 0 : queue[0]?.inLine ? slotLine.findIndex((waiting) => waiting.slot === queue[0]) : -1;
       if (index < 0) return;
-      const [waiting] = slotLine.splice(index, 1);
-      waiting!.slot.inLine = false;
+      // shift, not splice, for the oldest: the line holds most of the window, and splice moves it all.
+      const waiting = (index === 0 ? slotLine.shift() : slotLine.splice(index, 1)[0])!;
+      waiting.slot.inLine = false;
       occupy();
-      waiting!.hand(true);
+      waiting.hand(true);
     }
   };
   /** A slot frees: the oldest waiting call may take it over. */
@@ -258,35 +265,68 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
     changed();
   };
 
-  /** Asks for the name in `slot`, the input's name at `place`. */
+  /** Whether the call of `slot` may take a request slot at once: one free, and none waiting before it. */
+  const slotFree = (slot: Slot) => canSend(slot) && (slotLine.length === 0 || slot === queue[0]);
+
+  /**
+   * Asks for the name in `slot`, the input's name at `place`. A known miss (no cache lookup before its
+   * request) that would wait for a request slot waits in the line unstarted, and is asked once handed
+   * one (or told to give up), a turn of microtasks later, as a started call's wait would end: started,
+   * each held its client call's frames, promises and closures for the whole wait, and most of the
+   * window waits.
+   */
   const send = (slot: Slot, place: number) => {
     dedupe.start(slot.name);
-    const again = planned?.repeats(place) ?? true;
     unsettled += 1;
+    const onlyIfCached = rateLimit !== undefined;
+    if (!planned?.missed(place) || stopped() || rateLimit || slotFree(slot)) return ask(slot, place, onlyIfCached);
+    slot.inLine = true;
+    slotLine.push({ slot, hand: (handed) => queueMicrotask(() => ask(slot, place, onlyIfCached, handed)) });
+  };
+
+  /** The call for `slot`; `handed`, for a known miss that waited unstarted: whether it was handed a slot. */
+  const ask = (slot: Slot, place: number, onlyIfCached: boolean, handed?: boolean) => {
+    const again = planned?.repeats(place) ?? true;
     // A cache miss takes a request slot, in the order the misses came (a freed slot goes to the oldest
     // waiting one, without waking the others); once rate limited, nothing more is sent (only the cache answers).
-    let holds = false;
+    // A slot handed before the call started is held from now: a call that fails before beforeSend (a
+    // refused query) still frees it.
+    let holds = handed === true;
+    if (holds) slot.sent = true;
+    /**
+     * After the wait in the line: the call keeps the slot it was handed, or gives it back and gives up
+     * (told to, or handed one by the very answer that met the limit: checked again).
+     */
+    const afterWait = (granted: boolean): Error | undefined => {
+      if (!stopped() && !rateLimit) {
+        holds = slot.sent = true;
+        return undefined;
+      }
+      if (granted) {
+        holds = slot.sent = false;
+        ahead -= 1;
+        releaseSlot();
+      }
+      return stopped() ? new InterruptedError() : new NotCachedError('rate limited');
+    };
     // Not an async function: a call that finds a slot free makes no promise and waits for none (it
     // sends at once), and one that waits makes two rather than three.
     const beforeSend = (): Promise<void> | undefined => {
+      if (handed !== undefined) {
+        const refused = afterWait(handed);
+        return refused ? Promise.reject(refused) : undefined;
+      }
       if (stopped()) return Promise.reject(new InterruptedError());
       if (rateLimit) return Promise.reject(new NotCachedError('rate limited'));
-      if (canSend(slot) && (slotLine.length === 0 || slot === queue[0])) {
+      if (slotFree(slot)) {
         occupy();
         holds = slot.sent = true;
         return undefined;
       }
       slot.inLine = true;
-      return new Promise<boolean>((hand) => slotLine.push({ slot, hand })).then((handed) => {
-        // Told to give up, or handed a slot by the very answer that met the limit: checked again.
-        if (stopped() || rateLimit) {
-          if (handed) {
-            ahead -= 1;
-            releaseSlot();
-          }
-          throw stopped() ? new InterruptedError() : new NotCachedError('rate limited');
-        }
-        holds = slot.sent = true;
+      return new Promise<boolean>((hand) => slotLine.push({ slot, hand })).then((granted) => {
+        const refused = afterWait(granted);
+        if (refused) throw refused;
       });
     };
     // The slot frees once the answer is in (or the call failed): the next request goes out while the
@@ -301,12 +341,12 @@ export async function runBatch(deps: Deps, input: NameChunks, options: BatchOpti
     };
     const call = {
       signal: closed.signal,
-      onlyIfCached: rateLimit !== undefined,
+      onlyIfCached,
       onAnswered,
       beforeSend,
       ...(planned?.missed(place) ? { knownMiss: true } : {}),
     };
-    void fetchOutcome(client, slot.name, call, options.onAnswer).then((answer) => {
+    void fetchOutcome(client, slot.name, call, options.onAnswer, writer.readsResult).then((answer) => {
       unsettled -= 1;
       onAnswered();
       if (answer === 'stopped') return changed();
@@ -374,17 +414,18 @@ const MAX_MORE_AHEAD = 160;
 
 type Answer = { outcome: Outcome; body?: unknown; view?: AuditView; change?: Change | undefined; rateLimit?: RateLimitError } | 'stopped';
 
-async function fetchOutcome(client: RepClient, name: string, call: CallOptions, onAnswer?: BatchOptions['onAnswer']): Promise<Answer> {
+/**
+ * A name's answer; `keepsResult`: with its parsed body and view, for a writer that reads them
+ * (BatchWriter.readsResult). Without, neither outlives the wait for the answer's history point.
+ */
+async function fetchOutcome(client: RepClient, name: string, call: CallOptions, onAnswer: BatchOptions['onAnswer'], keepsResult: boolean): Promise<Answer> {
   try {
     const response = await client.audit(name, call);
-    const change = await onAnswer?.(name, response.view, response.fromCache);
     // Kept as JSON text: a later duplicate of this name reuses it at a fraction of the object's size.
-    return {
-      outcome: { text: serializeJson(response.body), ...(response.fromCache ? { cached: true as const } : {}) },
-      body: response.body,
-      view: response.view,
-      change,
-    };
+    const outcome: Outcome = { text: serializeJson(response.body), ...(response.fromCache ? { cached: true as const } : {}) };
+    const answer: Exclude<Answer, 'stopped'> = keepsResult ? { outcome, body: response.body, view: response.view } : { outcome };
+    answer.change = await onAnswer?.(name, response.view, response.fromCache);
+    return answer;
   } catch (error) {
     if (error instanceof InterruptedError) return 'stopped';
     if (error instanceof RateLimitError) return { outcome: NOT_AUDITED, rateLimit: error };
@@ -397,5 +438,15 @@ async function fetchOutcome(client: RepClient, name: string, call: CallOptions, 
 function recordOf(slot: Slot & { outcome: Outcome }): BatchRecord {
   const { name, outcome } = slot;
   if ('error' in outcome) return { query: name, error: { exit: outcome.error.exit, message: outcome.error.message } };
-  return { query: name, result: slot.body !== undefined ? slot.body : parseJson(outcome.text) };
+  if (slot.body !== undefined) return { query: name, result: slot.body };
+  // A duplicate's answer, or one whose body was not kept: parsed from its text only if a writer reads it.
+  const { text } = outcome;
+  let parsed: { result: unknown } | undefined;
+  return {
+    query: name,
+    get result() {
+      parsed ??= { result: parseJson(text) };
+      return parsed.result;
+    },
+  };
 }

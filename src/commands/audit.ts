@@ -42,18 +42,24 @@ export async function run(opts: AuditOptions, deps: Deps): Promise<void> {
     await watch.finish(fetchAndShow(deps, 'audit', query, (view, fromCache) => watch.see(query, view as AuditView, fromCache)));
     return;
   }
+  const { io } = deps;
   const input = await openNames({
     args: names,
     ...(opts.file === undefined ? {} : { file: opts.file }),
-    stdin: deps.io.stdin,
-    stdinIsTTY: deps.io.stdinIsTTY,
-    stop: AbortSignal.any([signalOf(deps.signal), deps.io.stdoutClosed]),
+    // Getters: stdin is made only where a name is read from it, not for a batch of a file or arguments.
+    get stdin() {
+      return io.stdin;
+    },
+    get stdinIsTTY() {
+      return io.stdinIsTTY;
+    },
+    stop: AbortSignal.any([signalOf(deps.signal), io.stdoutClosed]),
     onTerminalStdin: () => {
-      if (!deps.globals.quiet) deps.io.err('reading company names from stdin, one a line (Ctrl-D to end)\n');
+      if (!deps.globals.quiet) io.err('reading company names from stdin, one a line (Ctrl-D to end)\n');
     },
   });
   const bareWords = opts.file === undefined && names.length > 1 && names.every((word) => word !== STDIN && !/\s/.test(word));
-  const typedNames = deps.io.stdinIsTTY && (names.includes(STDIN) || opts.file === STDIN);
+  const typedNames = (names.includes(STDIN) || opts.file === STDIN) && io.stdinIsTTY;
   const [{ runBatch }, { batchShowsChange }] = await Promise.all([import('../batch/run.js'), import('../output/batch.js')]);
   const watch = await startWatch(deps, limits, {
     showsChange: batchShowsChange(deps.format(), { csvSources: opts.csvSources }) || shapeShowsChange(deps.globals),

@@ -11,7 +11,7 @@ import { companyReviews } from './fields.js';
 import { colourJson } from './json-colour.js';
 import { jsonText } from './json-text.js';
 import { escapeTerminalActive } from '../text.js';
-import { BATCH_MARKDOWN_HEAD, batchMarkdownRow } from './markdown-views.js';
+import { batchMarkdownHead, batchMarkdownRow } from './markdown-views.js';
 import type { RenderOptions } from './render.js';
 
 export type { BatchRecord } from './batch-record.js';
@@ -24,6 +24,12 @@ export interface BatchWriter {
    * other formats use it rather than build it again (batchItem).
    */
   write(record: BatchRecord, change?: Change, resultJson?: string, view?: AuditView): boolean;
+  /**
+   * Whether write() reads a record's result or view when it has the result's JSON text: false for the
+   * JSON formats, which write the text. A batch keeps an answer's parsed body and view until its record
+   * is written only for a writer that reads them.
+   */
+  readonly readsResult: boolean;
   /**
    * Closes the output (the JSON array's `]`, the table) and waits for stdout to drain. Interrupted,
    * it only closes what was streamed: the table, never drawn yet, is not drawn at all.
@@ -69,6 +75,7 @@ function recordJson(record: BatchRecord, resultJson: string | undefined): string
 function streamingWriter(
   io: IO,
   parts: {
+    readsResult: boolean;
     open: () => string;
     line: (record: BatchRecord, first: boolean, change: Change | undefined, resultJson: string | undefined, view: AuditView | undefined) => string;
     close: (any: boolean) => string;
@@ -81,6 +88,7 @@ function streamingWriter(
     open = false;
   };
   return {
+    readsResult: parts.readsResult,
     write(record, change, resultJson, view) {
       if (!open) return false;
       const prefix = written === 0 ? parts.open() : '';
@@ -99,6 +107,7 @@ function streamingWriter(
 function tableWriter(io: IO, signal: RenderOptions['signal']): BatchWriter {
   const summaries: BatchSummary[] = [];
   return {
+    readsResult: true,
     write(record, change, _resultJson, view) {
       summaries.push({ ...batchSummary(batchItem(record, view)), ...(change ? { change } : {}) });
       return !io.stdoutClosed.aborted;
@@ -126,9 +135,15 @@ export function createBatchWriter(
 ): BatchWriter {
   switch (format) {
     case 'ndjson':
-      return streamingWriter(io, { open: () => '', line: (record, _first, _change, resultJson) => `${recordJson(record, resultJson)}\n`, close: () => '' });
+      return streamingWriter(io, {
+        readsResult: false,
+        open: () => '',
+        line: (record, _first, _change, resultJson) => `${recordJson(record, resultJson)}\n`,
+        close: () => '',
+      });
     case 'json':
       return streamingWriter(io, {
+        readsResult: false,
         open: () => '[',
         line: (record, first, _change, resultJson) => {
           const text = recordJson(record, resultJson);
@@ -139,11 +154,13 @@ export function createBatchWriter(
     case 'csv':
       if (csvSources)
         return streamingWriter(io, {
+          readsResult: true,
           open: () => (bom ? BOM : '') + csvRow(PER_SOURCE_CSV_COLUMNS),
           line: (record, _first, _change, _resultJson, view) => perSourceCsvRows(record, view),
           close: () => '',
         });
       return streamingWriter(io, {
+        readsResult: true,
         open: () => (bom ? BOM : '') + csvRow(BATCH_CSV_COLUMNS),
         line: (record, _first, change, _resultJson, view) => batchCsvRow(record, change, view),
         close: () => '',
@@ -152,7 +169,8 @@ export function createBatchWriter(
       return tableWriter(io, signal);
     case 'markdown':
       return streamingWriter(io, {
-        open: () => BATCH_MARKDOWN_HEAD,
+        readsResult: true,
+        open: batchMarkdownHead,
         line: (record, _first, change, _resultJson, view) => batchMarkdownRow({ ...batchSummary(batchItem(record, view)), ...(change ? { change } : {}) }),
         close: () => '',
       });

@@ -58,6 +58,7 @@ export function shapedBatchWriter(io: IO, format: Format, { fields, query }: Sha
   let open = true;
   let first = true;
   return {
+    readsResult: true,
     write(record, change, _resultJson, view) {
       if (!open) return false;
       const picked = fields ? pick(auditRecord(batchItem(record, view), change), fields) : undefined;

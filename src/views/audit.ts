@@ -153,7 +153,8 @@ const byRank = (a: Candidate, b: Candidate) => a.rank - b.rank;
 /** The fields under `names` in the shallowest places that have one: the best name first, then in body order. */
 function shallowest(places: readonly Place[], names: readonly string[], inside: readonly string[]): Candidate[] {
   const found: Candidate[] = [];
-  for (const place of places) {
+  for (let index = 0; index < places.length; index += 1) {
+    const place = places[index]!; // index < length
     if (found.length > 0 && place.depth > found[0]!.place.depth) break; // places come by depth; found[0] exists
     for (let rank = 0; rank < names.length; rank += 1) {
       const key = names[rank]!; // rank < length
@@ -233,7 +234,10 @@ class AuditReader {
 
   /** The company's own name first (the first company place that has one), else a company given as text, else the payload's. */
   readName(): void {
-    for (const place of this.places) if (place.company && this.nameIn(place, NAME)) return;
+    for (let index = 0; index < this.places.length; index += 1) {
+      const place = this.places[index]!; // index < length
+      if (place.company && this.nameIn(place, NAME)) return;
+    }
     const payload = this.places[0]!; // placesIn starts with the payload
     if (!this.nameIn(payload, COMPANY)) this.nameIn(payload, NAME);
   }
@@ -252,7 +256,8 @@ class AuditReader {
 
   /** The sources in the shallowest place that has them. */
   readSources(): void {
-    for (const place of this.places) {
+    for (let index = 0; index < this.places.length; index += 1) {
+      const place = this.places[index]!; // index < length
       const found = findValue(place.record, SOURCE_KEYS, sourceRows, place.used);
       if (!found) continue;
       markUsed(place, found.key);

@@ -33,7 +33,11 @@ export function findValue<T>(
   read: (value: unknown, key: string) => T | undefined,
   skip?: readonly string[],
 ): { key: string; value: T } | undefined {
-  for (const name of names) {
+  // Indexed loops here and in the views' other walks of every body: a batch builds a view a name, and
+  // until V8 optimizes the code, for-of's iterator costs more than the little work it walks over.
+  // Stryker disable next-line EqualityOperator: one past the end asks for a key "undefined", which a body has no reason to hold
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index]!; // index < length
     if (!Object.hasOwn(record, name) || skip?.includes(name)) continue;
     const value = read(record[name], name);
     if (value !== undefined) return { key: name, value };
@@ -44,7 +48,8 @@ export function findValue<T>(
 /** `a.b`, `a[0]`: the parts of a path into a body joined the way detail labels are. */
 export function joinPath(...parts: string[]): string {
   let path = '';
-  for (const part of parts) {
+  for (let index = 0; index < parts.length; index += 1) {
+    const part = parts[index]!; // index < length
     if (part !== '') path = path === '' || part.startsWith('[') ? path + part : `${path}.${part}`;
   }
   return path;
@@ -124,7 +129,9 @@ function childrenOf(key: string, value: unknown): Array<[string, unknown]> | und
 
 /** Flattens every field of `record` whose key is not in `used` (the few read), each under `prefix`, appended to `rows`. */
 export function flattenRest(record: JsonRecord, used: readonly string[], prefix = '', rows: DetailRow[] = []): DetailRow[] {
-  for (const key of Object.keys(record)) {
+  const keys = Object.keys(record);
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index]!; // index < length
     if (used.includes(key)) continue;
     const value = record[key];
     const label = prefix === '' ? key : `${prefix}.${key}`;
