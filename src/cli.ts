@@ -96,8 +96,13 @@ function capYoungGeneration(v8: typeof import('node:v8')): { stop(): void } {
   return { stop: () => observer.disconnect() };
 }
 
-/** The semi-space's capacity at which a long run stops the young generation's growth: what a short batch ends with. */
-const SEMI_SPACE_CAP_BYTES = 8 * 1024 * 1024;
+/**
+ * The semi-space's capacity at which a long run stops the young generation's growth. 4 MB (two
+ * semi-spaces: 8 MB): with 8, a batch of 100,000 names peaked at 95-97 MB against a 1,000-name
+ * batch's 74-76 on Node 20 (1.3x, the bound); with 4, 89 MB, for ~4-7% more CPU in collections (a
+ * batch's answers survive few of them; docs/performance.md).
+ */
+const SEMI_SPACE_CAP_BYTES = 4 * 1024 * 1024;
 /** V8's own growth factor of the young generation, set back at exit. */
 const SEMI_SPACE_GROWTH_FACTOR = 2;
 
