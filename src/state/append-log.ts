@@ -83,6 +83,7 @@ export function openLogWriter(path: string): LogWriter {
       for (let attempt = 1; ; attempt++) {
         try {
           open ??= openForAppend(path);
+          // The same call either way: writeSync's overloads take a string or a Buffer, not the union.
           const written = typeof text === 'string' ? writeSync(open.fd, text) : writeSync(open.fd, text);
           if (written !== bytes) throw new Error(`only ${written} of ${bytes} bytes could be written to ${path}`);
         } catch (error) {
